@@ -1,0 +1,48 @@
+# hookexec — `make help` lists the targets.
+SHELL := /bin/bash
+GO ?= go
+PYTHON ?= python3
+CC ?= cc
+CXX ?= c++
+BUILD := build
+LIB := $(BUILD)/libhookexec.so
+GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
+
+.DEFAULT_GOAL := help
+.PHONY: help test test-go test-c test-python demo bench clean libhookexec.so
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
+
+$(LIB): $(GO_SOURCES) $(C_SOURCES) capi/exports.map ## the C shared library (Go core + C layer)
+	@mkdir -p $(BUILD)
+	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/capi/exports.map' -o $@ ./capi
+	@rm -f $(BUILD)/libhookexec.h  # cgo's generated header; include/hookexec.h is the public one
+
+libhookexec.so: $(LIB) ## alias for build/libhookexec.so
+
+$(BUILD)/test_capi: tests/c/test_capi.c include/hookexec.h $(LIB) ## the C test program
+	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
+
+test: test-go test-c test-python ## everything: Go (race), C against the public header, Python against the real .so
+
+test-go: ## Go unit and integration tests with the race detector
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-c: $(BUILD)/test_capi ## the C test program
+	cd tests/c && ../../$(BUILD)/test_capi
+
+test-python: $(LIB) ## the pytest suite driving the real library
+	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
+
+demo: $(LIB) ## a small Python agent firing real tool events through hookexec
+	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/python_agent/agent.py
+
+bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+
+clean: ## remove build outputs
+	rm -rf $(BUILD)

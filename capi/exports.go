@@ -1,0 +1,214 @@
+// Command capi builds libhookexec.so: the Go engine behind the C interface of
+// include/hookexec.h. The public functions live in hookexec.c; it checks fork and NULLs and
+// calls the hxgo_* exports below, which translate between C strings and core/engine and
+// recover every panic into HOOKEXEC_EINTERNAL. Nothing here writes to fd 1 or 2.
+package main
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include -Wall
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hookexec.h"
+
+void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/hookexec/hookexec/core/engine"
+)
+
+func main() {}
+
+// Status codes, mirrored from hookexec.h.
+const (
+	statusOK       = C.HOOKEXEC_OK
+	statusInvalid  = C.HOOKEXEC_EINVAL
+	statusConfig   = C.HOOKEXEC_ECONFIG
+	statusClosed   = C.HOOKEXEC_ECLOSED
+	statusMisuse   = C.HOOKEXEC_EMISUSE
+	statusInternal = C.HOOKEXEC_EINTERNAL
+)
+
+// status maps an engine error to a code.
+func status(err error) C.int {
+	switch {
+	case err == nil:
+		return statusOK
+	case errors.Is(err, engine.ErrClosed):
+		return statusClosed
+	case errors.Is(err, errMisuse):
+		return statusMisuse
+	case errors.Is(err, engine.ErrConfig):
+		return statusConfig
+	case errors.Is(err, engine.ErrInvalid):
+		return statusInvalid
+	}
+	return statusInternal
+}
+
+// cstring copies b into malloc'd memory with a trailing NUL; hookexec_free releases it.
+func cstring(b []byte) *C.char {
+	p := (*byte)(C.malloc(C.size_t(len(b) + 1)))
+	dst := unsafe.Slice(p, len(b)+1)
+	copy(dst, b)
+	dst[len(b)] = 0
+	return (*C.char)(unsafe.Pointer(p))
+}
+
+// view returns the bytes of a C string without copying; valid only during the call.
+func view(s *C.char) []byte {
+	if s == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(s)), C.strlen(s))
+}
+
+// fail stores err's text for the C layer and returns its status (OK for a nil err).
+func fail(errOut **C.char, err error) C.int {
+	if err == nil {
+		return statusOK
+	}
+	if errOut != nil {
+		*errOut = cstring([]byte(err.Error()))
+	}
+	return status(err)
+}
+
+// guard turns a panic into HOOKEXEC_EINTERNAL with the stack in the message.
+func guard(rc *C.int, errOut **C.char) {
+	if r := recover(); r != nil {
+		*rc = fail(errOut, internalError(r))
+	}
+}
+
+func internalError(r any) error {
+	return fmt.Errorf("hookexec: internal error: %v\n%s", r, debug.Stack())
+}
+
+//export hxgo_open
+func hxgo_open(options *C.char, out *C.uintptr_t, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	opts, err := engine.ParseOptions(view(options))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	e, err := engine.Open(opts)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = C.uintptr_t(handles.add(e))
+	return statusOK
+}
+
+//export hxgo_fire
+func hxgo_fire(h C.uintptr_t, event, payload *C.char, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	res, err := e.Fire(C.GoString(event), view(payload))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = cstring(res.JSON())
+	return statusOK
+}
+
+//export hxgo_match
+func hxgo_match(h C.uintptr_t, event, subject *C.char, errOut **C.char) (rc C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			rc = -fail(errOut, internalError(r)) // negated like every error of hookexec_match
+		}
+	}()
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return -fail(errOut, err)
+	}
+	n, err := e.Match(C.GoString(event), C.GoString(subject))
+	if err != nil {
+		return -fail(errOut, err)
+	}
+	return C.int(n)
+}
+
+//export hxgo_config
+func hxgo_config(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	b, err := e.ConfigJSON()
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = cstring(b)
+	return statusOK
+}
+
+//export hxgo_reload
+func hxgo_reload(h C.uintptr_t, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if err := e.Reload(); err != nil {
+		return fail(errOut, err)
+	}
+	return statusOK
+}
+
+//export hxgo_drain
+func hxgo_drain(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	items, err := e.Drain()
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = cstring(jsonStrings(items))
+	return statusOK
+}
+
+//export hxgo_set_listener
+func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe.Pointer, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if fn == nil {
+		return fail(errOut, e.SetListener(nil))
+	}
+	// user_data is the host's pointer; Go only hands it back, so it is kept as an integer.
+	ud := uintptr(userData)
+	return fail(errOut, e.SetListener(func(kind string, data []byte) {
+		ck, cd := C.CString(kind), cstring(data)
+		defer C.free(unsafe.Pointer(ck))
+		defer C.free(unsafe.Pointer(cd))
+		C.hx_call_listener(fn, unsafe.Pointer(ud), ck, cd) //nolint:govet // a C pointer, not Go memory
+	}))
+}
+
+//export hxgo_close
+func hxgo_close(h C.uintptr_t, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.remove(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	return fail(errOut, e.Close())
+}

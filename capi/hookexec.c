@@ -1,0 +1,165 @@
+/*
+ * The thin C layer of libhookexec: the public functions of include/hookexec.h.
+ *
+ * It checks what must be checked before entering Go (fork, NULL arguments), keeps each
+ * thread's last error message, and calls the Go exports (hxgo_*), which never panic out.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hookexec.h"
+#include "_cgo_export.h"
+
+/* Set in a forked child: the Go runtime's threads did not come along, so entering Go
+ * would hang. Checked before every call. */
+static volatile sig_atomic_t hx_forked = 0;
+
+static void hx_atfork_child(void) { hx_forked = 1; }
+
+__attribute__((constructor)) static void hx_init(void) {
+	pthread_atfork(NULL, NULL, hx_atfork_child);
+}
+
+/* The calling thread's last error message, owned here. */
+static __thread char *hx_err = NULL;
+
+static void hx_set_err(char *msg) {
+	free(hx_err);
+	hx_err = msg;
+}
+
+static int hx_fail(int code, const char *msg) {
+	hx_set_err(strdup(msg ? msg : hookexec_errstr(code)));
+	return code;
+}
+
+const char *hookexec_errmsg(void) { return hx_err ? hx_err : ""; }
+
+/* hx_call_listener lets Go call a C function pointer. */
+void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+	fn(user_data, kind, json);
+}
+
+static const char hx_fork_msg[] =
+	"hookexec: called in a child process after fork(); open a new engine after exec(), or use a spawn-based process model";
+
+int hookexec_version_number(void) { return HOOKEXEC_VERSION_NUMBER; }
+
+const char *hookexec_version(void) { return HOOKEXEC_VERSION; }
+
+const char *hookexec_errstr(int code) {
+	switch (code) {
+	case HOOKEXEC_OK: return "ok";
+	case HOOKEXEC_EINVAL: return "invalid argument";
+	case HOOKEXEC_ECONFIG: return "configuration error";
+	case HOOKEXEC_ECLOSED: return "engine is closed";
+	case HOOKEXEC_EMISUSE: return "library misuse: not an engine handle";
+	case HOOKEXEC_EFORK: return "called after fork()";
+	case HOOKEXEC_EINTERNAL: return "internal error";
+	}
+	return "unknown status code";
+}
+
+int hookexec_open(const char *options_json, hookexec_engine **out, char **error_out) {
+	if (error_out) *error_out = NULL;
+	if (hx_forked) {
+		if (error_out) *error_out = strdup(hx_fork_msg);
+		return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	}
+	if (!out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_open: out is NULL");
+	*out = NULL;
+	uintptr_t h = 0;
+	char *err = NULL;
+	int rc = hxgo_open((char *)(options_json ? options_json : "{}"), &h, &err);
+	if (rc == HOOKEXEC_OK) {
+		*out = (hookexec_engine *)h;
+		hx_set_err(NULL);
+		return rc;
+	}
+	if (error_out && err) *error_out = strdup(err);
+	hx_set_err(err);
+	return rc;
+}
+
+int hookexec_fire(hookexec_engine *e, const char *event, const char *payload_json, char **result_out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!result_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_fire: result_out is NULL");
+	*result_out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_fire: engine is NULL");
+	if (!event) return hx_fail(HOOKEXEC_EINVAL, "hookexec_fire: event is NULL");
+	char *err = NULL;
+	int rc = hxgo_fire((uintptr_t)e, (char *)event, (char *)(payload_json ? payload_json : "{}"), result_out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_match(hookexec_engine *e, const char *event, const char *subject) {
+	if (hx_forked) return -hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!e) return -hx_fail(HOOKEXEC_EINVAL, "hookexec_match: engine is NULL");
+	if (!event) return -hx_fail(HOOKEXEC_EINVAL, "hookexec_match: event is NULL");
+	char *err = NULL;
+	int n = hxgo_match((uintptr_t)e, (char *)event, (char *)(subject ? subject : ""), &err);
+	if (n < 0) hx_set_err(err);
+	return n;
+}
+
+int hookexec_config(hookexec_engine *e, char **config_out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!config_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_config: config_out is NULL");
+	*config_out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_config: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_config((uintptr_t)e, config_out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_reload(hookexec_engine *e, char **error_out) {
+	if (error_out) *error_out = NULL;
+	if (hx_forked) {
+		if (error_out) *error_out = strdup(hx_fork_msg);
+		return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	}
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_reload: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_reload((uintptr_t)e, &err);
+	if (rc != HOOKEXEC_OK) {
+		if (error_out && err) *error_out = strdup(err);
+		hx_set_err(err);
+	}
+	return rc;
+}
+
+int hookexec_drain(hookexec_engine *e, char **out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_drain: out is NULL");
+	*out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_drain: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_drain((uintptr_t)e, out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_listener: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_close(hookexec_engine *e) {
+	if (!e) return HOOKEXEC_OK;
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	char *err = NULL;
+	int rc = hxgo_close((uintptr_t)e, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+void hookexec_free(void *p) { free(p); }

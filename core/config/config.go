@@ -1,0 +1,286 @@
+// Package config finds, reads and merges hook configuration into one ordered list of
+// hooks. It knows the profiles (where each host keeps its files, which units and defaults
+// apply) and the dialects (how each host's file is shaped), and translates all of them into
+// the one canonical Hook.
+//
+// It does not compile matchers or templates and never runs anything: the engine does that
+// with the list Load returns. Problems in files never make Load fail; they become Warnings,
+// and the hook at fault is kept but disabled so that config() still shows it.
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ErrUnknownProfile is returned by Load for a profile name it does not know.
+var ErrUnknownProfile = errors.New("hookexec: config: unknown profile")
+
+// Hook is one handler after translation from its dialect. Zero values mean "not set".
+type Hook struct {
+	ID      string // Name if given, else a short hash of event+matcher+command; unique in a Set
+	Name    string
+	Event   string // canonical event name
+	Matcher string // raw pattern; "" matches everything
+	Type    string // "command" or "prompt"
+	Command string // shell string for type command (may be "" when Args is set)
+	Args    []string
+	Prompt  string        // type prompt: text handed to the host's evaluator
+	Timeout time.Duration // resolved: the profile default when the file sets none
+	Cwd     string        // working directory, "~" expanded; "" means the project dir
+	Env     []string      // the hook's own KEY=VALUE pairs, in file order
+	Async   bool          // started and not awaited
+	// FailClosed makes a timeout, spawn failure, crash or unparseable output block.
+	FailClosed bool
+	PipeOutput bool // output queued for the agent (iteratr)
+	Sequential bool // run after the previous hook of the fire finished, not in parallel
+	Source     string
+	Dialect    Dialect
+	// Disabled is the reason the hook does not run ("" when it runs).
+	Disabled string
+	// DuplicateOf is the id of an identical handler of higher precedence that runs instead.
+	DuplicateOf string
+}
+
+// Warning is one problem found while loading; Hook is "" for file-level problems.
+type Warning struct {
+	Source  string `json:"source"`
+	Hook    string `json:"hook,omitempty"`
+	Message string `json:"message"`
+	// Error marks problems that disabled a hook or a file, as opposed to advice.
+	Error bool `json:"error"`
+}
+
+func (w Warning) String() string {
+	s := w.Source
+	if w.Hook != "" {
+		s += ": hook " + w.Hook
+	}
+	return s + ": " + w.Message
+}
+
+// SourceInfo says what happened to one configuration location.
+type SourceInfo struct {
+	Path    string `json:"path"`
+	Dialect string `json:"dialect,omitempty"`
+	Status  string `json:"status"` // "loaded", "missing", "error"
+	Hooks   int    `json:"hooks"`
+}
+
+// Set is the merged configuration, hooks in precedence (= config) order.
+type Set struct {
+	Profile    *Profile
+	Hooks      []Hook
+	Sources    []SourceInfo
+	Warnings   []Warning
+	DisableAll bool
+}
+
+// Options select what Load reads. Zero values mean the defaults given per field.
+type Options struct {
+	Profile    string   // "" means "cli-agent"
+	ProjectDir string   // "" means the current directory
+	Home       string   // "" means $HOME
+	Sources    []string // explicit files; when set they replace the profile's locations
+	Inline     []byte   // a JSON config object, loaded with the highest precedence
+	// DefaultTimeout replaces the profile's default timeout when positive.
+	DefaultTimeout time.Duration
+}
+
+// InlineSource names the inline config object in SourceInfo and warnings.
+const InlineSource = "<inline>"
+
+// Load reads every location of the profile (or the explicit sources), translates and merges
+// them. Its error is non-nil only for unusable options; file problems are Warnings.
+func Load(o Options) (*Set, error) {
+	prof, err := LookupProfile(o.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if o.ProjectDir == "" {
+		if o.ProjectDir, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("hookexec: config: project dir: %w", err)
+		}
+	}
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
+	}
+	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: prof.DefaultTimeout}
+	if o.DefaultTimeout > 0 {
+		l.timeout = o.DefaultTimeout
+	}
+	if len(o.Inline) > 0 {
+		l.loadBytes(InlineSource, o.Inline, DialectUnknown)
+	}
+	if len(o.Sources) > 0 {
+		for _, p := range o.Sources {
+			l.loadFile(l.expand(p), DialectUnknown)
+		}
+	} else {
+		for _, loc := range prof.Locations(o.ProjectDir, o.Home) {
+			l.loadFile(loc.Path, loc.Dialect)
+		}
+	}
+	l.finish()
+	return l.set, nil
+}
+
+// loader accumulates one Load.
+type loader struct {
+	set           *Set
+	prof          *Profile
+	home, project string
+	timeout       time.Duration // default for hooks that set none
+	disabledIDs   map[string]string // id → source that disabled it
+	disableAllSet bool
+}
+
+func (l *loader) expand(p string) string {
+	if p == "~" {
+		return l.home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(l.home, p[2:])
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(l.project, p)
+	}
+	return p
+}
+
+func (l *loader) warn(source, hook, format string, args ...any) {
+	l.set.Warnings = append(l.set.Warnings, Warning{Source: source, Hook: hook, Message: fmt.Sprintf(format, args...)})
+}
+
+func (l *loader) fail(source, hook, format string, args ...any) {
+	l.set.Warnings = append(l.set.Warnings, Warning{Source: source, Hook: hook, Message: fmt.Sprintf(format, args...), Error: true})
+}
+
+func (l *loader) loadFile(path string, d Dialect) {
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		l.set.Sources = append(l.set.Sources, SourceInfo{Path: path, Status: "missing"})
+		return
+	case err != nil:
+		l.set.Sources = append(l.set.Sources, SourceInfo{Path: path, Status: "error"})
+		l.fail(path, "", "cannot read: %v", err)
+		return
+	}
+	l.loadBytes(path, data, d)
+}
+
+func (l *loader) loadBytes(source string, data []byte, d Dialect) {
+	before := len(l.set.Hooks)
+	f, err := l.parseFile(source, data, d)
+	info := SourceInfo{Path: source, Status: "loaded"}
+	if err != nil {
+		info.Status = "error"
+		l.set.Sources = append(l.set.Sources, info)
+		l.fail(source, "", "%v", err)
+		return
+	}
+	info.Dialect = f.dialect.String()
+	l.set.Warnings = append(l.set.Warnings, f.warnings...)
+	if f.disableAll != nil && !l.disableAllSet {
+		l.set.DisableAll, l.disableAllSet = *f.disableAll, true
+	}
+	for _, id := range f.disabledIDs {
+		if l.disabledIDs == nil {
+			l.disabledIDs = map[string]string{}
+		}
+		if _, ok := l.disabledIDs[id]; !ok {
+			l.disabledIDs[id] = source
+		}
+	}
+	for _, h := range f.hooks {
+		h.Source, h.Dialect = source, f.dialect
+		l.resolve(&h)
+		l.set.Hooks = append(l.set.Hooks, h)
+	}
+	info.Hooks = len(l.set.Hooks) - before
+	l.set.Sources = append(l.set.Sources, info)
+}
+
+// resolve fills defaults that depend on the profile and the filesystem.
+func (l *loader) resolve(h *Hook) {
+	if h.Timeout == 0 && h.Disabled == "" {
+		h.Timeout = l.timeout
+	}
+	if h.Cwd != "" {
+		h.Cwd = l.expand(h.Cwd)
+	}
+	if l.prof.Sequential {
+		h.Sequential = true
+	}
+}
+
+// finish assigns ids, removes duplicate handlers and applies disabledHooks.
+func (l *loader) finish() {
+	seen := map[string]int{} // handler identity → index of first occurrence
+	used := map[string]bool{}
+	hooks := l.set.Hooks
+	for i := range hooks {
+		h := &hooks[i]
+		key := h.identity()
+		if j, ok := seen[key]; ok {
+			h.ID, h.DuplicateOf = hooks[j].ID, hooks[j].ID
+			h.Disabled = fmt.Sprintf("duplicate of %s from %s", hooks[j].ID, hooks[j].Source)
+			continue
+		}
+		seen[key] = i
+		base := h.Name
+		if base == "" {
+			base = shortHash(h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd)
+		}
+		id := base
+		for n := 2; used[id]; n++ {
+			id = fmt.Sprintf("%s-%d", base, n)
+		}
+		if id != base {
+			l.warn(h.Source, base, "id %q is already used by another hook; this one is %q", base, id)
+		}
+		used[id] = true
+		h.ID = id
+	}
+	for i := range hooks {
+		h := &hooks[i]
+		if src, ok := l.disabledIDs[h.ID]; ok && h.Disabled == "" {
+			h.Disabled = "disabled by disabledHooks in " + src
+		}
+	}
+	for _, id := range sortedKeys(l.disabledIDs) {
+		if !used[id] {
+			l.warn(l.disabledIDs[id], "", "disabledHooks names %q, which is no hook's id", id)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// identity is what makes two handlers the same (SPEC §3: run once).
+func (h *Hook) identity() string {
+	return strings.Join([]string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}, "\x01")
+}
+
+func shortHash(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x01")))
+	return hex.EncodeToString(sum[:])[:10]
+}
+
+// Enabled reports whether the hook runs.
+func (h Hook) Enabled() bool { return h.Disabled == "" }

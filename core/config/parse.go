@@ -1,0 +1,395 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/event"
+)
+
+// file is one parsed configuration file before merging.
+type file struct {
+	dialect     Dialect
+	hooks       []Hook
+	warnings    []Warning
+	disableAll  *bool
+	disabledIDs []string
+}
+
+// parser translates one file; its warnings all name that file.
+type parser struct {
+	source string
+	unit   time.Duration
+	f      file
+}
+
+func (p *parser) warn(hook, format string, args ...any) {
+	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Hook: hook, Message: fmt.Sprintf(format, args...)})
+}
+
+// disable keeps the hook, marks it as not running and records why as an error.
+func (p *parser) disable(h *Hook, label, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if h.Disabled == "" {
+		h.Disabled = msg
+	}
+	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
+}
+
+// parseFile reads data in dialect d (detected from its shape when unknown).
+func (l *loader) parseFile(source string, data []byte, d Dialect) (*file, error) {
+	v, err := fastjson.ParseBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if v.Type() != fastjson.TypeObject {
+		return nil, fmt.Errorf("top level is %s, want an object", v.Type())
+	}
+	if d == DialectUnknown {
+		d = detect(v)
+	}
+	p := &parser{source: source, unit: l.prof.TimeoutUnit, f: file{dialect: d}}
+	switch d {
+	case DialectClaude:
+		p.claude(v)
+	default:
+		return nil, fmt.Errorf("unrecognised configuration shape (want a \"hooks\" object keyed by event name)")
+	}
+	return &p.f, nil
+}
+
+// detect recognises a dialect from the document's shape.
+func detect(v *fastjson.Value) Dialect {
+	h := v.Get("hooks")
+	if h == nil || h.Type() == fastjson.TypeObject {
+		// A settings file without hooks is still a settings file (it may only disable hooks).
+		return DialectClaude
+	}
+	return DialectUnknown
+}
+
+// claude reads Claude Code's settings shape (also cli-agent's and mycode's).
+func (p *parser) claude(v *fastjson.Value) {
+	if b := v.Get("disableAllHooks"); b != nil {
+		if b.Type() == fastjson.TypeTrue || b.Type() == fastjson.TypeFalse {
+			val := b.Type() == fastjson.TypeTrue
+			p.f.disableAll = &val
+		} else {
+			p.warn("", "disableAllHooks is %s, want true or false; ignored", b.Type())
+		}
+	}
+	if ids := v.Get("disabledHooks"); ids != nil {
+		p.f.disabledIDs = p.strings("", "disabledHooks", ids)
+	}
+	hooks := v.Get("hooks")
+	if hooks == nil {
+		return
+	}
+	obj, err := hooks.Object()
+	if err != nil {
+		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+		return
+	}
+	obj.Visit(func(k []byte, list *fastjson.Value) {
+		p.eventList(string(k), list)
+	})
+}
+
+// eventList reads the array under one event key: matcher groups or flat hooks.
+func (p *parser) eventList(name string, list *fastjson.Value) {
+	ev, problem := checkEvent(name)
+	items, err := list.Array()
+	if err != nil {
+		p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("hooks.%s is %s, want an array; ignored", name, list.Type()), Error: true})
+		return
+	}
+	for i, item := range items {
+		where := fmt.Sprintf("hooks.%s[%d]", name, i)
+		if item.Type() != fastjson.TypeObject {
+			p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s is %s, want an object; ignored", where, item.Type()), Error: true})
+			continue
+		}
+		group := Hook{Event: ev.Name}
+		inner := item.Get("hooks")
+		if inner == nil {
+			// Flat form: the entry is itself the handler.
+			h := p.hook(where, item, group, true)
+			p.add(&h, where, ev, problem)
+			continue
+		}
+		p.matcherField(where, item, &group)
+		if s := item.Get("sequential"); s != nil {
+			group.Sequential = p.boolean(where, "sequential", s)
+		}
+		p.unknownKeys(where, item, groupKeys)
+		handlers, err := inner.Array()
+		if err != nil {
+			p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s.hooks is %s, want an array; ignored", where, inner.Type()), Error: true})
+			continue
+		}
+		for j, hv := range handlers {
+			hw := fmt.Sprintf("%s.hooks[%d]", where, j)
+			if hv.Type() != fastjson.TypeObject {
+				p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s is %s, want an object; ignored", hw, hv.Type()), Error: true})
+				continue
+			}
+			h := p.hook(hw, hv, group, false)
+			p.add(&h, hw, ev, problem)
+		}
+	}
+}
+
+// checkEvent resolves an event key and says what is wrong with it, if anything.
+func checkEvent(name string) (event.Info, string) {
+	ev := event.Lookup(name)
+	if ev.Known {
+		return ev, ""
+	}
+	if s := event.Suggest(name); s != "" {
+		return ev, fmt.Sprintf("unknown event %q (did you mean %q?)", name, s)
+	}
+	if !event.LooksOpenEnded(name) {
+		return ev, fmt.Sprintf("unknown event %q (known: %s)", name, strings.Join(knownEvents(), ", "))
+	}
+	return ev, ""
+}
+
+func knownEvents() []string {
+	var out []string
+	for _, n := range event.Names() {
+		if event.Canonical(n) == n {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// add validates what depends on the event and appends the hook.
+func (p *parser) add(h *Hook, where string, ev event.Info, problem string) {
+	label := h.Name
+	if label == "" {
+		label = where
+	}
+	if problem != "" {
+		p.disable(h, label, "%s", problem)
+	}
+	if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" && !ev.TakesMatcher() {
+		p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
+	}
+	p.f.hooks = append(p.f.hooks, *h)
+}
+
+var groupKeys = keySet("matcher", "hooks", "sequential")
+
+var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
+	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
+	"enabled", "statusMessage", "model", "once")
+
+func keySet(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// hook reads one handler object; group carries the event, matcher and sequential flag.
+func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Hook {
+	h := group
+	h.Type = "command"
+	if n := v.Get("name"); n != nil {
+		h.Name = p.str(where, "name", n)
+	} else if n := v.Get("id"); n != nil {
+		h.Name = p.str(where, "id", n)
+	}
+	label := where
+	if h.Name != "" {
+		label = h.Name
+	}
+	bad := func(format string, args ...any) { p.disable(&h, label, format, args...) }
+	if flat {
+		p.matcherField(where, v, &h)
+		p.unknownKeys(where, v, flatKeys)
+	} else {
+		p.unknownKeys(where, v, hookKeys)
+	}
+	if t := v.Get("type"); t != nil {
+		if t.Type() != fastjson.TypeString {
+			bad("type is %s, want a string", t.Type())
+		} else {
+			h.Type = string(t.GetStringBytes())
+		}
+	}
+	switch h.Type {
+	case "command", "prompt":
+	default:
+		bad("unknown type %q (want command or prompt)", h.Type)
+	}
+	if c := v.Get("command"); c != nil {
+		if c.Type() != fastjson.TypeString {
+			bad("command is %s, want a string", c.Type())
+		} else {
+			h.Command = string(c.GetStringBytes())
+		}
+	}
+	if a := v.Get("args"); a != nil {
+		arr, err := a.Array()
+		if err != nil {
+			bad("args is %s, want an array of strings", a.Type())
+		}
+		for i, e := range arr {
+			if e.Type() != fastjson.TypeString {
+				bad("args[%d] is %s, want a string", i, e.Type())
+				break
+			}
+			h.Args = append(h.Args, string(e.GetStringBytes()))
+		}
+	}
+	if pr := v.Get("prompt"); pr != nil {
+		if pr.Type() != fastjson.TypeString {
+			bad("prompt is %s, want a string", pr.Type())
+		} else {
+			h.Prompt = string(pr.GetStringBytes())
+		}
+	}
+	switch {
+	case h.Type == "command" && strings.TrimSpace(h.Command) == "" && len(h.Args) == 0:
+		bad("type command needs a non-empty \"command\" or \"args\"")
+	case h.Type == "command" && h.Command != "" && len(h.Args) > 0:
+		bad("give either \"command\" (a shell string) or \"args\" (exec form), not both")
+	case h.Type == "prompt" && strings.TrimSpace(h.Prompt) == "":
+		bad("type prompt needs a non-empty \"prompt\"")
+	}
+	if t := v.Get("timeout"); t != nil {
+		f, err := t.Float64()
+		switch {
+		case err != nil:
+			bad("timeout is %s, want a number", t.Type())
+		case f <= 0 || math.IsNaN(f):
+			bad("timeout %v is not positive", f)
+		default:
+			h.Timeout = time.Duration(f * float64(p.unit))
+		}
+	}
+	for _, k := range []string{"working_directory", "cwd"} {
+		if c := v.Get(k); c != nil {
+			h.Cwd = p.str(where, k, c)
+		}
+	}
+	if e := v.Get("env"); e != nil {
+		h.Env = p.env(where, e)
+	}
+	for _, f := range []struct {
+		key string
+		dst *bool
+	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential}} {
+		if b := v.Get(f.key); b != nil {
+			*f.dst = p.boolean(where, f.key, b)
+		}
+	}
+	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
+		h.Disabled = "enabled is false"
+	}
+	return h
+}
+
+var flatKeys = func() map[string]bool {
+	m := keySet("matcher")
+	for k := range hookKeys {
+		m[k] = true
+	}
+	return m
+}()
+
+func (p *parser) matcherField(where string, v *fastjson.Value, h *Hook) {
+	m := v.Get("matcher")
+	if m == nil {
+		return
+	}
+	if m.Type() != fastjson.TypeString {
+		p.disable(h, where, "matcher is %s, want a string", m.Type())
+		return
+	}
+	h.Matcher = string(m.GetStringBytes())
+}
+
+func (p *parser) unknownKeys(where string, v *fastjson.Value, known map[string]bool) {
+	obj, _ := v.Object()
+	var unknown []string
+	obj.Visit(func(k []byte, _ *fastjson.Value) {
+		if !known[string(k)] {
+			unknown = append(unknown, string(k))
+		}
+	})
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		if k == "permissionDecision" {
+			p.warn(where, "permissionDecision is something a hook prints in its JSON output (hookSpecificOutput), not a config field; ignored")
+			continue
+		}
+		p.warn(where, "unknown field %q; ignored", k)
+	}
+}
+
+func (p *parser) str(where, key string, v *fastjson.Value) string {
+	if v.Type() != fastjson.TypeString {
+		p.warn(where, "%s is %s, want a string; ignored", key, v.Type())
+		return ""
+	}
+	return string(v.GetStringBytes())
+}
+
+func (p *parser) boolean(where, key string, v *fastjson.Value) bool {
+	switch v.Type() {
+	case fastjson.TypeTrue:
+		return true
+	case fastjson.TypeFalse:
+		return false
+	}
+	p.warn(where, "%s is %s, want true or false; taken as false", key, v.Type())
+	return false
+}
+
+func (p *parser) strings(where, key string, v *fastjson.Value) []string {
+	arr, err := v.Array()
+	if err != nil {
+		p.warn(where, "%s is %s, want an array of strings; ignored", key, v.Type())
+		return nil
+	}
+	var out []string
+	for i, e := range arr {
+		if e.Type() != fastjson.TypeString {
+			p.warn(where, "%s[%d] is %s, want a string; ignored", key, i, e.Type())
+			continue
+		}
+		out = append(out, string(e.GetStringBytes()))
+	}
+	return out
+}
+
+// env reads an object of strings into KEY=VALUE pairs in file order. Numbers and booleans
+// are taken as their JSON text since users write {"DEBUG": 1}.
+func (p *parser) env(where string, v *fastjson.Value) []string {
+	obj, err := v.Object()
+	if err != nil {
+		p.warn(where, "env is %s, want an object of strings; ignored", v.Type())
+		return nil
+	}
+	var out []string
+	obj.Visit(func(k []byte, val *fastjson.Value) {
+		switch val.Type() {
+		case fastjson.TypeString:
+			out = append(out, string(k)+"="+string(val.GetStringBytes()))
+		case fastjson.TypeNumber, fastjson.TypeTrue, fastjson.TypeFalse:
+			out = append(out, string(k)+"="+string(val.MarshalTo(nil)))
+		default:
+			p.warn(where, "env.%s is %s, want a string; ignored", k, val.Type())
+		}
+	})
+	return out
+}

@@ -1,0 +1,256 @@
+// Package decide turns what one hook did (exit code, stdout, stderr, failure) into a
+// Verdict, and the verdicts of one fire into a single Summary.
+//
+// Reading follows SPEC §7: exit 0 is success (stdout that starts with '{' is JSON), exit 2
+// blocks events that can block and JSON cannot turn that into allow, any other exit is a
+// non-blocking error unless stdout is JSON with known fields. Aggregation depends only on the
+// verdicts and their config order, never on which hook finished first.
+//
+// It does not run anything and does not know where hooks came from.
+package decide
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/event"
+)
+
+// Decision is what hooks asked for, ordered by strength: a stronger one wins.
+type Decision uint8
+
+const (
+	None Decision = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (d Decision) String() string {
+	return [...]string{"none", "allow", "ask", "deny"}[d]
+}
+
+// Input is what a hook did.
+type Input struct {
+	Event    event.Info
+	ExitCode int
+	Stdout   []byte
+	Stderr   []byte
+	// Failure says why the hook did not finish normally (timeout, spawn error, crash); ""
+	// when it exited by itself.
+	Failure    string
+	FailClosed bool
+}
+
+// Verdict is one hook's reading. Continue defaults to true.
+type Verdict struct {
+	Decision          Decision
+	Blocked           bool
+	Reason            string
+	Continue          bool
+	StopReason        string
+	UpdatedInput      []byte // a JSON object that replaces the tool input
+	ModifiedArgs      []byte // a JSON object merged into the tool input (cli-agent)
+	AdditionalContext string
+	SystemMessage     string
+	Output            []byte // stdout as compact JSON when it parsed, else nil
+	Error             string
+	Warnings          []string
+}
+
+// Read interprets one hook's outcome.
+func Read(in Input) Verdict {
+	v := Verdict{Continue: true}
+	if in.Failure != "" {
+		v.Error = in.Failure
+		if in.FailClosed && in.Event.CanBlock {
+			v.block(in.Event, "hook failed and fail_closed is set: "+in.Failure)
+		}
+		return v
+	}
+	stdout := bytes.TrimSpace(in.Stdout)
+	var doc *fastjson.Value
+	if len(stdout) > 0 && stdout[0] == '{' {
+		var err error
+		if doc, err = fastjson.ParseBytes(stdout); err != nil {
+			doc = nil
+			msg := fmt.Sprintf("stdout starts with '{' but is not valid JSON: %v", err)
+			if in.FailClosed && in.Event.CanBlock {
+				v.Error = msg
+				v.block(in.Event, "hook output unparseable and fail_closed is set")
+				return v
+			}
+			v.Warnings = append(v.Warnings, msg)
+		} else {
+			v.Output = doc.MarshalTo(nil)
+		}
+	}
+	switch {
+	case in.ExitCode == 2:
+		var reason string
+		if doc != nil {
+			v.apply(in.Event, doc)
+			reason = v.Reason
+		}
+		if reason == "" {
+			reason = strings.TrimSpace(string(in.Stderr))
+		}
+		if reason == "" {
+			reason = "blocked by hook (exit status 2)"
+		}
+		v.Reason = ""
+		if in.Event.CanBlock || in.Event.Feedback {
+			// Exit 2 is the hook's last word: a JSON "allow" beside it does not count.
+			v.block(in.Event, reason)
+		} else {
+			v.Decision = None
+			v.Error = fmt.Sprintf("exit status 2 on %s, which cannot block: %s", in.Event.Name, reason)
+		}
+	case in.ExitCode == 0:
+		if doc != nil {
+			v.apply(in.Event, doc)
+		} else if len(stdout) > 0 && takesTextContext(in.Event.Name) {
+			v.AdditionalContext = string(stdout)
+		}
+	default:
+		if doc != nil && hasKnownField(doc) {
+			v.apply(in.Event, doc)
+		} else {
+			v.Error = fmt.Sprintf("exit status %d", in.ExitCode)
+			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
+				v.Error += ": " + firstLine(s)
+			}
+		}
+	}
+	return v
+}
+
+// block records a block; for events whose action already ran it is feedback instead.
+func (v *Verdict) block(ev event.Info, reason string) {
+	if ev.CanBlock {
+		v.Decision, v.Blocked = Deny, true
+	} else {
+		v.Decision = None
+	}
+	v.Reason = reason
+}
+
+func takesTextContext(ev string) bool { return ev == "UserPromptSubmit" || ev == "SessionStart" }
+
+var knownFields = []string{"continue", "stopReason", "systemMessage", "suppressOutput", "decision",
+	"reason", "hookSpecificOutput", "permissionDecision", "permissionDecisionReason", "modified_args", "feedback"}
+
+func hasKnownField(doc *fastjson.Value) bool {
+	for _, k := range knownFields {
+		if doc.Exists(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply reads the JSON output fields into v. Wrong types are warnings.
+func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
+	str := func(parent *fastjson.Value, key, path string) (string, bool) {
+		x := parent.Get(key)
+		if x == nil || x.Type() == fastjson.TypeNull {
+			return "", false
+		}
+		if x.Type() != fastjson.TypeString {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("output field %s is %s, want a string; ignored", path, x.Type()))
+			return "", false
+		}
+		return string(x.GetStringBytes()), true
+	}
+	object := func(parent *fastjson.Value, key, path string) []byte {
+		x := parent.Get(key)
+		if x == nil || x.Type() == fastjson.TypeNull {
+			return nil
+		}
+		if x.Type() != fastjson.TypeObject {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("output field %s is %s, want an object; ignored", path, x.Type()))
+			return nil
+		}
+		return x.MarshalTo(nil)
+	}
+
+	if c := doc.Get("continue"); c != nil {
+		switch c.Type() {
+		case fastjson.TypeFalse:
+			v.Continue = false
+		case fastjson.TypeTrue:
+		default:
+			v.Warnings = append(v.Warnings, fmt.Sprintf("output field continue is %s, want true or false; ignored", c.Type()))
+		}
+	}
+	v.StopReason, _ = str(doc, "stopReason", "stopReason")
+	v.SystemMessage, _ = str(doc, "systemMessage", "systemMessage")
+	reason, _ := str(doc, "reason", "reason")
+	decision := None
+	if d, ok := str(doc, "decision", "decision"); ok {
+		decision = v.parseDecision(d, "decision")
+	}
+	if d, ok := str(doc, "permissionDecision", "permissionDecision"); ok {
+		v.Warnings = append(v.Warnings, "permissionDecision at the top level of the output belongs in hookSpecificOutput; honoured")
+		decision = max(decision, v.parseDecision(d, "permissionDecision"))
+		if r, ok := str(doc, "permissionDecisionReason", "permissionDecisionReason"); ok && reason == "" {
+			reason = r
+		}
+	}
+	if hs := doc.Get("hookSpecificOutput"); hs != nil {
+		if hs.Type() != fastjson.TypeObject {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("output field hookSpecificOutput is %s, want an object; ignored", hs.Type()))
+		} else {
+			if d, ok := str(hs, "permissionDecision", "hookSpecificOutput.permissionDecision"); ok {
+				decision = max(decision, v.parseDecision(d, "hookSpecificOutput.permissionDecision"))
+			}
+			if r, ok := str(hs, "permissionDecisionReason", "hookSpecificOutput.permissionDecisionReason"); ok {
+				reason = r
+			}
+			v.UpdatedInput = object(hs, "updatedInput", "hookSpecificOutput.updatedInput")
+			v.AdditionalContext, _ = str(hs, "additionalContext", "hookSpecificOutput.additionalContext")
+		}
+	}
+	v.ModifiedArgs = object(doc, "modified_args", "modified_args")
+	if fb, ok := str(doc, "feedback", "feedback"); ok && reason == "" {
+		reason = fb
+	}
+	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
+		// continue:false outranks any decision: what the event announces must not happen.
+		decision = Deny
+		if reason == "" {
+			reason = v.StopReason
+		}
+	}
+	v.Reason = reason
+	if decision == Deny {
+		v.block(ev, reason)
+	} else {
+		v.Decision = decision
+	}
+}
+
+func (v *Verdict) parseDecision(s, field string) Decision {
+	switch s {
+	case "approve", "allow":
+		return Allow
+	case "block", "deny":
+		return Deny
+	case "ask":
+		return Ask
+	case "modify", "":
+		return None
+	}
+	v.Warnings = append(v.Warnings, fmt.Sprintf("output field %s is %q, want allow, deny, ask, approve or block; ignored", field, s))
+	return None
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

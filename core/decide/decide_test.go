@@ -1,0 +1,120 @@
+package decide
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/hookexec/hookexec/core/event"
+)
+
+func TestRead(t *testing.T) {
+	pre := event.Lookup("PreToolUse")
+	post := event.Lookup("PostToolUse")
+	stop := event.Lookup("Stop")
+	notif := event.Lookup("Notification")
+	prompt := event.Lookup("UserPromptSubmit")
+	tests := []struct {
+		name     string
+		in       Input
+		decision Decision
+		blocked  bool
+		reason   string
+		cont     bool
+		errSub   string
+		context  string
+	}{
+		{name: "exit 0 no output", in: Input{Event: pre}, cont: true},
+		{name: "exit 2 blocks with stderr", in: Input{Event: pre, ExitCode: 2, Stderr: []byte("no rm\n")}, decision: Deny, blocked: true, reason: "no rm", cont: true},
+		{name: "exit 2 without stderr", in: Input{Event: pre, ExitCode: 2}, decision: Deny, blocked: true, reason: "blocked by hook (exit status 2)", cont: true},
+		{name: "exit 2 json allow still blocks", in: Input{Event: pre, ExitCode: 2, Stdout: []byte(`{"decision":"approve","reason":"fine"}`), Stderr: []byte("bad")}, decision: Deny, blocked: true, reason: "fine", cont: true},
+		{name: "exit 2 on PostToolUse is feedback", in: Input{Event: post, ExitCode: 2, Stderr: []byte("lint failed")}, reason: "lint failed", cont: true},
+		{name: "exit 2 on Notification is an error", in: Input{Event: notif, ExitCode: 2, Stderr: []byte("x")}, cont: true, errSub: "cannot block"},
+		{name: "exit 1 is non-blocking", in: Input{Event: pre, ExitCode: 1, Stderr: []byte("oops\nmore")}, cont: true, errSub: "exit status 1: oops"},
+		{name: "exit 1 with known json decides", in: Input{Event: pre, ExitCode: 1, Stdout: []byte(`{"decision":"block","reason":"r"}`)}, decision: Deny, blocked: true, reason: "r", cont: true},
+		{name: "exit 1 with unknown json is an error", in: Input{Event: pre, ExitCode: 1, Stdout: []byte(`{"x":1}`)}, cont: true, errSub: "exit status 1"},
+		{name: "permissionDecision deny", in: Input{Event: pre, Stdout: []byte(`{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`)}, decision: Deny, blocked: true, reason: "no", cont: true},
+		{name: "permissionDecision ask", in: Input{Event: pre, Stdout: []byte(`{"hookSpecificOutput":{"permissionDecision":"ask"}}`)}, decision: Ask, cont: true},
+		{name: "approve is allow", in: Input{Event: pre, Stdout: []byte(` {"decision":"approve"}`)}, decision: Allow, cont: true},
+		{name: "flat permissionDecision honoured", in: Input{Event: pre, Stdout: []byte(`{"permissionDecision":"deny","permissionDecisionReason":"flat"}`)}, decision: Deny, blocked: true, reason: "flat", cont: true},
+		{name: "continue false blocks a tool", in: Input{Event: pre, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}, decision: Deny, blocked: true, reason: "halt"},
+		{name: "continue false on Stop does not block", in: Input{Event: stop, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}},
+		{name: "Stop block keeps the agent going", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","reason":"tests fail"}`)}, decision: Deny, blocked: true, reason: "tests fail", cont: true},
+		{name: "text on UserPromptSubmit is context", in: Input{Event: prompt, Stdout: []byte("branch: main\n")}, context: "branch: main", cont: true},
+		{name: "text on PreToolUse is not context", in: Input{Event: pre, Stdout: []byte("hello")}, cont: true},
+		{name: "timeout is an error", in: Input{Event: pre, Failure: "timed out after 1s"}, cont: true, errSub: "timed out"},
+		{name: "timeout fail_closed blocks", in: Input{Event: pre, Failure: "timed out after 1s", FailClosed: true}, decision: Deny, blocked: true, reason: "hook failed and fail_closed is set: timed out after 1s", cont: true, errSub: "timed out"},
+		{name: "fail_closed on a non-blocking event does not block", in: Input{Event: notif, Failure: "timed out", FailClosed: true}, cont: true, errSub: "timed out"},
+		{name: "unparseable json fail_closed blocks", in: Input{Event: pre, Stdout: []byte("{nope"), FailClosed: true}, decision: Deny, blocked: true, reason: "hook output unparseable and fail_closed is set", cont: true, errSub: "not valid JSON"},
+		{name: "feedback surfaces as reason", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","feedback":"fix lint"}`)}, decision: Deny, blocked: true, reason: "fix lint", cont: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Read(tt.in)
+			require.Equal(t, tt.decision, v.Decision, "decision")
+			require.Equal(t, tt.blocked, v.Blocked, "blocked")
+			require.Equal(t, tt.reason, v.Reason, "reason")
+			require.Equal(t, tt.cont, v.Continue, "continue")
+			require.Equal(t, tt.context, v.AdditionalContext, "context")
+			if tt.errSub == "" {
+				require.Empty(t, v.Error)
+			} else {
+				require.Contains(t, v.Error, tt.errSub)
+			}
+		})
+	}
+}
+
+func TestReadWarnings(t *testing.T) {
+	v := Read(Input{Event: event.Lookup("PreToolUse"), Stdout: []byte(`{"decision":7,"reason":["x"],"hookSpecificOutput":{"updatedInput":"str"},"continue":"no"}`)})
+	require.Len(t, v.Warnings, 4)
+	require.Equal(t, None, v.Decision)
+	require.Nil(t, v.UpdatedInput)
+	require.True(t, v.Continue)
+
+	v = Read(Input{Event: event.Lookup("PreToolUse"), Stdout: []byte(`{"permissionDecision":"allow"}`)})
+	require.Equal(t, Allow, v.Decision)
+	require.Contains(t, v.Warnings[0], "hookSpecificOutput")
+}
+
+func TestAggregate(t *testing.T) {
+	input := []byte(`{"command":"ls","cwd":"/"}`)
+	vs := []Verdict{
+		{Decision: Allow, Reason: "ok", Continue: true, AdditionalContext: "a", SystemMessage: "m1"},
+		{Decision: Deny, Blocked: true, Reason: "first", Continue: true, ModifiedArgs: []byte(`{"command":"ls -la"}`)},
+		{Decision: Ask, Continue: false, StopReason: "s", AdditionalContext: "b"},
+		{Decision: Deny, Blocked: true, Reason: "second", Continue: true, ModifiedArgs: []byte(`{"extra":true}`)},
+	}
+	s := Aggregate(input, vs)
+	require.Equal(t, Deny, s.Decision)
+	require.True(t, s.Blocked)
+	require.Equal(t, "first\nsecond", s.Reason)
+	require.False(t, s.Continue)
+	require.Equal(t, "s", s.StopReason)
+	require.Equal(t, "a\nb", s.AdditionalContext)
+	require.Equal(t, "m1", s.SystemMessage)
+	require.JSONEq(t, `{"command":"ls -la","cwd":"/","extra":true}`, string(s.UpdatedInput))
+}
+
+func TestAggregateReplaceThenMerge(t *testing.T) {
+	s := Aggregate([]byte(`{"a":1}`), []Verdict{
+		{Continue: true, ModifiedArgs: []byte(`{"b":2}`)},
+		{Continue: true, UpdatedInput: []byte(`{"z":0}`)},
+		{Continue: true, ModifiedArgs: []byte(`{"c":3}`)},
+	})
+	require.JSONEq(t, `{"z":0,"c":3}`, string(s.UpdatedInput))
+	require.Equal(t, None, s.Decision)
+	require.False(t, s.Blocked)
+	require.True(t, s.Continue)
+}
+
+func TestAggregateOrderIndependentOfFinishing(t *testing.T) {
+	// The same verdicts in config order always give the same summary: aggregation reads
+	// only the slice, never timing. Allow-only fires keep every reason.
+	vs := []Verdict{{Decision: Allow, Reason: "x", Continue: true}, {Decision: None, Reason: "y", Continue: true}}
+	a, b := Aggregate(nil, vs), Aggregate(nil, vs)
+	require.Equal(t, a, b)
+	require.Equal(t, "x\ny", a.Reason)
+	require.Equal(t, Allow, a.Decision)
+	require.Nil(t, a.UpdatedInput)
+}

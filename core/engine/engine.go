@@ -1,0 +1,236 @@
+// Package engine is hookexec's front: it opens a configuration, compiles it into a
+// per-event index once, and fires events through it — match, render, run, decide — into one
+// Result. An Engine is safe for concurrent use; Reload swaps the compiled configuration
+// atomically, so a fire in flight finishes on the configuration it started with.
+//
+// It knows nothing about C or Python: capi/ and pybind/ wrap it.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookexec/hookexec/core/config"
+)
+
+// Errors returned by the Engine's methods; test with errors.Is.
+var (
+	ErrInvalid = errors.New("hookexec: invalid argument") // bad event name, payload or options
+	ErrConfig  = errors.New("hookexec: config")           // options name an unusable configuration
+	ErrClosed  = errors.New("hookexec: engine is closed") // any call after Close
+)
+
+// Options configure an Engine. Every field is optional; the zero value means the default
+// documented on the field. They decode from the options JSON of hookexec_open.
+type Options struct {
+	Profile    string          `json:"profile"`     // "" means "cli-agent"
+	ProjectDir string          `json:"project_dir"` // "" means the current directory
+	Home       string          `json:"home"`        // "" means $HOME
+	Sources    []string        `json:"sources"`     // explicit files replacing the profile's locations
+	Config     json.RawMessage `json:"config"`      // an inline config object, highest precedence
+	// DefaultTimeoutMs replaces the profile's default hook timeout.
+	DefaultTimeoutMs int `json:"default_timeout_ms"`
+	KillGraceMs      int `json:"kill_grace_ms"`    // SIGTERM→SIGKILL grace; 0 means 1000
+	MaxParallel      int `json:"max_parallel"`     // hooks of one fire running at once; 0 means 8
+	OutputCapBytes   int `json:"output_cap_bytes"` // per stream; 0 means 32 KiB
+	// CloseTimeoutMs bounds how long Close waits for async hooks before killing them; 0 means 5000.
+	CloseTimeoutMs int               `json:"close_timeout_ms"`
+	SessionID      string            `json:"session_id"`      // default session_id for payloads without one
+	TranscriptPath string            `json:"transcript_path"` // put in the Claude stdin envelope
+	Env            map[string]string `json:"env"`             // added to every hook's environment
+}
+
+// ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
+func ParseOptions(data []byte) (Options, error) {
+	var o Options
+	if len(bytes.TrimSpace(data)) == 0 {
+		return o, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return o, fmt.Errorf("%w: options: %v", ErrInvalid, err)
+	}
+	if o.DefaultTimeoutMs < 0 || o.KillGraceMs < 0 || o.MaxParallel < 0 || o.OutputCapBytes < 0 || o.CloseTimeoutMs < 0 {
+		return o, fmt.Errorf("%w: options: numbers must not be negative", ErrInvalid)
+	}
+	return o, nil
+}
+
+// Listener receives what happens outside a fire's return value: results of async hooks
+// (kind "async") and notifications (kind "notification"). It is called from a goroutine of
+// the engine, never while the engine holds a lock; it must not block for long.
+type Listener func(kind string, data []byte)
+
+// PromptEvaluator decides a prompt hook: it receives the hook's prompt and the fire's payload
+// and returns whether the action may proceed and why. It must honour ctx (the hook's timeout).
+type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (ok bool, reason string, err error)
+
+// Engine fires events through a compiled configuration.
+type Engine struct {
+	opts    Options
+	env     []string // host environment at Open plus Options.Env
+	grace   time.Duration
+	cap     int
+	maxParallel int // hooks of one fire running at once
+	plan    atomic.Pointer[plan]
+	reload  sync.Mutex // serialises Reload
+	closed  atomic.Bool
+	ctx     context.Context // cancelled when Close gives up waiting
+	cancel  context.CancelFunc
+	async   sync.WaitGroup
+	mu      sync.Mutex // guards listener, evaluator, pending
+	listen  Listener
+	eval    PromptEvaluator
+	pending []string // piped output waiting for the next fire
+}
+
+// Open loads and compiles the configuration. Problems in config files are warnings in
+// Config(); Open fails only for unusable options (ErrInvalid, ErrConfig).
+func Open(o Options) (*Engine, error) {
+	if o.ProjectDir != "" {
+		abs, err := filepath.Abs(o.ProjectDir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: project_dir: %v", ErrInvalid, err)
+		}
+		o.ProjectDir = abs
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("%w: project_dir: %v", ErrInvalid, err)
+		}
+		o.ProjectDir = wd
+	}
+	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
+	if o.KillGraceMs > 0 {
+		e.grace = time.Duration(o.KillGraceMs) * time.Millisecond
+	}
+	if o.OutputCapBytes > 0 {
+		e.cap = o.OutputCapBytes
+	}
+	n := o.MaxParallel
+	if n == 0 {
+		n = 8
+	}
+	e.maxParallel = n
+	e.env = os.Environ()
+	for _, k := range sortedKeys(o.Env) {
+		e.env = append(e.env, k+"="+o.Env[k])
+	}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	p, err := e.load()
+	if err != nil {
+		e.cancel()
+		return nil, err
+	}
+	e.plan.Store(p)
+	return e, nil
+}
+
+func (e *Engine) load() (*plan, error) {
+	co := config.Options{
+		Profile:    e.opts.Profile,
+		ProjectDir: e.opts.ProjectDir,
+		Home:       e.opts.Home,
+		Sources:    e.opts.Sources,
+		Inline:     e.opts.Config,
+	}
+	if e.opts.DefaultTimeoutMs > 0 {
+		co.DefaultTimeout = time.Duration(e.opts.DefaultTimeoutMs) * time.Millisecond
+	}
+	if len(co.Inline) > 0 && string(bytes.TrimSpace(co.Inline)) == "null" {
+		co.Inline = nil
+	}
+	set, err := config.Load(co)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return compile(set), nil
+}
+
+// Reload re-reads every source and swaps the configuration atomically. On error the old
+// configuration stays in force.
+func (e *Engine) Reload() error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	e.reload.Lock()
+	defer e.reload.Unlock()
+	p, err := e.load()
+	if err != nil {
+		return err
+	}
+	e.plan.Store(p)
+	return nil
+}
+
+// SetListener registers fn for async results and notifications (nil removes it).
+func (e *Engine) SetListener(fn Listener) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	e.mu.Lock()
+	e.listen = fn
+	e.mu.Unlock()
+	return nil
+}
+
+// SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
+func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	e.mu.Lock()
+	e.eval = fn
+	e.mu.Unlock()
+	return nil
+}
+
+// Drain returns and clears the piped output that would go to the next fire's agent_output.
+func (e *Engine) Drain() ([]string, error) {
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
+	return e.takePending(), nil
+}
+
+func (e *Engine) takePending() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.pending
+	e.pending = nil
+	return out
+}
+
+// Close stops accepting calls, waits for async hooks up to close_timeout_ms, then kills
+// what still runs. A second Close returns ErrClosed and does nothing else.
+func (e *Engine) Close() error {
+	if !e.closed.CompareAndSwap(false, true) {
+		return ErrClosed
+	}
+	wait := 5 * time.Second
+	if e.opts.CloseTimeoutMs > 0 {
+		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
+	}
+	done := make(chan struct{})
+	go func() { e.async.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		e.cancel()
+		<-done
+	}
+	e.cancel()
+	e.mu.Lock()
+	e.listen, e.eval = nil, nil
+	e.mu.Unlock()
+	return nil
+}

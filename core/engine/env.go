@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"github.com/hookexec/hookexec/core/payload"
+)
+
+// envVar is an environment variable filled from the first payload path that is present.
+type envVar struct {
+	name  string
+	paths []payload.Path
+}
+
+func vars(spec ...[]string) []envVar {
+	out := make([]envVar, len(spec))
+	for i, s := range spec {
+		out[i].name = s[0]
+		for _, x := range s[1:] {
+			p, err := payload.Compile(x)
+			if err != nil {
+				panic("hookexec: bad built-in env path " + x) // a programming error, caught by tests
+			}
+			out[i].paths = append(out[i].paths, p)
+		}
+	}
+	return out
+}
+
+// payloadEnv is seed 001's HOOK_* table and seed 002's short names, each set only when the
+// payload has the field. HOOK_EVENT, HOOK_WORKSPACE, HOOK_SESSION_ID and CLAUDE_PROJECT_DIR
+// are always set (see fireEnv).
+var payloadEnv = vars(
+	[]string{"HOOK_TOOL", "tool_name"},
+	[]string{"HOOK_TOOL_CALL_ID", "tool_call_id", "tool_use_id"},
+	[]string{"HOOK_ARGS", "tool_input"},
+	[]string{"HOOK_SUCCESS", "success"},
+	[]string{"HOOK_OUTPUT", "tool_response", "output"},
+	[]string{"HOOK_DURATION", "duration_ms", "duration", "execution_time"},
+	[]string{"HOOK_PATH", "path", "file_path", "tool_input.file_path", "tool_input.path"},
+	[]string{"HOOK_CHANGE_TYPE", "change_type"},
+	[]string{"HOOK_INSTRUCTION", "instruction", "prompt"},
+	[]string{"HOOK_MENTIONED_FILES", "mentioned_files"},
+	[]string{"HOOK_TOKENS", "tokens", "tokens_used"},
+	[]string{"HOOK_TOOL_CALLS_COUNT", "tool_calls_count"},
+	[]string{"HOOK_TURN_TOOL_CALLS", "turn_tool_calls"},
+	[]string{"HOOK_TURN_DURATION", "turn_duration"},
+	[]string{"HOOK_ERROR", "error"},
+	[]string{"HOOK_ERROR_CODE", "error_code"},
+	[]string{"HOOK_SESSION_TYPE", "session_type", "source"},
+	[]string{"HOOK_SESSION_END_REASON", "session_end_reason", "reason"},
+	[]string{"HOOK_SUBAGENT_ID", "subagent_id"},
+	[]string{"HOOK_SUBAGENT_NAME", "subagent_name"},
+	[]string{"HOOK_SUBAGENT_TYPE", "subagent_type", "agent_type"},
+	[]string{"HOOK_SUBAGENT_SUCCESS", "subagent_success"},
+	[]string{"HOOK_SUBAGENT_ERROR", "subagent_error"},
+	[]string{"HOOK_SUBAGENT_DURATION", "subagent_duration"},
+	[]string{"HOOK_PERMISSION_TYPE", "permission_type"},
+	[]string{"HOOK_NOTIFICATION_TYPE", "notification_type"},
+	[]string{"HOOK_NOTIFICATION_MSG", "message"},
+	[]string{"TOOL_NAME", "tool_name"},
+	[]string{"FILE_PATH", "file_path", "tool_input.file_path", "tool_input.path", "path"},
+)
+
+// fireEnv is the environment shared by every hook of one fire: the host's, then the
+// event's variables. Each hook's own env is appended after it (later entries win).
+func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) []string {
+	env := make([]string, len(e.env), len(e.env)+len(payloadEnv)+8)
+	copy(env, e.env)
+	env = append(env,
+		"HOOK_EVENT="+name,
+		"HOOK_WORKSPACE="+e.opts.ProjectDir,
+		"HOOK_SESSION_ID="+session,
+		"SESSION_ID="+session,
+		"CWD="+e.opts.ProjectDir,
+		"CLAUDE_PROJECT_DIR="+e.opts.ProjectDir,
+	)
+	for _, v := range payloadEnv {
+		for _, p := range v.paths {
+			if x := doc.Get(p); x != nil {
+				env = append(env, v.name+"="+payload.Render(x))
+				break
+			}
+		}
+	}
+	return env
+}

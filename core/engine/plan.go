@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"sort"
+
+	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/match"
+	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/template"
+)
+
+// plan is a compiled configuration: what every fire reads and nothing writes.
+type plan struct {
+	set      *config.Set
+	hooks    []*hook            // all hooks, config order, disabled ones included (for Config)
+	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
+	warnings []config.Warning
+}
+
+// hook is one configured hook, compiled.
+type hook struct {
+	cfg     *config.Hook
+	index   int // position in config order
+	event   event.Info
+	matcher *match.Matcher
+	cmd     *template.Command // nil for prompt hooks
+	paths   []payload.Path    // compiled cmd.Placeholders()
+	prompt  *template.Command // prompt text with placeholders, rendered literally
+	ppaths  []payload.Path
+}
+
+// exec names how the hook runs, as reported in results and config.
+func (h *hook) exec() string {
+	if h.cfg.Type == "prompt" {
+		return "prompt"
+	}
+	if h.cmd == nil {
+		return ""
+	}
+	return h.cmd.Mode().String()
+}
+
+// compile builds the per-event index; a hook whose matcher or template does not compile is
+// disabled with a warning, the others are unaffected.
+func compile(set *config.Set) *plan {
+	p := &plan{set: set, byEvent: map[string][]*hook{}, warnings: set.Warnings}
+	for i := range set.Hooks {
+		c := &set.Hooks[i]
+		h := &hook{cfg: c, index: i, event: event.Lookup(c.Event)}
+		p.hooks = append(p.hooks, h)
+		if c.DuplicateOf != "" {
+			continue // its original is compiled and reported
+		}
+		fail := func(err error) {
+			if c.Disabled == "" {
+				c.Disabled = err.Error()
+			}
+			p.warnings = append(p.warnings, config.Warning{Source: c.Source, Hook: c.ID, Message: err.Error(), Error: true})
+		}
+		m, err := match.Compile(c.Matcher)
+		if err != nil {
+			fail(err)
+			continue
+		}
+		h.matcher = m
+		switch c.Type {
+		case "command":
+			if len(c.Args) > 0 {
+				h.cmd, err = template.CompileArgs(c.Args)
+			} else {
+				h.cmd, err = template.Compile(c.Command)
+			}
+			if err == nil {
+				h.paths, err = compilePaths(h.cmd.Placeholders())
+			}
+		case "prompt":
+			// The prompt goes to the host's evaluator as data, never to a shell.
+			h.prompt, err = template.CompileArgs([]string{c.Prompt})
+			if err == nil {
+				h.ppaths, err = compilePaths(h.prompt.Placeholders())
+			}
+		}
+		if err != nil {
+			fail(err)
+			continue
+		}
+		if c.Disabled == "" && !set.DisableAll {
+			p.byEvent[h.event.Name] = append(p.byEvent[h.event.Name], h)
+		}
+	}
+	return p
+}
+
+func compilePaths(exprs []string) ([]payload.Path, error) {
+	out := make([]payload.Path, len(exprs))
+	for i, x := range exprs {
+		p, err := payload.Compile(x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// eventsSummary lists, per canonical event, how many hooks are enabled and which payload
+// fields hold the matcher subject. Bindings use it to skip encoding payloads nobody reads.
+func (p *plan) eventsSummary() map[string]eventSummary {
+	out := map[string]eventSummary{}
+	for name, hs := range p.byEvent {
+		subj := hs[0].event.Subject
+		if subj == nil {
+			subj = []string{}
+		}
+		out[name] = eventSummary{Hooks: len(hs), Subject: subj}
+	}
+	return out
+}
+
+type eventSummary struct {
+	Hooks   int      `json:"hooks"`
+	Subject []string `json:"subject"`
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/hookexec/hookexec/core/config"
+)
+
+// ConfigReport is the merged configuration as hosts and the CLI see it.
+type ConfigReport struct {
+	Profile    string                  `json:"profile"`
+	ProjectDir string                  `json:"project_dir"`
+	DisableAll bool                    `json:"disable_all"`
+	Sources    []config.SourceInfo     `json:"sources"`
+	Hooks      []HookInfo              `json:"hooks"`
+	Warnings   []config.Warning        `json:"warnings"`
+	Events     map[string]eventSummary `json:"events"` // enabled hooks per canonical event
+}
+
+// HookInfo is one configured hook, enabled or not.
+type HookInfo struct {
+	ID         string            `json:"id"`
+	Event      string            `json:"event"`
+	Matcher    string            `json:"matcher"`
+	Type       string            `json:"type"`
+	Command    string            `json:"command"`
+	Exec       string            `json:"exec"`
+	TimeoutMs  int64             `json:"timeout_ms"`
+	Cwd        string            `json:"cwd"`
+	Async      bool              `json:"async"`
+	FailClosed bool              `json:"fail_closed"`
+	PipeOutput bool              `json:"pipe_output"`
+	Sequential bool              `json:"sequential"`
+	Source     string            `json:"source"`
+	Dialect    string            `json:"dialect"`
+	Enabled    bool              `json:"enabled"`
+	Disabled   string            `json:"disabled_reason"`
+	Env        map[string]string `json:"env,omitempty"`
+}
+
+// Config describes the configuration in force.
+func (e *Engine) Config() (*ConfigReport, error) {
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
+	p := e.plan.Load()
+	r := &ConfigReport{
+		Profile:    p.set.Profile.Name,
+		ProjectDir: e.opts.ProjectDir,
+		DisableAll: p.set.DisableAll,
+		Sources:    p.set.Sources,
+		Warnings:   p.warnings,
+		Events:     p.eventsSummary(),
+		Hooks:      make([]HookInfo, 0, len(p.hooks)),
+	}
+	if r.Sources == nil {
+		r.Sources = []config.SourceInfo{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []config.Warning{}
+	}
+	for _, h := range p.hooks {
+		c := h.cfg
+		r.Hooks = append(r.Hooks, HookInfo{
+			ID: c.ID, Event: c.Event, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
+			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
+			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
+			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
+			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
+		})
+	}
+	return r, nil
+}
+
+// ConfigJSON is Config encoded as JSON.
+func (e *Engine) ConfigJSON() ([]byte, error) {
+	r, err := e.Config()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+func disabledReason(c *config.Hook, all bool) string {
+	if c.Disabled == "" && all {
+		return "disableAllHooks is true"
+	}
+	return c.Disabled
+}
+
+func envMap(kv []string) map[string]string {
+	if len(kv) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(kv))
+	for _, s := range kv {
+		for i := 0; i < len(s); i++ {
+			if s[i] == '=' {
+				m[s[:i]] = s[i+1:]
+				break
+			}
+		}
+	}
+	return m
+}

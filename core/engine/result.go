@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"encoding/json"
+)
+
+// Result is the outcome of one fire (SPEC §7). Field order is the JSON order.
+type Result struct {
+	Event             string          `json:"event"`
+	Matched           int             `json:"matched"`
+	Blocked           bool            `json:"blocked"`
+	Decision          string          `json:"decision"` // "none", "allow", "ask", "deny"
+	Reason            string          `json:"reason"`
+	Continue          bool            `json:"continue"`
+	StopReason        string          `json:"stop_reason"`
+	UpdatedInput      json.RawMessage `json:"updated_input"` // null when no hook changed the input
+	AdditionalContext string          `json:"additional_context"`
+	SystemMessage     string          `json:"system_message"`
+	AgentOutput       []string        `json:"agent_output"` // piped output of earlier fires, FIFO
+	DurationMs        float64         `json:"duration_ms"`
+	Warnings          []string        `json:"warnings"`
+	Hooks             []HookResult    `json:"hooks"`
+}
+
+// HookResult is what one hook of a fire did, in config order.
+type HookResult struct {
+	ID              string          `json:"id"`
+	Source          string          `json:"source"`
+	Matcher         string          `json:"matcher"`
+	Command         string          `json:"command"`
+	Exec            string          `json:"exec"` // "direct", "shell", "args", "prompt"
+	ExitCode        int             `json:"exit_code"`
+	Signal          string          `json:"signal"`
+	TimedOut        bool            `json:"timed_out"`
+	DurationMs      float64         `json:"duration_ms"`
+	Stdout          string          `json:"stdout"`
+	Stderr          string          `json:"stderr"`
+	StdoutTruncated bool            `json:"stdout_truncated"`
+	StderrTruncated bool            `json:"stderr_truncated"`
+	Output          json.RawMessage `json:"output"` // stdout parsed as JSON, else null
+	Decision        string          `json:"decision"`
+	Error           string          `json:"error"`
+	Async           bool            `json:"async"`
+}
+
+// JSON encodes the result. Slices are never null so hosts can iterate without checks.
+func (r *Result) JSON() []byte {
+	if r.Warnings == nil {
+		r.Warnings = []string{}
+	}
+	if r.AgentOutput == nil {
+		r.AgentOutput = []string{}
+	}
+	if r.Hooks == nil {
+		r.Hooks = []HookResult{}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		// Every field is a plain value or validated raw JSON; this cannot happen.
+		return []byte(`{"error":"hookexec: result encoding failed"}`)
+	}
+	return b
+}
+
+func emptyResult(event string) *Result {
+	return &Result{Event: event, Decision: "none", Continue: true}
+}

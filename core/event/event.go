@@ -1,0 +1,156 @@
+// Package event names the lifecycle events a host fires, their aliases across the seed
+// dialects, which payload field a matcher is tested against, and whether a hook may block.
+//
+// It does not decide anything about a fire; it is the table the other packages consult.
+package event
+
+import (
+	"sort"
+	"strings"
+)
+
+// Info describes one canonical event.
+type Info struct {
+	Name string // canonical (Claude Code) name
+	// Subject lists the payload fields a matcher is tested against, first present wins.
+	// Empty means the event takes no matcher.
+	Subject []string
+	// CanBlock reports whether a hook can stop what the event announces.
+	CanBlock bool
+	// Feedback marks events whose "block" is feedback to the model (the action already ran).
+	Feedback bool
+	// Known is false for names outside the table (AutoAgent's open-ended Pre*/Post* events).
+	Known bool
+}
+
+// TakesMatcher reports whether a matcher is meaningful for the event.
+func (i Info) TakesMatcher() bool { return len(i.Subject) > 0 || !i.Known }
+
+var table = []Info{
+	{Name: "PreToolUse", Subject: []string{"tool_name"}, CanBlock: true},
+	{Name: "PostToolUse", Subject: []string{"tool_name"}, Feedback: true},
+	{Name: "PostToolUseFailure", Subject: []string{"tool_name"}, Feedback: true},
+	{Name: "PermissionRequest", Subject: []string{"tool_name"}, CanBlock: true},
+	{Name: "UserPromptSubmit", CanBlock: true},
+	{Name: "Notification", Subject: []string{"notification_type"}},
+	{Name: "Stop", CanBlock: true},
+	{Name: "SubagentStop", Subject: []string{"agent_type", "subagent_type"}, CanBlock: true},
+	{Name: "SessionStart", Subject: []string{"source", "session_type"}},
+	{Name: "SessionEnd", Subject: []string{"reason", "session_end_reason"}},
+	{Name: "SessionError", Subject: []string{"error_code"}},
+	{Name: "PreCompact", Subject: []string{"trigger"}, CanBlock: true},
+	{Name: "FileModified", Subject: []string{"change_type"}},
+	{Name: "PreIteration"},
+	{Name: "PostIteration"},
+	{Name: "TaskComplete"},
+}
+
+var aliases = map[string]string{
+	"pre-tool":           "PreToolUse",
+	"BeforeTool":         "PreToolUse",
+	"post-tool":          "PostToolUse",
+	"AfterTool":          "PostToolUse",
+	"permission-request": "PermissionRequest",
+	"pre-prompt":         "UserPromptSubmit",
+	"notification":       "Notification",
+	"stop":               "Stop",
+	"post-response":      "Stop",
+	"subagent-stop":      "SubagentStop",
+	"session-start":      "SessionStart",
+	"session_start":      "SessionStart",
+	"session-end":        "SessionEnd",
+	"session_end":        "SessionEnd",
+	"session-error":      "SessionError",
+	"on_error":           "SessionError",
+	"PreCompress":        "PreCompact",
+	"file-modified":      "FileModified",
+	"pre_iteration":      "PreIteration",
+	"post_iteration":     "PostIteration",
+	"on_task_complete":   "TaskComplete",
+}
+
+var byName = func() map[string]Info {
+	m := make(map[string]Info, len(table)+len(aliases))
+	for _, in := range table {
+		in.Known = true
+		m[in.Name] = in
+	}
+	for a, c := range aliases {
+		m[a] = m[c]
+	}
+	return m
+}()
+
+// Lookup returns the event's info, normalising aliases. Unknown names are open-ended
+// events: they take a matcher against nothing and can block only when named Pre*/Before*.
+func Lookup(name string) Info {
+	if in, ok := byName[name]; ok {
+		return in
+	}
+	return Info{
+		Name:     name,
+		CanBlock: strings.HasPrefix(name, "Pre") || strings.HasPrefix(name, "Before"),
+	}
+}
+
+// Canonical returns the canonical spelling of name (itself when not an alias).
+func Canonical(name string) string { return Lookup(name).Name }
+
+// Names returns every canonical event name and alias, sorted.
+func Names() []string {
+	out := make([]string, 0, len(byName))
+	for n := range byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Suggest returns the known name closest to an unknown one, or "" when nothing is close.
+// It powers "did you mean" warnings for misspelt events.
+func Suggest(name string) string {
+	best, bestD := "", max(3, len(name)/4+1) // accept distance < bestD
+	lower := strings.ToLower(name)
+	for n := range byName {
+		d := distance(lower, strings.ToLower(n))
+		if d < bestD || (d == bestD && best != "" && n < best) {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return Canonical(best)
+}
+
+// LooksOpenEnded reports whether an unknown name follows the Pre*/Post*/Before*/After*
+// convention of open-ended dialects (AutoAgent), which are accepted without a warning.
+func LooksOpenEnded(name string) bool {
+	for _, p := range []string{"Pre", "Post", "Before", "After"} {
+		if len(name) > len(p) && strings.HasPrefix(name, p) && name[len(p)] >= 'A' && name[len(p)] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

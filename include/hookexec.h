@@ -1,0 +1,147 @@
+/*
+ * hookexec.h — the public C interface of libhookexec.
+ *
+ * hookexec runs the shell hooks users attach to an AI agent's lifecycle events (PreToolUse,
+ * PostToolUse, Stop, ...) and returns one aggregated decision per event. A host opens an
+ * engine, fires events with a JSON payload, reads the JSON result, and closes the engine.
+ *
+ * Conventions (they hold for every function below):
+ *   - Status: functions return HOOKEXEC_OK (0) on success and a HOOKEXEC_E* code otherwise.
+ *     New codes may be added; treat any unknown non-zero value as an error.
+ *   - Strings the library hands out (result, config, error text) are allocated by it and
+ *     must be released with hookexec_free(), never with free() from another allocator.
+ *     Strings the caller passes in are only read during the call.
+ *   - Error text: hookexec_open and hookexec_reload return it through error_out; for every
+ *     call, hookexec_errmsg() returns the text of the last failure on the calling thread.
+ *   - Threads: every function may be called from any thread, concurrently, on one engine.
+ *   - fork(): in a child process forked after the library was loaded, every function returns
+ *     HOOKEXEC_EFORK at once (the Go runtime does not survive fork). Open engines in the
+ *     process that uses them, or exec() in the child.
+ *   - The library never writes to file descriptors 1 and 2, never panics across this
+ *     boundary, and installs no signal handlers of its own (the Go runtime's, which chain
+ *     to the host's, are the only ones).
+ */
+#ifndef HOOKEXEC_H
+#define HOOKEXEC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOOKEXEC_VERSION "0.1.0"
+/* X*1000000 + Y*1000 + Z for version X.Y.Z; compare with hookexec_version_number(). */
+#define HOOKEXEC_VERSION_NUMBER 1000
+
+/* Status codes. */
+#define HOOKEXEC_OK 0
+#define HOOKEXEC_EINVAL 1    /* an argument is NULL, malformed JSON, an unknown option */
+#define HOOKEXEC_ECONFIG 2   /* the options name an unusable configuration (unknown profile) */
+#define HOOKEXEC_ECLOSED 3   /* the engine was closed */
+#define HOOKEXEC_EMISUSE 4   /* the handle was never returned by hookexec_open */
+#define HOOKEXEC_EFORK 5     /* called in a child process after fork() */
+#define HOOKEXEC_EINTERNAL 6 /* a bug in hookexec; the message says where */
+
+/* An engine: a loaded, compiled hook configuration. Opaque; never dereference it. */
+typedef struct hookexec_engine hookexec_engine;
+
+/*
+ * Receives what happens outside a fire's return value: kind "async" (the result of an
+ * `async: true` hook, JSON {event, hook, blocked, decision, reason}) and, in later versions,
+ * other kinds. Called on a thread the library owns, never the thread that fired; json is
+ * valid only during the call. It must not call hookexec_close on the same engine.
+ */
+typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
+
+/* The library's version as a number (see HOOKEXEC_VERSION_NUMBER). Always succeeds. */
+int hookexec_version_number(void);
+
+/* The library's version as static text, e.g. "0.1.0". Never NULL; do not free. */
+const char *hookexec_version(void);
+
+/*
+ * Opens an engine. options_json may be NULL or "{}"; its fields, all optional:
+ *   profile ("cli-agent" | "claude"), project_dir, home, sources [paths], config {inline},
+ *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
+ *   session_id, transcript_path, env {NAME: value}.
+ * Problems inside config files are not errors: they are warnings in hookexec_config().
+ * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
+ * *error_out is a message to release with hookexec_free.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_open(const char *options_json, hookexec_engine **out, char **error_out);
+
+/*
+ * Fires event (canonical name or alias, e.g. "PreToolUse" or "pre-tool") with payload_json
+ * (a JSON object; NULL means {}), runs the matching hooks and waits for them (not for async
+ * ones). On success *result_out is the result JSON:
+ *   {event, matched, blocked, decision, reason, continue, stop_reason, updated_input,
+ *    additional_context, system_message, agent_output, duration_ms, warnings, hooks[...]}
+ * to release with hookexec_free. A failing hook is part of the result, never an error.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
+ * HOOKEXEC_EINTERNAL.
+ */
+int hookexec_fire(hookexec_engine *e, const char *event, const char *payload_json, char **result_out);
+
+/*
+ * Counts the enabled hooks that would run for event and subject (the tool name for tool
+ * events; NULL or "" for events without one), without running anything.
+ * Returns the count (>= 0), or the negated status code: -HOOKEXEC_EINVAL, -HOOKEXEC_ECLOSED,
+ * -HOOKEXEC_EMISUSE, -HOOKEXEC_EFORK, -HOOKEXEC_EINTERNAL.
+ */
+int hookexec_match(hookexec_engine *e, const char *event, const char *subject);
+
+/*
+ * The configuration in force as JSON: {profile, project_dir, disable_all, sources[], hooks[],
+ * warnings[], events{name: {hooks, subject[]}}}; release with hookexec_free.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
+ * HOOKEXEC_EINTERNAL.
+ */
+int hookexec_config(hookexec_engine *e, char **config_out);
+
+/*
+ * Re-reads every configuration source and swaps the configuration atomically; fires in
+ * flight finish on the old one. On failure the old configuration stays.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE,
+ * HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_reload(hookexec_engine *e, char **error_out);
+
+/*
+ * Returns and clears the output of `pipe_output` hooks not yet handed out, as a JSON array of
+ * strings; release with hookexec_free.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
+ * HOOKEXEC_EINTERNAL.
+ */
+int hookexec_drain(hookexec_engine *e, char **out);
+
+/*
+ * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
+ */
+int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);
+
+/*
+ * Closes the engine: waits for running async hooks up to close_timeout_ms, then kills them.
+ * Every later call with e returns HOOKEXEC_ECLOSED (e stays a safe value to pass).
+ * NULL is a no-op returning HOOKEXEC_OK.
+ * Returns HOOKEXEC_OK, HOOKEXEC_ECLOSED (already closed), HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
+ */
+int hookexec_close(hookexec_engine *e);
+
+/* Releases a string the library returned. NULL is a no-op. */
+void hookexec_free(void *p);
+
+/* A static description of a status code, e.g. "engine is closed". Never NULL; do not free. */
+const char *hookexec_errstr(int code);
+
+/*
+ * The message of the last failed call on the calling thread, or "" if none. Valid until the
+ * next hookexec call on this thread; do not free.
+ */
+const char *hookexec_errmsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HOOKEXEC_H */
