@@ -137,7 +137,7 @@ type loader struct {
 	set           *Set
 	prof          *Profile
 	home, project string
-	timeout       time.Duration // default for hooks that set none
+	timeout       time.Duration     // default for hooks that set none
 	disabledIDs   map[string]string // id → source that disabled it
 	disableAllSet bool
 }

@@ -76,21 +76,21 @@ type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (o
 
 // Engine fires events through a compiled configuration.
 type Engine struct {
-	opts    Options
-	env     []string // host environment at Open plus Options.Env
-	grace   time.Duration
-	cap     int
+	opts        Options
+	env         []string // host environment at Open plus Options.Env
+	grace       time.Duration
+	cap         int
 	maxParallel int // hooks of one fire running at once
-	plan    atomic.Pointer[plan]
-	reload  sync.Mutex // serialises Reload
-	closed  atomic.Bool
-	ctx     context.Context // cancelled when Close gives up waiting
-	cancel  context.CancelFunc
-	async   sync.WaitGroup
-	mu      sync.Mutex // guards listener, evaluator, pending
-	listen  Listener
-	eval    PromptEvaluator
-	pending []string // piped output waiting for the next fire
+	plan        atomic.Pointer[plan]
+	reload      sync.Mutex // serialises Reload
+	closed      atomic.Bool
+	ctx         context.Context // cancelled when Close gives up waiting
+	cancel      context.CancelFunc
+	async       sync.WaitGroup
+	mu          sync.Mutex // guards listener, evaluator, pending
+	listen      Listener
+	eval        PromptEvaluator
+	pending     []string // piped output waiting for the next fire
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in

@@ -1,0 +1,373 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// open starts an engine on an inline config in a fresh project dir.
+func open(t *testing.T, cfg string, mutate ...func(*Options)) (*Engine, string) {
+	t.Helper()
+	dir := t.TempDir()
+	o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(cfg)}
+	for _, m := range mutate {
+		m(&o)
+	}
+	e, err := Open(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	return e, dir
+}
+
+func fireT(t *testing.T, e *Engine, event, payload string) *Result {
+	t.Helper()
+	r, err := e.Fire(event, []byte(payload))
+	require.NoError(t, err)
+	return r
+}
+
+func pre(matcher, command string) string {
+	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+		map[string]any{"matcher": matcher, "hooks": []any{map[string]any{"type": "command", "command": command}}}}}})
+	return string(b)
+}
+
+func TestGuardBlocksWithStderr(t *testing.T) {
+	e, _ := open(t, pre("Bash", `cmd=$(cat); case "$cmd" in *"rm -rf"*) echo "dangerous: rm -rf" >&2; exit 2;; esac`))
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+	require.True(t, r.Blocked)
+	require.Equal(t, "deny", r.Decision)
+	require.Equal(t, "dangerous: rm -rf", r.Reason)
+	require.Equal(t, 1, r.Matched)
+	require.Equal(t, 2, r.Hooks[0].ExitCode)
+	require.Equal(t, "shell", r.Hooks[0].Exec)
+
+	r = fireT(t, e, "pre-tool", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	require.False(t, r.Blocked)
+	require.Equal(t, "PreToolUse", r.Event)
+	require.Equal(t, "none", r.Decision)
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Edit"}`)
+	require.Equal(t, 0, r.Matched)
+	require.Empty(t, r.Hooks)
+}
+
+func TestJSONDecisionsAndUpdatedInput(t *testing.T) {
+	cfg := `{"hooks":{"PreToolUse":[
+	 {"matcher":"Bash","hooks":[{"command":"printf '%s' '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}}'"}]},
+	 {"matcher":"Write","hooks":[{"command":"printf '%s' '{\"hookSpecificOutput\":{\"permissionDecision\":\"allow\",\"updatedInput\":{\"file_path\":\"/safe\"}}}'"}]},
+	 {"matcher":"Edit","hooks":[{"command":"printf '%s' '{\"modified_args\":{\"dry_run\":true}}'"}]},
+	 {"matcher":"Nope","hooks":[{"command":"printf '%s' '{\"decision\":\"approve\"}'; echo stop >&2; exit 2"}]}]}}`
+	e, _ := open(t, cfg)
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash"}`)
+	require.True(t, r.Blocked)
+	require.Equal(t, "no", r.Reason)
+	require.JSONEq(t, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`, string(r.Hooks[0].Output))
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Write","tool_input":{"file_path":"/etc/passwd"}}`)
+	require.False(t, r.Blocked)
+	require.Equal(t, "allow", r.Decision)
+	require.JSONEq(t, `{"file_path":"/safe"}`, string(r.UpdatedInput))
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Edit","tool_args":{"file_path":"a"}}`)
+	require.JSONEq(t, `{"file_path":"a","dry_run":true}`, string(r.UpdatedInput))
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Nope"}`)
+	require.True(t, r.Blocked, "exit 2 blocks even with a JSON approve")
+	require.Equal(t, "deny", r.Decision)
+}
+
+// hostile values that must arrive as data and never run.
+var hostile = []string{
+	`plain`, `two words`, `it's`, `say "hi"`, `$(touch PWNED)`, "`touch PWNED`", `; touch PWNED`,
+	`a && touch PWNED`, "line1\nline2", `back\slash\`, `\'`, `$HOME`, `*`, `-n`, ``, `'"'"'`, `ünï 😀`, `|| touch PWNED #`,
+}
+
+func TestTemplatesDeliverExactData(t *testing.T) {
+	contexts := []struct{ name, hook string }{
+		{"bare", `{"command":"printf %s <<tool_input.v>> > out"}`},
+		{"single", `{"command":"printf %s '<<tool_input.v>>' > out"}`},
+		{"double", `{"command":"printf %s \"<<tool_input.v>>\" > out"}`},
+		{"seed syntax", `{"command":"printf %s {{tool_args.v}} > out"}`},
+		{"partial word", `{"command":"printf %s x<<tool_input.v>>x > out"}`},
+		{"direct", `{"command":"python3 -c \"import sys;open('out','w').write(sys.argv[1])\" <<tool_input.v>>"}`},
+		{"args", `{"args":["python3","-c","import sys;open('out','w').write(sys.argv[1])","<<tool_input.v>>"]}`},
+	}
+	for _, c := range contexts {
+		t.Run(c.name, func(t *testing.T) {
+			e, dir := open(t, `{"hooks":{"PreToolUse":[{"hooks":[`+c.hook+`]}]}}`)
+			for _, v := range hostile {
+				payload, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]string{"v": v}})
+				r := fireT(t, e, "PreToolUse", string(payload))
+				require.Equal(t, 0, r.Hooks[0].ExitCode, "value %q: %s", v, r.Hooks[0].Stderr)
+				got, err := os.ReadFile(filepath.Join(dir, "out"))
+				require.NoError(t, err)
+				want := v
+				if c.name == "partial word" {
+					want = "x" + v + "x"
+				}
+				require.Equal(t, want, string(got), "value %q", v)
+				require.NoFileExists(t, filepath.Join(dir, "PWNED"), "value %q ran", v)
+			}
+		})
+	}
+}
+
+func TestUnsafeTemplateContextDisablesOnlyThatHook(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"echo `+"`<<tool_name>>`"+`","name":"bad"},{"command":"true","name":"good"}]}]}}`)
+	c, err := e.Config()
+	require.NoError(t, err)
+	require.False(t, c.Hooks[0].Enabled)
+	require.Contains(t, c.Hooks[0].Disabled, "tool_name")
+	require.True(t, c.Hooks[1].Enabled)
+	require.NotEmpty(t, c.Warnings)
+	r := fireT(t, e, "Stop", `{}`)
+	require.Equal(t, 1, r.Matched)
+	require.Equal(t, "good", r.Hooks[0].ID)
+}
+
+func TestTimeoutKillsTheWholeTree(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "stubborn.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
+trap '' TERM
+echo $$ > "$1/leader.pid"
+sh -c 'trap "" TERM; echo $$ > "$0/child.pid"; sleep 60' "$1" &
+sleep 60
+`), 0o755))
+	e, err := Open(Options{ProjectDir: dir, Home: dir, KillGraceMs: 1000,
+		Config: json.RawMessage(`{"hooks":{"Stop":[{"hooks":[{"command":"` + script + ` ` + dir + `","timeout":1}]}]}}`)})
+	require.NoError(t, err)
+	defer e.Close()
+	start := time.Now()
+	r := fireT(t, e, "Stop", `{}`)
+	elapsed := time.Since(start)
+	require.Less(t, elapsed, 3*time.Second)
+	require.True(t, r.Hooks[0].TimedOut)
+	require.Contains(t, r.Hooks[0].Error, "timed out")
+	require.False(t, r.Blocked, "a timeout is a non-blocking error unless fail_closed")
+	for _, f := range []string{"leader.pid", "child.pid"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		pid := strings.TrimSpace(string(b))
+		require.False(t, alive(pid), "%s %s survived", f, pid)
+	}
+}
+
+// alive reports whether pid runs; a zombie (killed, not yet reaped by its new parent) is dead.
+func alive(pid string) bool {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+func TestParallelHooksReportInConfigOrder(t *testing.T) {
+	cfg := `{"hooks":{"Stop":[{"hooks":[
+		{"command":"sleep 0.3; echo a","name":"a"},{"command":"sleep 0.2; echo b","name":"b"},
+		{"command":"sleep 0.1; echo c","name":"c"},{"command":"sleep 0.2; echo d","name":"d"}]}]}}`
+	e, _ := open(t, cfg)
+	start := time.Now()
+	r := fireT(t, e, "Stop", `{}`)
+	require.Less(t, time.Since(start), 700*time.Millisecond)
+	var ids, outs []string
+	for _, h := range r.Hooks {
+		ids = append(ids, h.ID)
+		outs = append(outs, strings.TrimSpace(h.Stdout))
+	}
+	require.Equal(t, []string{"a", "b", "c", "d"}, ids)
+	require.Equal(t, []string{"a", "b", "c", "d"}, outs)
+}
+
+func TestSequentialGroup(t *testing.T) {
+	e, dir := open(t, `{"hooks":{"Stop":[{"sequential":true,"hooks":[
+		{"command":"sleep 0.2; echo 1 >> log"},{"command":"echo 2 >> log"}]}]}}`)
+	fireT(t, e, "Stop", `{}`)
+	b, err := os.ReadFile(filepath.Join(dir, "log"))
+	require.NoError(t, err)
+	require.Equal(t, "1\n2\n", string(b))
+}
+
+func TestNeverReadingHookDoesNotBlock(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"true"}]}]}}`)
+	big := `{"blob":"` + strings.Repeat("x", 4<<20) + `"}`
+	start := time.Now()
+	r := fireT(t, e, "Stop", big)
+	require.Less(t, time.Since(start), 5*time.Second)
+	require.Equal(t, 0, r.Hooks[0].ExitCode)
+}
+
+func TestStdinAndEnv(t *testing.T) {
+	e, dir := open(t, `{"hooks":{"PreToolUse":[{"hooks":[{"command":"cat > stdin.json; env > env.txt","env":{"MINE":"yes"}}]}]}}`,
+		func(o *Options) { o.SessionID = "sess-1"; o.Env = map[string]string{"FROM_HOST": "1"} })
+	fireT(t, e, "PreToolUse", `{"tool_name":"Write","tool_args":{"file_path":"/x/y.go"}}`)
+	b, err := os.ReadFile(filepath.Join(dir, "stdin.json"))
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(string(b), "\n"))
+	var in map[string]any
+	require.NoError(t, json.Unmarshal(b, &in))
+	require.Equal(t, "PreToolUse", in["hook_event_name"])
+	require.Equal(t, "sess-1", in["session_id"])
+	require.Equal(t, dir, in["cwd"])
+	require.Equal(t, map[string]any{"file_path": "/x/y.go"}, in["tool_input"])
+	env, err := os.ReadFile(filepath.Join(dir, "env.txt"))
+	require.NoError(t, err)
+	for _, kv := range []string{"HOOK_EVENT=PreToolUse", "HOOK_TOOL=Write", `HOOK_ARGS={"file_path":"/x/y.go"}`,
+		"HOOK_SESSION_ID=sess-1", "HOOK_WORKSPACE=" + dir, "TOOL_NAME=Write", "FILE_PATH=/x/y.go",
+		"CLAUDE_PROJECT_DIR=" + dir, "MINE=yes", "FROM_HOST=1", "HOOK_PATH=/x/y.go"} {
+		require.Contains(t, string(env), kv+"\n")
+	}
+}
+
+func TestTextContextAndMissingProgram(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"command":"printf 'branch: main'"},{"command":"definitely-not-a-program-xyz arg"}]}]}}`)
+	r := fireT(t, e, "UserPromptSubmit", `{"prompt":"hi"}`)
+	require.Equal(t, "branch: main", r.AdditionalContext)
+	missing := r.Hooks[1]
+	require.Equal(t, "direct", missing.Exec)
+	require.Equal(t, 127, missing.ExitCode, "same as sh -c: %s", missing.Stderr)
+	require.Contains(t, missing.Stderr, "not found")
+	require.False(t, r.Blocked)
+}
+
+func TestOutputCap(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"head -c 100000 /dev/zero | tr '\\0' a"}]}]}}`,
+		func(o *Options) { o.OutputCapBytes = 1000 })
+	r := fireT(t, e, "Stop", `{}`)
+	require.Len(t, r.Hooks[0].Stdout, 1000)
+	require.True(t, r.Hooks[0].StdoutTruncated)
+}
+
+func TestConcurrentFiresAndReload(t *testing.T) {
+	e, dir := open(t, "", func(o *Options) { o.Sources = []string{"hooks.json"} })
+	write := func(ctx string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "hooks.json"),
+			[]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"printf '{\"hookSpecificOutput\":{\"additionalContext\":\"%s\"}}' <<tool_input.n>>"}]}]},"x":"`+ctx+`"}`), 0o644))
+	}
+	write("v1")
+	require.NoError(t, e.Reload())
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 5; j++ {
+				n := fmt.Sprintf("%d-%d", i, j)
+				r, err := e.Fire("PreToolUse", []byte(`{"tool_name":"Bash","tool_input":{"n":"`+n+`"}}`))
+				if err != nil {
+					errs <- err
+					return
+				}
+				if r.AdditionalContext != n {
+					errs <- fmt.Errorf("fire %s got %q", n, r.AdditionalContext)
+				}
+			}
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		require.NoError(t, e.Reload())
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+func TestErrorsAndClose(t *testing.T) {
+	e, _ := open(t, `{}`)
+	_, err := e.Fire("", []byte(`{}`))
+	require.ErrorIs(t, err, ErrInvalid)
+	_, err = e.Fire("Stop", []byte(`[1]`))
+	require.ErrorIs(t, err, ErrInvalid)
+	_, err = e.Fire("Stop", []byte(`{`))
+	require.ErrorIs(t, err, ErrInvalid)
+	require.NoError(t, e.Close())
+	require.ErrorIs(t, e.Close(), ErrClosed)
+	_, err = e.Fire("Stop", []byte(`{}`))
+	require.ErrorIs(t, err, ErrClosed)
+	_, err = e.Match("Stop", "")
+	require.ErrorIs(t, err, ErrClosed)
+
+	_, err = ParseOptions([]byte(`{"profle":"claude"}`))
+	require.ErrorIs(t, err, ErrInvalid)
+	require.Contains(t, err.Error(), "profle")
+	_, err = Open(Options{Profile: "nope"})
+	require.ErrorIs(t, err, ErrConfig)
+}
+
+func TestMatchCounts(t *testing.T) {
+	cfg := `{"hooks":{"PreToolUse":[{"matcher":"builtin:*","hooks":[{"command":"true"}]},{"matcher":"mcp__*","hooks":[{"command":"true"}]},
+		{"matcher":"mcp__github__*","hooks":[{"command":"true"}]},{"matcher":"Bash|Edit","hooks":[{"command":"true"}]},{"matcher":"^Ed","hooks":[{"command":"true"}]},
+		{"hooks":[{"command":"true"}]}]}}`
+	e, _ := open(t, cfg)
+	for subject, want := range map[string]int{"Bash": 3, "Edit": 4, "builtin:Edit": 4, "mcp__github__create_issue": 3, "github:create_issue": 3, "mcp__slack__post": 2} {
+		n, err := e.Match("PreToolUse", subject)
+		require.NoError(t, err)
+		require.Equal(t, want, n, subject)
+	}
+}
+
+func TestAsyncHookGoesToListener(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"sleep 0.1; echo late","async":true,"name":"bg"}]}]}}`)
+	got := make(chan []byte, 1)
+	require.NoError(t, e.SetListener(func(kind string, data []byte) {
+		if kind == "async" {
+			got <- data
+		}
+	}))
+	r := fireT(t, e, "Stop", `{}`)
+	require.True(t, r.Hooks[0].Async)
+	select {
+	case data := <-got:
+		var m struct {
+			Hook HookResult `json:"hook"`
+		}
+		require.NoError(t, json.Unmarshal(data, &m))
+		require.Equal(t, "bg", m.Hook.ID)
+		require.Equal(t, "late\n", m.Hook.Stdout)
+	case <-time.After(5 * time.Second):
+		t.Fatal("async result never arrived")
+	}
+}
+
+func TestPromptHooks(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"Is <<reason>> done?","timeout":2}]}]}}`)
+	r := fireT(t, e, "Stop", `{"reason":"the task"}`)
+	require.False(t, r.Blocked)
+	require.Contains(t, r.Hooks[0].Error, "evaluator")
+
+	var seen string
+	require.NoError(t, e.SetPromptEvaluator(func(_ context.Context, prompt string, _ []byte) (bool, string, error) {
+		seen = prompt
+		return false, "not yet", nil
+	}))
+	r = fireT(t, e, "Stop", `{"reason":"the task"}`)
+	require.Equal(t, "Is the task done?", seen)
+	require.True(t, r.Blocked)
+	require.Equal(t, "not yet", r.Reason)
+}
+
+func TestPipedOutputReachesNextFire(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"echo piped","pipe_output":true}]}]}}`)
+	r := fireT(t, e, "Stop", `{}`)
+	require.Empty(t, r.AgentOutput)
+	r = fireT(t, e, "Notification", `{}`)
+	require.Equal(t, []string{"piped\n"}, r.AgentOutput)
+	fireT(t, e, "Stop", `{}`)
+	out, err := e.Drain()
+	require.NoError(t, err)
+	require.Equal(t, []string{"piped\n"}, out)
+}
