@@ -1,0 +1,435 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+)
+
+func sh(script string) []string { return []string{"/bin/sh", "-c", script} }
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	realDir, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	// A program only the child's PATH knows about.
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "myhook"), []byte("#!/bin/sh\nprintf 'from myhook %s' \"$1\"\n"), 0o755))
+	stdin := append([]byte("line one\n\x00binary\xff\n"), bytes.Repeat([]byte("x"), 100_000)...)
+
+	tests := []struct {
+		name       string
+		spec       Spec
+		code       int
+		signal     string
+		out, errs  string
+		outIsStdin bool
+	}{
+		{name: "exit 0", spec: Spec{Argv: sh("exit 0")}, code: 0},
+		{name: "exit 1", spec: Spec{Argv: sh("exit 1")}, code: 1},
+		{name: "exit 2", spec: Spec{Argv: sh("exit 2")}, code: 2},
+		{name: "exit 7", spec: Spec{Argv: sh("exit 7")}, code: 7},
+		{name: "streams", spec: Spec{Argv: sh(`printf 'out\n'; printf 'err' >&2; printf 'more'`)}, out: "out\nmore", errs: "err"},
+		{name: "stdin exact", spec: Spec{Argv: []string{"cat"}, Stdin: stdin, OutputCap: 1 << 20}, outIsStdin: true},
+		{name: "nil stdin is empty", spec: Spec{Argv: []string{"cat"}}, out: ""},
+		{name: "env is whole", spec: Spec{Argv: sh(`printf '%s|%s' "$FOO" "${HOME-unset}"`), Env: []string{"FOO=bar baz"}}, out: "bar baz|unset"},
+		{name: "dir", spec: Spec{Argv: []string{"pwd"}, Dir: dir}, out: realDir + "\n"},
+		{name: "path from env", spec: Spec{Argv: []string{"myhook", "a b"}, Env: []string{"PATH=/nope", "PATH=" + bin + ":/usr/bin:/bin"}}, out: "from myhook a b"},
+		{name: "signal", spec: Spec{Argv: sh(`kill -SEGV $$`)}, code: -1, signal: "SIGSEGV"},
+		{name: "timeout not reached", spec: Spec{Argv: sh("echo ok"), Timeout: 5 * time.Second}, out: "ok\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), tc.spec)
+			require.NoError(t, r.Err)
+			require.Equal(t, tc.code, r.ExitCode)
+			require.Equal(t, tc.signal, r.Signal)
+			require.False(t, r.TimedOut)
+			if tc.outIsStdin {
+				require.Equal(t, stdin, r.Stdout)
+			} else {
+				require.Equal(t, tc.out, string(r.Stdout))
+			}
+			require.Equal(t, tc.errs, string(r.Stderr))
+			require.EqualValues(t, len(r.Stdout), r.StdoutBytes)
+			require.EqualValues(t, len(r.Stderr), r.StderrBytes)
+			require.False(t, r.StdoutTruncated)
+			require.False(t, r.StderrTruncated)
+			require.Positive(t, r.Duration)
+		})
+	}
+}
+
+func TestRunOutputCap(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name               string
+		script             string
+		cap                int
+		outKept, errKept   int
+		outTotal, errTotal int64
+	}{
+		{name: "1 MiB at cap 1024", script: "head -c 1048576 /dev/zero", cap: 1024, outKept: 1024, outTotal: 1 << 20},
+		{name: "both streams flooded", script: "head -c 1048576 /dev/zero; head -c 3000000 /dev/zero >&2", cap: 1024,
+			outKept: 1024, outTotal: 1 << 20, errKept: 1024, errTotal: 3000000},
+		{name: "default cap 32 KiB", script: "head -c 40000 /dev/zero", cap: 0, outKept: 32 << 10, outTotal: 40000},
+		{name: "exactly at cap", script: "head -c 1024 /dev/zero", cap: 1024, outKept: 1024, outTotal: 1024},
+		{name: "negative cap counts only", script: "head -c 5000 /dev/zero", cap: -1, outKept: 0, outTotal: 5000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// The timeout only guards against a deadlock; it must not fire.
+			r := Run(context.Background(), Spec{Argv: sh(tc.script), OutputCap: tc.cap, Timeout: 10 * time.Second})
+			require.NoError(t, r.Err)
+			require.False(t, r.TimedOut)
+			require.Equal(t, 0, r.ExitCode)
+			require.Len(t, r.Stdout, tc.outKept)
+			require.Len(t, r.Stderr, tc.errKept)
+			require.Equal(t, tc.outTotal, r.StdoutBytes)
+			require.Equal(t, tc.errTotal, r.StderrBytes)
+			require.Equal(t, tc.outTotal > int64(tc.outKept), r.StdoutTruncated)
+			require.Equal(t, tc.errTotal > int64(tc.errKept), r.StderrTruncated)
+		})
+	}
+}
+
+func TestRunStdinNeverRead(t *testing.T) {
+	t.Parallel()
+	big := bytes.Repeat([]byte("y"), 4<<20)
+
+	t.Run("exits", func(t *testing.T) {
+		t.Parallel()
+		start := time.Now()
+		r := Run(context.Background(), Spec{Argv: []string{"true"}, Stdin: big})
+		require.Less(t, time.Since(start), 2*time.Second)
+		require.NoError(t, r.Err)
+		require.Equal(t, 0, r.ExitCode)
+	})
+	t.Run("sleeps past its timeout", func(t *testing.T) {
+		t.Parallel()
+		spec := Spec{Argv: []string{"sleep", "30"}, Stdin: big, Timeout: 300 * time.Millisecond, Grace: 300 * time.Millisecond}
+		start := time.Now()
+		r := Run(context.Background(), spec)
+		// sleep dies of SIGTERM, so Run need not wait out the grace.
+		require.Less(t, time.Since(start), spec.Timeout+spec.Grace)
+		require.NoError(t, r.Err)
+		require.True(t, r.TimedOut)
+		require.Equal(t, -1, r.ExitCode)
+		require.Equal(t, "SIGTERM", r.Signal)
+	})
+}
+
+// treeScript starts a leader and two grandchildren that all ignore SIGTERM, one of
+// them holding stdout, and records their pids in $PIDS.
+const treeScript = `
+trap '' TERM
+echo $$ > "$PIDS.tmp"
+sh -c 'echo $$ >> "$PIDS.tmp"; exec sleep 30' &
+sleep 30 >/dev/null 2>&1 &
+echo $! >> "$PIDS.tmp"
+while [ $(wc -l < "$PIDS.tmp") -lt 3 ]; do sleep 0.01; done
+mv "$PIDS.tmp" "$PIDS"
+echo started
+sleep 30
+`
+
+// detachedScript's leader obeys SIGTERM, but a grandchild that no longer holds
+// any pipe ignores it, so Wait returns at once and only the group check finds it.
+const detachedScript = `
+echo $$ > "$PIDS.tmp"
+sh -c 'trap "" TERM; echo $$ >> "$PIDS.tmp"; exec sleep 30' >/dev/null 2>&1 &
+sleep 30 &
+echo $! >> "$PIDS.tmp"
+while [ $(wc -l < "$PIDS.tmp") -lt 3 ]; do sleep 0.01; done
+mv "$PIDS.tmp" "$PIDS"
+echo started
+wait
+`
+
+func TestRunTimeoutKillsTree(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, script, signal string
+	}{
+		{name: "all ignore TERM, grandchild holds stdout", script: treeScript, signal: "SIGKILL"},
+		{name: "detached grandchild ignores TERM", script: detachedScript, signal: "SIGTERM"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			pidFile := filepath.Join(t.TempDir(), "pids")
+			spec := Spec{
+				Argv:    sh(tc.script),
+				Env:     append(os.Environ(), "PIDS="+pidFile),
+				Timeout: time.Second,
+				Grace:   time.Second,
+			}
+			start := time.Now()
+			r := Run(context.Background(), spec)
+			elapsed := time.Since(start)
+
+			require.NoError(t, r.Err)
+			require.True(t, r.TimedOut)
+			require.Equal(t, -1, r.ExitCode)
+			require.Equal(t, tc.signal, r.Signal)
+			require.Equal(t, "started\n", string(r.Stdout), "output so far is kept")
+			require.Less(t, elapsed, 3*time.Second)
+			require.LessOrEqual(t, elapsed, spec.Timeout+spec.Grace+100*time.Millisecond)
+			// The grandchild that ignored SIGTERM was given its grace.
+			require.GreaterOrEqual(t, elapsed, spec.Timeout+spec.Grace)
+			requireTreeDead(t, pidFile)
+		})
+	}
+}
+
+func TestRunCancelKillsTree(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	spec := Spec{
+		Argv:    sh(treeScript),
+		Env:     append(os.Environ(), "PIDS="+pidFile),
+		Timeout: 20 * time.Second,
+		Grace:   500 * time.Millisecond,
+	}
+	go func() {
+		waitFile(pidFile)
+		cancel()
+	}()
+	start := time.Now()
+	r := Run(ctx, spec)
+	elapsed := time.Since(start)
+
+	require.ErrorIs(t, r.Err, context.Canceled)
+	require.False(t, r.TimedOut)
+	require.False(t, r.NotFound())
+	require.Equal(t, -1, r.ExitCode)
+	require.Less(t, elapsed, 5*time.Second)
+	requireTreeDead(t, pidFile)
+
+	t.Run("already cancelled", func(t *testing.T) {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		r := Run(ctx, Spec{Argv: sh(`echo $$ > "$PIDS"`), Env: []string{"PIDS=" + pidFile}})
+		require.ErrorIs(t, r.Err, context.Canceled)
+		require.Equal(t, -1, r.ExitCode)
+		require.NoFileExists(t, pidFile, "the child must not start")
+	})
+}
+
+func TestRunGrandchildHoldsStdout(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	spec := Spec{
+		Argv:  sh(`echo hi; sleep 30 & echo $! > "$PIDS"; exit 3`),
+		Env:   append(os.Environ(), "PIDS="+pidFile),
+		Grace: 300 * time.Millisecond,
+	}
+	start := time.Now()
+	r := Run(context.Background(), spec)
+	elapsed := time.Since(start)
+
+	pids := readPids(t, pidFile)
+	require.Len(t, pids, 1)
+	t.Cleanup(func() { _ = syscall.Kill(pids[0], syscall.SIGKILL) })
+
+	require.NoError(t, r.Err)
+	require.False(t, r.TimedOut)
+	require.Equal(t, 3, r.ExitCode)
+	require.Equal(t, "hi\n", string(r.Stdout))
+	require.GreaterOrEqual(t, elapsed, spec.Grace, "Run waits the grace for the pipe")
+	require.Less(t, elapsed, spec.Grace+700*time.Millisecond)
+	// Without a timeout the background process is left alone: it may be a daemon.
+	require.True(t, alive(pids[0]), "grandchild %d was killed", pids[0])
+}
+
+func TestRunStartErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(plain, []byte("#!/bin/sh\necho no\n"), 0o644))
+
+	tests := []struct {
+		name     string
+		spec     Spec
+		is       error
+		notFound bool
+	}{
+		{name: "not found", spec: Spec{Argv: []string{"hookexec-no-such-command"}}, is: exec.ErrNotFound, notFound: true},
+		{name: "not on the child's PATH", spec: Spec{Argv: []string{"sh", "-c", "true"}, Env: []string{"PATH=" + dir}}, is: exec.ErrNotFound, notFound: true},
+		{name: "no PATH", spec: Spec{Argv: []string{"sh"}, Env: []string{}}, is: exec.ErrNotFound, notFound: true},
+		{name: "permission denied", spec: Spec{Argv: []string{plain}}, is: fs.ErrPermission},
+		{name: "missing path", spec: Spec{Argv: []string{filepath.Join(dir, "missing")}}, is: fs.ErrNotExist},
+		{name: "bad dir", spec: Spec{Argv: []string{"/bin/true"}, Dir: filepath.Join(dir, "missing")}, is: fs.ErrNotExist},
+		{name: "empty argv", spec: Spec{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), tc.spec)
+			require.Error(t, r.Err)
+			require.True(t, strings.HasPrefix(r.Err.Error(), "hookexec: "), r.Err.Error())
+			if tc.is != nil {
+				require.ErrorIs(t, r.Err, tc.is)
+			}
+			require.Equal(t, tc.notFound, r.NotFound())
+			require.Equal(t, -1, r.ExitCode)
+			require.False(t, r.TimedOut)
+		})
+	}
+
+	t.Run("dot on PATH is refused", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "dotted"), []byte("#!/bin/sh\n"), 0o755))
+		r := Run(context.Background(), Spec{Argv: []string{"dotted"}, Env: []string{"PATH=:/bin"}, Dir: dir})
+		require.ErrorIs(t, r.Err, exec.ErrDot)
+	})
+}
+
+// TestRunCleanSignalMask blocks signals on the calling thread, as a C host may,
+// and checks that the child still starts with none blocked.
+func TestRunCleanSignalMask(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	blocked := uint64(1)<<(syscall.SIGTERM-1) | 1<<(syscall.SIGINT-1) | 1<<(syscall.SIGUSR1-1)
+	var old uint64
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, 0 /* SIG_BLOCK */, uintptr(unsafe.Pointer(&blocked)), uintptr(unsafe.Pointer(&old)), 8, 0, 0)
+	require.Zero(t, e)
+	defer syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetmask, uintptr(unsafe.Pointer(&old)), 0, 8, 0, 0)
+
+	r := Run(context.Background(), Spec{Argv: []string{"grep", "^SigBlk:", "/proc/self/status"}})
+	require.NoError(t, r.Err)
+	require.Equal(t, "SigBlk:\t0000000000000000\n", string(r.Stdout))
+
+	var now uint64
+	sigprocmask(sigSetmask, nil, &now)
+	require.Equal(t, blocked|old, now, "the caller's mask is left as it was")
+}
+
+func TestRunConcurrent(t *testing.T) {
+	t.Parallel()
+	var wg sync.WaitGroup
+	for i := range 32 {
+		wg.Go(func() {
+			want := strings.Repeat(strconv.Itoa(i), 1000)
+			r := Run(context.Background(), Spec{Argv: []string{"cat"}, Stdin: []byte(want), Timeout: 10 * time.Second})
+			require.NoError(t, r.Err)
+			require.Equal(t, want, string(r.Stdout))
+		})
+	}
+	wg.Wait()
+}
+
+func TestSignalName(t *testing.T) {
+	require.Equal(t, "SIGKILL", signalName(syscall.SIGKILL))
+	require.Equal(t, "SIGSEGV", signalName(syscall.SIGSEGV))
+	require.Equal(t, "SIG40", signalName(syscall.Signal(40)))
+}
+
+func BenchmarkRunTrue(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r := Run(context.Background(), Spec{Argv: []string{"/bin/true"}})
+		if r.Err != nil || r.ExitCode != 0 {
+			b.Fatal(r)
+		}
+	}
+}
+
+func BenchmarkRunTrueTimeout(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r := Run(context.Background(), Spec{Argv: []string{"/bin/true"}, Stdin: []byte("{}\n"), Timeout: 5 * time.Second})
+		if r.Err != nil || r.ExitCode != 0 {
+			b.Fatal(r)
+		}
+	}
+}
+
+// requireTreeDead checks that every recorded pid and every member of the leader's
+// group is gone. Zombies count as gone: they are dead, and an init that does not
+// reap orphans keeps them forever.
+func requireTreeDead(t *testing.T, pidFile string) {
+	t.Helper()
+	pids := readPids(t, pidFile)
+	require.Len(t, pids, 3)
+	pgid := pids[0]
+	if err := syscall.Kill(-pgid, 0); err != syscall.ESRCH {
+		require.Empty(t, liveGroup(pgid), "group %d survives", pgid)
+	}
+	for _, pid := range pids {
+		require.False(t, alive(pid), "pid %d survives", pid)
+	}
+}
+
+func waitFile(path string) {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func readPids(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		require.NoError(t, err)
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return false
+	}
+	state, _, ok := statOf(strconv.Itoa(pid))
+	return ok && state != "Z" && state != "X"
+}
+
+// liveGroup lists the non-zombie processes of group pgid.
+func liveGroup(pgid int) []string {
+	entries, _ := os.ReadDir("/proc")
+	var live []string
+	for _, e := range entries {
+		state, pgrp, ok := statOf(e.Name())
+		if ok && pgrp == strconv.Itoa(pgid) && state != "Z" && state != "X" {
+			live = append(live, fmt.Sprintf("%s(%s)", e.Name(), state))
+		}
+	}
+	return live
+}
+
+func statOf(pid string) (state, pgrp string, ok bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return "", "", false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 3 {
+		return "", "", false
+	}
+	return f[0], f[2], true
+}
