@@ -19,16 +19,20 @@ static volatile sig_atomic_t hx_forked = 0;
 
 static void hx_atfork_child(void) { hx_forked = 1; }
 
+/* The calling thread's last error message, owned here; the key's destructor frees it when
+ * the thread exits, so hosts whose threads come and go do not leak one per thread. */
+static pthread_key_t hx_err_key;
+
 __attribute__((constructor)) static void hx_init(void) {
+	pthread_key_create(&hx_err_key, free);
 	pthread_atfork(NULL, NULL, hx_atfork_child);
 }
 
-/* The calling thread's last error message, owned here. */
-static __thread char *hx_err = NULL;
-
 static void hx_set_err(char *msg) {
-	free(hx_err);
-	hx_err = msg;
+	char *old = pthread_getspecific(hx_err_key);
+	if (old == msg) return;
+	pthread_setspecific(hx_err_key, msg);
+	free(old);
 }
 
 static int hx_fail(int code, const char *msg) {
@@ -36,7 +40,10 @@ static int hx_fail(int code, const char *msg) {
 	return code;
 }
 
-const char *hookexec_errmsg(void) { return hx_err ? hx_err : ""; }
+const char *hookexec_errmsg(void) {
+	const char *msg = pthread_getspecific(hx_err_key);
+	return msg ? msg : "";
+}
 
 /* hx_call_listener lets Go call a C function pointer. */
 void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {

@@ -398,7 +398,7 @@ func (e *Engine) startAsync(j *job) {
 		if fn == nil {
 			return
 		}
-		msg, _ := json.Marshal(struct {
+		msg, _ := marshal(struct {
 			Event    string     `json:"event"`
 			Hook     HookResult `json:"hook"`
 			Blocked  bool       `json:"blocked"`

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
@@ -79,7 +78,7 @@ func (e *Engine) ConfigJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(r)
+	return marshal(r)
 }
 
 func disabledReason(c *config.Hook, all bool) string {

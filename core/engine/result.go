@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -54,12 +55,23 @@ func (r *Result) JSON() []byte {
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}
 	}
-	b, err := json.Marshal(r)
+	b, err := marshal(r)
 	if err != nil {
 		// Every field is a plain value or validated raw JSON; this cannot happen.
 		return []byte(`{"error":"hookexec: result encoding failed"}`)
 	}
 	return b
+}
+
+// marshal is json.Marshal without HTML escaping: hosts read "<inline>", not "\u003cinline\u003e".
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func emptyResult(event string) *Result {
