@@ -371,3 +371,15 @@ func TestPipedOutputReachesNextFire(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"piped\n"}, out)
 }
+
+func TestHostileEnvValuesDoNotStopGuards(t *testing.T) {
+	e, _ := open(t, pre("Write", `echo guarded >&2; exit 2`))
+	big, _ := json.Marshal(map[string]any{"tool_name": "Write", "tool_input": map[string]string{"content": strings.Repeat("x", 200000), "file_path": "a"}})
+	r := fireT(t, e, "PreToolUse", string(big))
+	require.True(t, r.Blocked, "a 200 KB tool input must not keep the guard from starting: %+v", r.Hooks[0])
+	require.Contains(t, strings.Join(r.Warnings, "\n"), "HOOK_ARGS left out")
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Write","tool_input":{"file_path":"a\u0000b"}}`)
+	require.True(t, r.Blocked, "a NUL in a payload value must not keep the guard from starting: %+v", r.Hooks[0])
+	require.Contains(t, strings.Join(r.Warnings, "\n"), "NUL")
+}

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hookexec/hookexec/core/payload"
 )
 
@@ -60,10 +63,17 @@ var payloadEnv = vars(
 	[]string{"FILE_PATH", "file_path", "tool_input.file_path", "tool_input.path", "path"},
 )
 
+// maxEnvValue bounds a payload value copied into the environment. Linux refuses to exec
+// with a single string over 128 KiB (E2BIG), which would stop every hook of the fire —
+// guards included — so a larger value is left out with a warning: stdin has it whole.
+const maxEnvValue = 32 << 10
+
 // fireEnv is the environment shared by every hook of one fire: the host's, then the
 // event's variables. Each hook's own env is appended after it (later entries win).
-func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) []string {
-	env := make([]string, len(e.env), len(e.env)+len(payloadEnv)+8)
+// Values that cannot go into an environment (too large, or holding a NUL byte) are left
+// out, and each omission is returned as a warning.
+func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) (env, warnings []string) {
+	env = make([]string, len(e.env), len(e.env)+len(payloadEnv)+8)
 	copy(env, e.env)
 	env = append(env,
 		"HOOK_EVENT="+name,
@@ -75,11 +85,21 @@ func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) []string
 	)
 	for _, v := range payloadEnv {
 		for _, p := range v.paths {
-			if x := doc.Get(p); x != nil {
-				env = append(env, v.name+"="+payload.Render(x))
-				break
+			x := doc.Get(p)
+			if x == nil {
+				continue
 			}
+			val := payload.Render(x)
+			switch {
+			case len(val) > maxEnvValue:
+				warnings = append(warnings, fmt.Sprintf("%s left out of the environment: %d bytes is over %d (the payload on stdin has it)", v.name, len(val), maxEnvValue))
+			case strings.IndexByte(val, 0) >= 0:
+				warnings = append(warnings, v.name+" left out of the environment: it contains a NUL byte (the payload on stdin has it)")
+			default:
+				env = append(env, v.name+"="+val)
+			}
+			break
 		}
 	}
-	return env
+	return env, warnings
 }

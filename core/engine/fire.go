@@ -57,7 +57,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
-	res.Warnings = sum.Warnings
+	res.Warnings = append(f.warnings, sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
 			res.Warnings = append(res.Warnings, results[i].ID+": "+w)
@@ -104,14 +104,15 @@ func (e *Engine) Match(name, subject string) (int, error) {
 
 // fire is the per-fire state shared by its hooks; everything in it is read-only once built.
 type fire struct {
-	e       *Engine
-	name    string // as the host fired it (autohand hooks see "pre-tool" in HOOK_EVENT)
-	ev      event.Info
-	doc     *payload.Doc
-	env     []string
-	frame   payload.Frame
-	stdin   [3][]byte // per envelope, rendered on first use
-	stdinMu sync.Mutex
+	e        *Engine
+	name     string // as the host fired it (autohand hooks see "pre-tool" in HOOK_EVENT)
+	ev       event.Info
+	doc      *payload.Doc
+	env      []string
+	warnings []string // about the fire as a whole (environment values left out)
+	frame    payload.Frame
+	stdin    [3][]byte // per envelope, rendered on first use
+	stdinMu  sync.Mutex
 }
 
 func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc) *fire {
@@ -120,7 +121,7 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc) *fire {
 		session = e.opts.SessionID
 	}
 	f := &fire{e: e, name: name, ev: ev, doc: doc}
-	f.env = e.fireEnv(name, doc, session)
+	f.env, f.warnings = e.fireEnv(name, doc, session)
 	f.frame = payload.Frame{
 		Event:          ev.Name,
 		SessionID:      session,

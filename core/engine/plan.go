@@ -104,16 +104,23 @@ func compilePaths(exprs []string) ([]payload.Path, error) {
 	return out, nil
 }
 
-// eventsSummary lists, per canonical event, how many hooks are enabled and which payload
-// fields hold the matcher subject. Bindings use it to skip encoding payloads nobody reads.
+// eventsSummary lists, for every known canonical event and every configured open-ended
+// one, how many hooks are enabled and which payload fields hold the matcher subject.
+// Bindings use it to skip encoding payloads nobody reads.
 func (p *plan) eventsSummary() map[string]eventSummary {
 	out := map[string]eventSummary{}
-	for name, hs := range p.byEvent {
-		subj := hs[0].event.Subject
+	for _, n := range event.Names() {
+		in := event.Lookup(n)
+		subj := in.Subject
 		if subj == nil {
 			subj = []string{}
 		}
-		out[name] = eventSummary{Hooks: len(hs), Subject: subj}
+		out[in.Name] = eventSummary{Hooks: len(p.byEvent[in.Name]), Subject: subj}
+	}
+	for name, hs := range p.byEvent {
+		if _, ok := out[name]; !ok {
+			out[name] = eventSummary{Hooks: len(hs), Subject: []string{}}
+		}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/event"
 )
 
 // ConfigReport is the merged configuration as hosts and the CLI see it.
@@ -14,7 +15,10 @@ type ConfigReport struct {
 	Sources    []config.SourceInfo     `json:"sources"`
 	Hooks      []HookInfo              `json:"hooks"`
 	Warnings   []config.Warning        `json:"warnings"`
-	Events     map[string]eventSummary `json:"events"` // enabled hooks per canonical event
+	Events     map[string]eventSummary `json:"events"` // every known canonical event: enabled hooks, subject fields
+	// EventNames maps every known event name and alias to its canonical name, so bindings
+	// can answer "nothing is hooked" without a copy of the table.
+	EventNames map[string]string `json:"event_names"`
 }
 
 // HookInfo is one configured hook, enabled or not.
@@ -51,6 +55,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Sources:    p.set.Sources,
 		Warnings:   p.warnings,
 		Events:     p.eventsSummary(),
+		EventNames: eventNames(),
 		Hooks:      make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {
@@ -79,6 +84,14 @@ func (e *Engine) ConfigJSON() ([]byte, error) {
 		return nil, err
 	}
 	return marshal(r)
+}
+
+func eventNames() map[string]string {
+	m := map[string]string{}
+	for _, n := range event.Names() {
+		m[n] = event.Canonical(n)
+	}
+	return m
 }
 
 func disabledReason(c *config.Hook, all bool) string {

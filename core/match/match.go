@@ -181,7 +181,8 @@ func (m *Matcher) matchAlts(subject string) bool {
 				return true
 			}
 		case altBuiltin:
-			if !t.MCP && globMatch(a.glob, t.Name) {
+			// No tool name means no tool: "builtin:*" must not fire for a payload without one.
+			if !t.MCP && t.Name != "" && globMatch(a.glob, t.Name) {
 				return true
 			}
 		case altGlob:

@@ -1,0 +1,433 @@
+// Package template compiles hook commands with placeholders and renders them for
+// execution, quoting every substituted value for the shell context it lands in.
+//
+// A placeholder is <<expr>> (preferred) or {{expr}} (seed syntax; spaces allowed inside
+// the braces), where expr is a dotted path with optional [i] indexes such as
+// tool_args.file_path or files[0]. Text that looks like a placeholder but is not one, such
+// as the here-document in cat <<EOF, is literal.
+//
+// Compile reads a command the way /bin/sh will, once, and decides for each placeholder
+// whether its value goes in as a bare word ('v'), inside '...' or inside "...". A
+// placeholder it cannot quote safely (a here-document, $'...', `...`, ${...}, arithmetic,
+// an unterminated quote, or text whose parse differs between dash and bash) is a compile
+// error, never a guess. A command without shell syntax compiles to Direct mode and is
+// exec'd without a shell; CompileArgs compiles an argv that never sees a shell.
+//
+// The package does not look values up, run anything, or check that the command is valid
+// shell: values arrive rendered, and the shell reports its own syntax errors. It cannot
+// stop a command from interpreting its argument as code (eval, sh -c, bash's let or
+// [[ -eq ]]), and values containing NUL cannot be passed to a process at all.
+package template
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-shellwords"
+)
+
+// Mode says how a compiled command is executed.
+type Mode uint8
+
+const (
+	Shell  Mode = iota // run as /bin/sh -c script
+	Direct             // no shell syntax: exec'd directly, argv split once at compile time
+	Args               // exec form from a hook's "args" list: no shell ever
+)
+
+// String returns "shell", "direct" or "args".
+func (m Mode) String() string {
+	switch m {
+	case Shell:
+		return "shell"
+	case Direct:
+		return "direct"
+	case Args:
+		return "args"
+	}
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// Sentinel errors, wrapped by *Error.
+var (
+	// ErrEmpty is returned by Compile for a blank command and by CompileArgs for no args.
+	ErrEmpty = errors.New("hookexec: template: empty command")
+	// ErrUnsafe is returned by Compile for a placeholder in a context it cannot quote.
+	ErrUnsafe = errors.New("hookexec: template: placeholder cannot be quoted safely")
+)
+
+// Error is the error Compile and CompileArgs return.
+type Error struct {
+	Err         error  // ErrEmpty or ErrUnsafe
+	Placeholder string // the placeholder as written, e.g. "<<x>>"; "" for ErrEmpty
+	Offset      int    // byte offset of Placeholder in the command
+	Reason      string // why, e.g. "inside a here-document body"
+}
+
+func (e *Error) Error() string {
+	if e.Placeholder == "" {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("hookexec: template: placeholder %s at byte %d: %s", e.Placeholder, e.Offset, e.Reason)
+}
+
+// Unwrap returns ErrEmpty or ErrUnsafe.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Command is a compiled hook command. Safe for concurrent use.
+type Command struct {
+	mode   Mode
+	source string
+	names  []string // distinct exprs; a placeholder's index is its position here
+
+	// Shell form, for Shell and Direct: each segment's literal, then its placeholder.
+	script []segment
+	tail   string // literal after the last placeholder
+	size   int    // bytes of literal text in the script
+
+	argv [][]part // Direct and Args: argv words
+}
+
+type segment struct {
+	lit string
+	ph  int
+	how quoting
+}
+
+// part is a piece of an argv word: literal text, or placeholder ph when ph >= 0.
+type part struct {
+	lit string
+	ph  int
+}
+
+// Compile parses a shell command string. It returns an *Error wrapping ErrEmpty for a
+// blank command, or ErrUnsafe for a placeholder in a context that cannot be made safe.
+// Without placeholders every non-blank command compiles.
+func Compile(command string) (*Command, error) {
+	if strings.TrimSpace(command) == "" {
+		return nil, &Error{Err: ErrEmpty}
+	}
+	var s scanner
+	pieces := s.scan(command)
+	c := &Command{mode: Shell, source: command, names: s.names}
+
+	var e escaper
+	lit := strings.Builder{}
+	for _, p := range pieces {
+		if p.ph < 0 {
+			for i := 0; i < len(p.lit); i++ {
+				e.pos = p.off + i
+				e.step(p.lit[i])
+			}
+			lit.WriteString(p.lit)
+			continue
+		}
+		e.pos = p.off
+		how, reason := e.placeholder()
+		if reason != "" {
+			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
+		}
+		c.script = append(c.script, segment{lit: lit.String(), ph: p.ph, how: how})
+		c.size += lit.Len()
+		lit.Reset()
+	}
+	c.tail = lit.String()
+	c.size += len(c.tail)
+	if reason, at := e.finish(); reason != "" && len(c.names) > 0 {
+		p := blame(pieces, at)
+		return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
+	}
+	if argv, ok := splitDirect(pieces); ok {
+		c.mode, c.argv = Direct, argv
+	}
+	return c, nil
+}
+
+// blame picks the placeholder an error at offset at is reported against: the first one
+// after it, else the last one before it.
+func blame(pieces []piece, at int) piece {
+	var last piece
+	for _, p := range pieces {
+		if p.ph < 0 {
+			continue
+		}
+		if p.off >= at {
+			return p
+		}
+		last = p
+	}
+	return last
+}
+
+// CompileArgs compiles exec-form args (argv[0] is the program). Placeholders are
+// substituted literally: there is no shell to quote for. It returns an *Error wrapping
+// ErrEmpty for no args.
+func CompileArgs(args []string) (*Command, error) {
+	if len(args) == 0 {
+		return nil, &Error{Err: ErrEmpty}
+	}
+	var s scanner
+	c := &Command{mode: Args, source: strings.Join(args, " ")}
+	c.argv = make([][]part, len(args))
+	for i, a := range args {
+		for _, p := range s.scan(a) {
+			if p.ph >= 0 {
+				p.lit = ""
+			}
+			c.argv[i] = append(c.argv[i], part{lit: p.lit, ph: p.ph})
+		}
+	}
+	c.names = s.names
+	return c, nil
+}
+
+// Mode returns how the command is executed.
+func (c *Command) Mode() Mode { return c.mode }
+
+// Source returns the original text (args joined with spaces for Args).
+func (c *Command) Source() string { return c.source }
+
+// Placeholders returns the exprs in order of first appearance, deduplicated; index i is
+// what value(i) receives in Argv. The slice is a copy.
+func (c *Command) Placeholders() []string { return slices.Clone(c.names) }
+
+// Argv renders the command for execution. value(i) returns the rendered string for
+// Placeholders()[i]; it is called once per placeholder, in order, and may be nil when
+// there are none. Shell mode: []string{"/bin/sh", "-c", script}. Direct and Args: the
+// literal argv.
+func (c *Command) Argv(value func(i int) string) []string {
+	if c.mode == Shell {
+		return c.shell(c.values(value))
+	}
+	return c.exec(c.values(value))
+}
+
+// ShellArgv always renders the shell form (/bin/sh -c script), the fallback when a Direct
+// command's program is not on PATH, so that the error output is the shell's. For Args mode
+// it returns Argv.
+func (c *Command) ShellArgv(value func(i int) string) []string {
+	if c.mode == Args {
+		return c.exec(c.values(value))
+	}
+	return c.shell(c.values(value))
+}
+
+func (c *Command) values(value func(int) string) []string {
+	if len(c.names) == 0 {
+		return nil
+	}
+	vals := make([]string, len(c.names))
+	if value != nil {
+		for i := range vals {
+			vals[i] = value(i)
+		}
+	}
+	return vals
+}
+
+func (c *Command) shell(vals []string) []string {
+	n := c.size
+	for _, s := range c.script {
+		n += quotedLen(s.how, vals[s.ph])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range c.script {
+		b.WriteString(s.lit)
+		writeQuoted(&b, s.how, vals[s.ph])
+	}
+	b.WriteString(c.tail)
+	return []string{"/bin/sh", "-c", b.String()}
+}
+
+func (c *Command) exec(vals []string) []string {
+	argv := make([]string, len(c.argv))
+	for i, w := range c.argv {
+		argv[i] = render(w, vals)
+	}
+	return argv
+}
+
+func render(w []part, vals []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		if w[0].ph < 0 {
+			return w[0].lit
+		}
+		return vals[w[0].ph]
+	}
+	n := 0
+	for _, p := range w {
+		if p.ph < 0 {
+			n += len(p.lit)
+		} else {
+			n += len(vals[p.ph])
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range w {
+		if p.ph < 0 {
+			b.WriteString(p.lit)
+		} else {
+			b.WriteString(vals[p.ph])
+		}
+	}
+	return b.String()
+}
+
+// exprRE is the placeholder expression grammar: a dotted path with optional [i] indexes.
+var exprRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]+\])*(\.[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]+\])*)*$`)
+
+// piece is literal text (ph < 0) or a placeholder (lit is the placeholder as written).
+type piece struct {
+	lit string
+	ph  int
+	off int
+}
+
+// scanner splits text into pieces, numbering distinct exprs across calls.
+type scanner struct {
+	names []string
+	index map[string]int
+}
+
+func (s *scanner) scan(text string) []piece {
+	var out []piece
+	start := 0
+	for i := 0; i+1 < len(text); i++ {
+		expr, end := placeholderAt(text, i)
+		if end < 0 {
+			continue
+		}
+		if i > start {
+			out = append(out, piece{lit: text[start:i], ph: -1, off: start})
+		}
+		out = append(out, piece{lit: text[i:end], ph: s.intern(expr), off: i})
+		start = end
+		i = end - 1
+	}
+	if start < len(text) {
+		out = append(out, piece{lit: text[start:], ph: -1, off: start})
+	}
+	return out
+}
+
+func (s *scanner) intern(expr string) int {
+	if i, ok := s.index[expr]; ok {
+		return i
+	}
+	if s.index == nil {
+		s.index = map[string]int{}
+	}
+	s.index[expr] = len(s.names)
+	s.names = append(s.names, expr)
+	return len(s.names) - 1
+}
+
+// placeholderAt returns the expr of a placeholder starting at text[i] and the offset just
+// past it, or end -1. Spaces are allowed only inside {{ }}: "cat << EOF >> log" is shell.
+func placeholderAt(text string, i int) (expr string, end int) {
+	var closer, trim string
+	switch text[i : i+2] {
+	case "<<":
+		closer = ">>"
+	case "{{":
+		closer, trim = "}}", " \t"
+	default:
+		return "", -1
+	}
+	j := strings.Index(text[i+2:], closer)
+	if j < 0 {
+		return "", -1
+	}
+	expr = strings.Trim(text[i+2:i+2+j], trim)
+	if !exprRE.MatchString(expr) {
+		return "", -1
+	}
+	return expr, i + 2 + j + 2
+}
+
+// directUnsafe lists the bytes that give literal text a shell meaning beyond quoting and
+// word splitting; their presence forces Shell mode.
+const directUnsafe = "$~*?[]|&;<>(){}\\`#!"
+
+// shellWords lists first words that are shell keywords or builtins: exec'ing them directly
+// would not behave as sh does.
+var shellWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`echo printf cd exit export set unset test [ read eval exec
+		source . alias ulimit umask wait trap shift times type command kill pwd if then else elif
+		fi for while until case esac do done function time getopts hash local return break
+		continue readonly : let declare typeset builtin shopt jobs fg bg select coproc`) {
+		shellWords[w] = true
+	}
+}
+
+var assignmentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// splitDirect splits a command without shell syntax into argv words, with placeholders
+// as parts. ok is false if the command needs a shell.
+func splitDirect(pieces []piece) (argv [][]part, ok bool) {
+	var b strings.Builder
+	for _, p := range pieces {
+		if p.ph >= 0 {
+			// A sentinel no literal can contain (literals with control bytes are refused).
+			b.WriteByte(0)
+			b.WriteString(strconv.Itoa(p.ph))
+			b.WriteByte(0)
+			continue
+		}
+		if !directSafe(p.lit) {
+			return nil, false
+		}
+		b.WriteString(p.lit)
+	}
+	parser := shellwords.NewParser()
+	// Set explicitly: NewParser copies package-level defaults another importer may change.
+	parser.ParseEnv, parser.ParseBacktick, parser.ParseComment = false, false, false
+	words, err := parser.Parse(b.String())
+	if err != nil || parser.Position >= 0 || len(words) == 0 {
+		return nil, false
+	}
+	first := words[0]
+	if first == "" || strings.IndexByte(first, 0) >= 0 || assignmentRE.MatchString(first) || shellWords[first] {
+		return nil, false
+	}
+	argv = make([][]part, len(words))
+	for i, w := range words {
+		for j, s := range strings.Split(w, "\x00") {
+			if j%2 == 1 {
+				ph, _ := strconv.Atoi(s)
+				argv[i] = append(argv[i], part{ph: ph})
+			} else if s != "" {
+				argv[i] = append(argv[i], part{lit: s, ph: -1})
+			}
+		}
+	}
+	return argv, true
+}
+
+// directSafe reports whether literal text means the same to go-shellwords and to sh:
+// no shell syntax, no newline or other control byte (shellwords splits on \r, sh does
+// not), and valid UTF-8 (shellwords would replace invalid bytes).
+func directSafe(lit string) bool {
+	if !utf8.ValidString(lit) {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if (c < 0x20 && c != '\t') || c == 0x7f || strings.IndexByte(directUnsafe, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,385 @@
+"""The Engine: one open libhookexec engine (hookexec_open ... hookexec_close).
+
+An Engine is safe to use from many threads at once. Every call except :meth:`Engine.close`
+goes straight to the library, which serialises what needs serialising; ctypes releases the
+GIL during each call, so fires on different threads (and :meth:`Engine.fire_async`) run in
+parallel.
+
+Fast path (SPEC §11). A fire that matches no hook should cost about a dict lookup, so the
+engine keeps the library's per-event summary (``config()["events"]``: enabled hooks and the
+matcher's subject fields per canonical event) and answers such fires itself, **without
+encoding the payload**. That is a deliberate, documented property: an unserialisable payload
+for an event nobody listens to is not an error. The engine takes the fast path only when the
+answer is certain:
+
+- the event name is one the library knows (``config()["event_names"]``: every canonical name
+  and alias → its canonical name); open-ended names always go to the library;
+- the canonical event has no enabled hooks, or its hooks' matchers accept none of them for
+  the payload's subject (asked through ``hookexec_match``, the library's own matcher, once
+  per event and subject until the next reload);
+- the payload is a dict or None (anything else goes to the library for its verdict);
+- no ``pipe_output`` hook was ever configured on this engine (their queued output belongs
+  to the next fire's ``agent_output``, which only the library holds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+import weakref
+from ctypes import byref, c_void_p, pointer
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from . import _ffi
+from .errors import ClosedError, InvalidArgumentError, MisuseError
+from .result import FireResult
+
+__all__ = ["Engine"]
+
+# Option keys of hookexec_open besides the named parameters of Engine().
+_OPTION_KEYS = frozenset(
+    {
+        "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
+        "close_timeout_ms", "session_id", "transcript_path", "env",
+    }
+)
+
+# C listener thunks that the library may still call (see Engine.on_async).
+_live_thunks: Dict[int, Any] = {}
+
+# Which engine's listener the current thread is running, to refuse close() from inside it.
+_in_listener = threading.local()
+
+# Cached match counts are bounded: hosts may fire arbitrary subjects.
+_MAX_CACHED = 4096
+_SLOW_MATCH = 0.010  # seconds; the library's regex match timeout is 50 ms
+
+Payload = Union[Dict[str, Any], str, bytes, bytearray, memoryview, None]
+Listener = Callable[[str, Any], None]
+
+
+class Engine:
+    """An open hook engine. Use it as a context manager, or call :meth:`close`.
+
+    ``profile`` picks where hooks live ("cli-agent", "claude", ...); ``project_dir`` and
+    ``home`` anchor those locations (home None means $HOME); ``sources`` replaces them with
+    explicit files; ``config`` adds an inline config (a dict, or JSON text) of highest
+    precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
+    kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
+    transcript_path, env. An unknown keyword is a TypeError; a bad value is an
+    InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
+    config files are not errors: they are ``config()["warnings"]``.
+    """
+
+    def __init__(
+        self,
+        profile: str = "cli-agent",
+        project_dir: Union[str, "os.PathLike[str]"] = ".",
+        home: Union[str, "os.PathLike[str]", None] = None,
+        sources: Optional[Sequence[Union[str, "os.PathLike[str]"]]] = None,
+        config: Union[Dict[str, Any], str, bytes, None] = None,
+        **options: Any,
+    ) -> None:
+        self._closed = True  # until open succeeds, so __del__ of a failed __init__ is quiet
+        unknown = sorted(set(options) - _OPTION_KEYS)
+        if unknown:
+            raise TypeError(f"Engine() got an unexpected keyword argument {unknown[0]!r}")
+        opts: Dict[str, Any] = {"profile": profile, "project_dir": os.fspath(project_dir)}
+        if home is not None:
+            opts["home"] = os.fspath(home)
+        if sources is not None:
+            if isinstance(sources, (str, bytes, os.PathLike)):
+                raise TypeError("sources must be a sequence of paths, not a single path")
+            opts["sources"] = [os.fspath(s) for s in sources]
+        if isinstance(config, (str, bytes, bytearray)):
+            try:
+                config = json.loads(config)
+            except ValueError as e:
+                raise InvalidArgumentError(f"hookexec: config is not valid JSON: {e}") from e
+        if config is not None:
+            opts["config"] = config
+        opts.update((k, v) for k, v in options.items() if v is not None)
+        try:
+            text = json.dumps(opts, separators=(",", ":"), ensure_ascii=False)
+        except (TypeError, ValueError) as e:
+            raise InvalidArgumentError(f"hookexec: options are not JSON-serialisable: {e}") from e
+
+        self._lib = _ffi.lib()
+        self._close_lock = threading.Lock()
+        self._reload_lock = threading.Lock()  # a reload and its summary refresh are one step
+        self._thunk: Any = None  # the C listener handed to the library, if any
+        self._listener: Optional[Listener] = None
+        # (canonical event → (enabled hooks, subject fields), (event, subject) → match count)
+        self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...]]], Dict[Tuple[str, str], int]] = ({}, {})
+        self._empty: Dict[str, FireResult] = {}
+        self._names: Dict[str, str] = {}  # every known event name and alias → canonical
+        self._piped = False
+        handle = c_void_p()
+        self._lib.hookexec_open(_encode(text), byref(handle), pointer(c_void_p()))
+        self._h = handle
+        self._closed = False
+        try:
+            self._refresh()
+        except BaseException:
+            self.close()
+            raise
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Closes the engine: waits for running async hooks up to close_timeout_ms, then kills
+        them. A second close is a no-op; every other method then raises ClosedError."""
+        if getattr(_in_listener, "engine", None) is self:
+            # The library waits for async hooks, this listener call among them: a deadlock.
+            raise MisuseError("hookexec: close() called from this engine's listener; close it from another thread")
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True  # from here on every method raises ClosedError
+            self._lib.hookexec_close(self._h)
+            # Async hooks that finished while close waited were delivered; nothing is after.
+            self._listener = None
+            _live_thunks.pop(id(self._thunk), None)
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if not self._closed:
+                self.close()
+        except Exception:
+            pass  # interpreter shutdown or a library already gone: nothing useful to report
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<hookexec.Engine {state} events={sorted(self._summary[0])}>"
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedError("hookexec: engine is closed")
+
+    # --- firing ----------------------------------------------------------------------------
+
+    def fire(self, event: str, payload: Payload = None) -> FireResult:
+        """Fires ``event`` (canonical name or alias) with ``payload`` (a dict, JSON text as
+        str/bytes, or None for {}), runs the matching hooks and returns their aggregated result.
+        A failing hook is part of the result, never an exception. When certainly nothing
+        matches, the shared empty result is returned without encoding the payload (see the
+        module doc)."""
+        if self._closed:
+            raise ClosedError("hookexec: engine is closed")
+        fast = self._fast(event, payload)
+        if fast is not None:
+            return fast
+        return self._fire(event, payload)
+
+    async def fire_async(self, event: str, payload: Payload = None) -> FireResult:
+        """:meth:`fire` on the loop's default executor; the GIL is released while Go works."""
+        if self._closed:
+            raise ClosedError("hookexec: engine is closed")
+        fast = self._fast(event, payload)
+        if fast is not None:
+            return fast
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, functools.partial(self._fire, event, payload))
+
+    def _fast(self, event: str, payload: Payload) -> Optional[FireResult]:
+        """The result of a fire that certainly matches nothing, or None (ask the library)."""
+        if self._piped or (payload is not None and type(payload) is not dict):
+            return None
+        canon = self._names.get(event)
+        if canon is None:
+            return None
+        events, counts = self._summary  # one snapshot: a reload swaps both together
+        summary = events.get(canon)
+        if summary is not None:
+            n, fields = summary
+            if n:
+                subject = ""
+                if payload:
+                    for f in fields:
+                        v = payload.get(f)
+                        if isinstance(v, str) and v:
+                            subject = v
+                            break
+                # The library's own matchers decide; their answer holds until the next reload.
+                key = (canon, subject)
+                count = counts.get(key)
+                if count is None:
+                    t0 = time.perf_counter()
+                    count = self._match(canon, subject)
+                    # A slow answer may be a regex that hit the library's match timeout (and so
+                    # "did not match"); that is not a fact to keep.
+                    if len(counts) < _MAX_CACHED and time.perf_counter() - t0 < _SLOW_MATCH:
+                        counts[key] = count
+                if count > 0:
+                    return None
+        empty = self._empty.get(canon)
+        if empty is None:
+            empty = self._empty[canon] = FireResult.empty(canon)
+        return empty
+
+    def _fire(self, event: str, payload: Payload) -> FireResult:
+        self._check_open()
+        data = _payload_bytes(payload)
+        raw = _ffi.call_string(self._lib.hookexec_fire, self._h, _name(event), data)
+        return FireResult.from_json(raw)
+
+    def matches(self, event: str, subject: str = "") -> int:
+        """How many enabled hooks would run for ``event`` and ``subject`` (the tool name for
+        tool events; "" for events without one), without running anything."""
+        self._check_open()
+        return self._match(event, subject)
+
+    def _match(self, event: str, subject: str) -> int:
+        return self._lib.hookexec_match(self._h, _name(event), _name(subject or "", "subject"))
+
+    # --- configuration ---------------------------------------------------------------------
+
+    def config(self) -> Dict[str, Any]:
+        """The configuration in force: {profile, project_dir, disable_all, sources[], hooks[],
+        warnings[], events{}}."""
+        self._check_open()
+        raw = _ffi.call_string(self._lib.hookexec_config, self._h)
+        return json.loads(raw)
+
+    def reload(self) -> None:
+        """Re-reads every configuration source; on failure the old configuration stays."""
+        with self._reload_lock:
+            self._check_open()
+            self._lib.hookexec_reload(self._h, pointer(c_void_p()))
+            self._refresh()
+
+    def _refresh(self) -> None:
+        cfg = self.config()
+        events = {}
+        for name, s in (cfg.get("events") or {}).items():
+            events[name] = (int(s.get("hooks") or 0), tuple(s.get("subject") or ()))
+        # Sticky: output queued by a pipe_output hook outlives a reload that removes the hook.
+        self._piped = self._piped or any(h.get("pipe_output") for h in cfg.get("hooks") or ())
+        self._names = dict(cfg.get("event_names") or {})
+        self._summary = (events, {})
+
+    def drain(self) -> List[str]:
+        """Returns and clears the queued output of pipe_output hooks."""
+        self._check_open()
+        raw = _ffi.call_string(self._lib.hookexec_drain, self._h)
+        return json.loads(raw)
+
+    # --- listener --------------------------------------------------------------------------
+
+    def on_async(self, fn: Optional[Listener]) -> Optional[Listener]:
+        """Registers ``fn(kind, data)`` for what happens outside a fire's return value: kind
+        "async" (the result of an ``async: true`` hook, data {event, hook, blocked, decision,
+        reason}) and, in later library versions, other kinds. ``fn`` runs on a thread of the
+        library; an exception in it goes to ``sys.unraisablehook``, never into C. Nothing is
+        delivered after close() returns (results of async hooks that finish while close() waits
+        for them still are). None removes the listener. Returns ``fn`` (usable as a
+        decorator)."""
+        self._check_open()
+        if fn is None:
+            self._lib.hookexec_set_listener(self._h, _ffi.LISTENER_FN(), None)  # NULL removes it
+            self._listener = None
+            return None
+        if not callable(fn):
+            raise TypeError("on_async() needs a callable or None")
+        if self._thunk is None:
+            # One C thunk per engine, dispatching to the current Python listener. It refers to
+            # the engine weakly, so an engine with a listener is still collected (and closed).
+            # It is kept in a module-level dict until close() succeeds: C may call it until then.
+            self._thunk = _ffi.LISTENER_FN(_make_dispatch(self))
+            _live_thunks[id(self._thunk)] = self._thunk
+        self._listener = fn
+        self._lib.hookexec_set_listener(self._h, self._thunk, None)
+        return fn
+
+
+def _make_dispatch(engine: Engine) -> Callable[[Any, Optional[bytes], Optional[bytes]], None]:
+    ref = weakref.ref(engine)
+
+    def dispatch(user_data: Any, kind: Optional[bytes], data: Optional[bytes]) -> None:
+        fn = None
+        try:
+            eng = ref()
+            fn = eng._listener if eng is not None else None
+            if fn is None:
+                return
+            _in_listener.engine = eng
+            try:
+                fn((kind or b"").decode("utf-8", "replace"), json.loads(data) if data else None)
+            finally:
+                _in_listener.engine = None
+        except BaseException as e:  # noqa: BLE001 — nothing may propagate into C
+            _unraisable(e, fn if fn is not None else dispatch)
+
+    return dispatch
+
+
+def _unraisable(exc: BaseException, obj: Any) -> None:
+    """Reports an exception from a listener the way Python reports unraisable ones."""
+    msg = "Exception ignored in hookexec listener"
+    try:
+        if sys.unraisablehook is not sys.__unraisablehook__:
+            # A custom hook (pytest, an app's error reporter) gets the documented attributes;
+            # the args type itself cannot be constructed from Python.
+            sys.unraisablehook(_UnraisableArgs(type(exc), exc, exc.__traceback__, msg, obj))
+            return
+    except BaseException:  # noqa: BLE001
+        pass
+    try:
+        print(f"{msg}: {obj!r}", file=sys.stderr)
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 — stderr closed: drop it rather than raise into C
+        pass
+
+
+class _UnraisableArgs:
+    __slots__ = ("exc_type", "exc_value", "exc_traceback", "err_msg", "object")
+
+    def __init__(self, exc_type, exc_value, exc_traceback, err_msg, obj):  # type: ignore[no-untyped-def]
+        self.exc_type, self.exc_value, self.exc_traceback = exc_type, exc_value, exc_traceback
+        self.err_msg, self.object = err_msg, obj
+
+
+def _encode(text: str) -> bytes:
+    b = text.encode("utf-8")
+    if b"\0" in b:
+        raise InvalidArgumentError("hookexec: text passed to the library contains a NUL byte")
+    return b
+
+
+def _name(s: str, what: str = "event") -> bytes:
+    if not isinstance(s, str):
+        raise TypeError(f"{what} must be a str, not {type(s).__name__}")
+    return _encode(s)
+
+
+def _payload_bytes(payload: Payload) -> Optional[bytes]:
+    if payload is None:
+        return None
+    if isinstance(payload, str):
+        return _encode(payload)
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        b = bytes(payload)
+        if b"\0" in b:
+            raise InvalidArgumentError("hookexec: payload contains a NUL byte")
+        return b
+    try:
+        # JSON text never holds a raw NUL (control characters are escaped): no scan needed.
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError) as e:  # UnicodeEncodeError (lone surrogates) is a ValueError
+        raise InvalidArgumentError(f"hookexec: payload is not JSON-serialisable: {e}") from e

@@ -1,0 +1,135 @@
+"""The async listener and thread safety."""
+
+from __future__ import annotations
+
+import gc
+import queue
+import sys
+import threading
+import time
+
+import pytest
+
+import hookexec
+from conftest import hook, settings, wait_for
+
+
+def test_async_hook_result_goes_to_the_listener(engine):
+    eng = engine(config=settings("PostToolUse", hook("sleep 0.1; echo later", name="bg", **{"async": True})))
+    got: "queue.Queue" = queue.Queue()
+    assert eng.on_async(lambda kind, data: got.put((kind, data, threading.get_ident()))) is not None
+
+    t0 = time.monotonic()
+    r = eng.fire("PostToolUse", {"tool_name": "Bash"})
+    assert time.monotonic() - t0 < 0.1  # not awaited
+    assert r.hooks[0].async_ is True
+
+    kind, data, thread = got.get(timeout=3)
+    assert kind == "async"
+    assert data["event"] == "PostToolUse"
+    assert data["hook"]["id"] == "bg"
+    assert data["hook"]["stdout"] == "later\n"
+    assert thread != threading.get_ident()
+
+
+def test_listener_exceptions_are_unraisable_not_fatal(engine, monkeypatch):
+    eng = engine(config=settings("Stop", hook("true", **{"async": True})))
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda args: seen.append(args))
+
+    @eng.on_async
+    def boom(kind, data):
+        raise RuntimeError("listener bug")
+
+    eng.fire("Stop", {})
+    assert wait_for(lambda: seen)
+    args = seen[0]
+    assert args.exc_type is RuntimeError and str(args.exc_value) == "listener bug"
+    assert "hookexec listener" in args.err_msg
+    assert args.object is boom
+    # The engine keeps working.
+    eng.on_async(None)
+    assert eng.fire("Stop", {}).matched == 1
+
+
+def test_results_finishing_during_close_are_delivered_and_none_after(engine):
+    eng = engine(config=settings("Stop", hook("sleep 0.3; echo done", **{"async": True})), close_timeout_ms=3000)
+    got = []
+    eng.on_async(lambda kind, data: got.append(data))
+    eng.fire("Stop", {})
+    eng.close()  # waits for the async hook
+    assert [d["hook"]["stdout"] for d in got] == ["done\n"]
+    n = len(got)
+    time.sleep(0.2)
+    assert len(got) == n
+
+
+def test_close_kills_async_hooks_after_the_deadline(engine):
+    eng = engine(config=settings("Stop", hook("sleep 30", **{"async": True})), close_timeout_ms=200, kill_grace_ms=100)
+    eng.fire("Stop", {})
+    t0 = time.monotonic()
+    eng.close()
+    assert time.monotonic() - t0 < 2.0
+
+
+def test_close_from_the_listener_is_refused_not_a_deadlock(engine):
+    eng = engine(config=settings("Stop", hook("true", **{"async": True})))
+    errors = []
+
+    def listener(kind, data):
+        try:
+            eng.close()
+        except hookexec.MisuseError as e:
+            errors.append(e)
+
+    eng.on_async(listener)
+    eng.fire("Stop", {})
+    assert wait_for(lambda: errors)
+    assert not eng.closed
+
+
+def test_listener_can_be_removed(engine):
+    eng = engine(config=settings("Stop", hook("true", **{"async": True})))
+    got = []
+    eng.on_async(lambda k, d: got.append(d))
+    eng.on_async(None)
+    eng.fire("Stop", {})
+    time.sleep(0.3)
+    assert got == []
+
+
+def test_engine_with_listener_is_collected_and_closed(project, home):
+    eng = hookexec.Engine(project_dir=project, home=home)
+    eng.on_async(lambda k, d: None)
+    lib, h = eng._lib, eng._h
+    del eng
+    gc.collect()
+    with pytest.raises(hookexec.ClosedError):
+        lib.hookexec_match(h, b"Stop", b"")
+
+
+def test_many_threads_fire_while_another_closes(engine):
+    eng = engine(config=settings("Stop", hook("true")))
+    outcomes = []
+    start = threading.Barrier(9)
+
+    def worker():
+        start.wait()
+        for _ in range(30):
+            try:
+                outcomes.append(eng.fire("Stop", {}).matched)
+            except hookexec.ClosedError:
+                outcomes.append("closed")
+            except Exception as e:  # noqa: BLE001 — anything else is a failure
+                outcomes.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    start.wait()
+    time.sleep(0.05)
+    eng.close()
+    for t in threads:
+        t.join(timeout=10)
+    assert all(o in (1, "closed") for o in outcomes), [o for o in outcomes if o not in (1, "closed")]
+    assert 1 in outcomes and "closed" in outcomes
