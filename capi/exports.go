@@ -193,13 +193,12 @@ func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe
 	if fn == nil {
 		return fail(errOut, e.SetListener(nil))
 	}
-	// user_data is the host's pointer; Go only hands it back, so it is kept as an integer.
-	ud := uintptr(userData)
+	// user_data is C memory (or any value the host chose); Go only hands it back.
 	return fail(errOut, e.SetListener(func(kind string, data []byte) {
 		ck, cd := C.CString(kind), cstring(data)
 		defer C.free(unsafe.Pointer(ck))
 		defer C.free(unsafe.Pointer(cd))
-		C.hx_call_listener(fn, unsafe.Pointer(ud), ck, cd) //nolint:govet // a C pointer, not Go memory
+		C.hx_call_listener(fn, userData, ck, cd)
 	}))
 }
 
