@@ -12,10 +12,13 @@ package main
 #include "hookexec.h"
 
 void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
+int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, const char *payload, char *reason, size_t reason_size);
+char *hx_handout(const char *data, size_t n);
 */
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -60,6 +63,14 @@ func cstring(b []byte) *C.char {
 	copy(dst, b)
 	dst[len(b)] = 0
 	return (*C.char)(unsafe.Pointer(p))
+}
+
+// handout copies b into a string for the host, counted by hookexec_debug_live until freed.
+func handout(b []byte) *C.char {
+	if len(b) == 0 {
+		return C.hx_handout(nil, 0)
+	}
+	return C.hx_handout((*C.char)(unsafe.Pointer(&b[0])), C.size_t(len(b)))
 }
 
 // view returns the bytes of a C string without copying; valid only during the call.
@@ -118,7 +129,7 @@ func hxgo_fire(h C.uintptr_t, event, payload *C.char, out **C.char, errOut **C.c
 	if err != nil {
 		return fail(errOut, err)
 	}
-	*out = cstring(res.JSON())
+	*out = handout(res.JSON())
 	return statusOK
 }
 
@@ -151,7 +162,7 @@ func hxgo_config(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 	if err != nil {
 		return fail(errOut, err)
 	}
-	*out = cstring(b)
+	*out = handout(b)
 	return statusOK
 }
 
@@ -179,7 +190,7 @@ func hxgo_drain(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 	if err != nil {
 		return fail(errOut, err)
 	}
-	*out = cstring(jsonStrings(items))
+	*out = handout(jsonStrings(items))
 	return statusOK
 }
 
@@ -200,6 +211,49 @@ func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe
 		defer C.free(unsafe.Pointer(cd))
 		C.hx_call_listener(fn, userData, ck, cd)
 	}))
+}
+
+// promptReasonSize is the reason buffer handed to a C prompt evaluator.
+const promptReasonSize = 4096
+
+//export hxgo_set_prompt_evaluator
+func hxgo_set_prompt_evaluator(h C.uintptr_t, fn C.hookexec_prompt_fn, userData unsafe.Pointer, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if fn == nil {
+		return fail(errOut, e.SetPromptEvaluator(nil))
+	}
+	return fail(errOut, e.SetPromptEvaluator(func(_ context.Context, prompt string, payload []byte) (bool, string, error) {
+		// The engine stops waiting at the hook's timeout; this call still runs to its end and
+		// frees its own buffers, so the host's late answer writes only into memory we own.
+		cp, cj := C.CString(prompt), cstring(payload)
+		reason := (*C.char)(C.malloc(promptReasonSize))
+		defer C.free(unsafe.Pointer(cp))
+		defer C.free(unsafe.Pointer(cj))
+		defer C.free(unsafe.Pointer(reason))
+		switch r := C.hx_call_prompt(fn, userData, cp, cj, reason, promptReasonSize); r {
+		case 1:
+			return true, C.GoString(reason), nil
+		case 0:
+			return false, C.GoString(reason), nil
+		default:
+			msg := C.GoString(reason)
+			if msg == "" {
+				msg = fmt.Sprintf("evaluator returned %d", int(r))
+			}
+			return false, "", errors.New(msg)
+		}
+	}))
+}
+
+//export hxgo_live_engines
+func hxgo_live_engines() C.long {
+	handles.mu.RLock()
+	defer handles.mu.RUnlock()
+	return C.long(len(handles.engines))
 }
 
 //export hxgo_close

@@ -45,6 +45,30 @@ const char *hookexec_errmsg(void) {
 	return msg ? msg : "";
 }
 
+/* Strings handed to the host and not yet freed (hookexec_debug_live). */
+static long hx_live_strings = 0;
+
+/* hx_handout copies n bytes into a NUL-terminated string the host frees with hookexec_free. */
+char *hx_handout(const char *data, size_t n) {
+	char *p = malloc(n + 1);
+	if (!p) return NULL;
+	if (n) memcpy(p, data, n);
+	p[n] = 0;
+	__atomic_add_fetch(&hx_live_strings, 1, __ATOMIC_RELAXED);
+	return p;
+}
+
+static char *hx_handout_str(const char *s) { return hx_handout(s, strlen(s)); }
+
+/* hx_call_prompt lets Go call the host's prompt evaluator. */
+int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, const char *payload,
+                   char *reason, size_t reason_size) {
+	reason[0] = 0;
+	int rc = fn(user_data, prompt, payload, reason, reason_size);
+	reason[reason_size - 1] = 0; /* whatever the callee wrote, the string ends in the buffer */
+	return rc;
+}
+
 /* hx_call_listener lets Go call a C function pointer. */
 void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
 	fn(user_data, kind, json);
@@ -73,7 +97,7 @@ const char *hookexec_errstr(int code) {
 int hookexec_open(const char *options_json, hookexec_engine **out, char **error_out) {
 	if (error_out) *error_out = NULL;
 	if (hx_forked) {
-		if (error_out) *error_out = strdup(hx_fork_msg);
+		if (error_out) *error_out = hx_handout_str(hx_fork_msg);
 		return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	}
 	if (!out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_open: out is NULL");
@@ -86,7 +110,7 @@ int hookexec_open(const char *options_json, hookexec_engine **out, char **error_
 		hx_set_err(NULL);
 		return rc;
 	}
-	if (error_out && err) *error_out = strdup(err);
+	if (error_out && err) *error_out = hx_handout_str(err);
 	hx_set_err(err);
 	return rc;
 }
@@ -127,14 +151,14 @@ int hookexec_config(hookexec_engine *e, char **config_out) {
 int hookexec_reload(hookexec_engine *e, char **error_out) {
 	if (error_out) *error_out = NULL;
 	if (hx_forked) {
-		if (error_out) *error_out = strdup(hx_fork_msg);
+		if (error_out) *error_out = hx_handout_str(hx_fork_msg);
 		return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	}
 	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_reload: engine is NULL");
 	char *err = NULL;
 	int rc = hxgo_reload((uintptr_t)e, &err);
 	if (rc != HOOKEXEC_OK) {
-		if (error_out && err) *error_out = strdup(err);
+		if (error_out && err) *error_out = hx_handout_str(err);
 		hx_set_err(err);
 	}
 	return rc;
@@ -160,6 +184,23 @@ int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *use
 	return rc;
 }
 
+int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, void *user_data) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_prompt_evaluator: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_set_prompt_evaluator((uintptr_t)e, fn, user_data, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+long hookexec_debug_live(int what) {
+	switch (what) {
+	case HOOKEXEC_LIVE_ENGINES: return hx_forked ? 0 : hxgo_live_engines();
+	case HOOKEXEC_LIVE_STRINGS: return __atomic_load_n(&hx_live_strings, __ATOMIC_RELAXED);
+	}
+	return -HOOKEXEC_EINVAL;
+}
+
 int hookexec_close(hookexec_engine *e) {
 	if (!e) return HOOKEXEC_OK;
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
@@ -169,4 +210,8 @@ int hookexec_close(hookexec_engine *e) {
 	return rc;
 }
 
-void hookexec_free(void *p) { free(p); }
+void hookexec_free(void *p) {
+	if (!p) return;
+	__atomic_sub_fetch(&hx_live_strings, 1, __ATOMIC_RELAXED);
+	free(p);
+}

@@ -24,6 +24,8 @@
 #ifndef HOOKEXEC_H
 #define HOOKEXEC_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -51,6 +53,18 @@ typedef struct hookexec_engine hookexec_engine;
  * valid only during the call. It must not call hookexec_close on the same engine.
  */
 typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
+
+/*
+ * Decides a `type: "prompt"` hook: receives the hook's prompt (placeholders filled in) and
+ * the payload as JSON (both valid only during the call), writes a NUL-terminated reason of
+ * at most reason_size bytes (including the NUL) into reason, and returns 1 when the action
+ * may proceed, 0 when it must not (the hook blocks, for events that can block), or -1 when
+ * the evaluator itself failed (a non-blocking error; reason says why). Called on a library
+ * thread under the hook's timeout: when the timeout passes, the hook reports a timeout and
+ * the call's eventual answer is ignored.
+ */
+typedef int (*hookexec_prompt_fn)(void *user_data, const char *prompt, const char *payload_json,
+                                  char *reason, size_t reason_size);
 
 /* The library's version as a number (see HOOKEXEC_VERSION_NUMBER). Always succeeds. */
 int hookexec_version_number(void);
@@ -121,6 +135,13 @@ int hookexec_drain(hookexec_engine *e, char **out);
 int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);
 
 /*
+ * Sets (or with fn NULL removes) the evaluator of prompt hooks; see hookexec_prompt_fn.
+ * Without one, a prompt hook is a non-blocking error saying so.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
+ */
+int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, void *user_data);
+
+/*
  * Closes the engine: waits for running async hooks up to close_timeout_ms, then kills them.
  * Every later call with e returns HOOKEXEC_ECLOSED (e stays a safe value to pass).
  * NULL is a no-op returning HOOKEXEC_OK.
@@ -139,6 +160,16 @@ const char *hookexec_errstr(int code);
  * next hookexec call on this thread; do not free.
  */
 const char *hookexec_errmsg(void);
+
+/* What hookexec_debug_live counts. */
+#define HOOKEXEC_LIVE_ENGINES 0 /* engines opened and not yet closed */
+#define HOOKEXEC_LIVE_STRINGS 1 /* strings handed out and not yet passed to hookexec_free */
+
+/*
+ * A leak check for tests: the number of live objects of a kind, or -HOOKEXEC_EINVAL for an
+ * unknown kind. Works after fork() too (it does not enter Go for strings).
+ */
+long hookexec_debug_live(int what);
 
 #ifdef __cplusplus
 }

@@ -941,6 +941,83 @@ struct test {
 	void (*fn)(void);
 };
 
+/* ---------------------------------------------------------------- prompt hooks */
+
+static int g_prompt_calls = 0;
+
+/* Blocks prompts that mention "deploy", approves the rest, fails on "boom". */
+static int prompt_evaluator(void *user_data, const char *prompt, const char *payload, char *reason, size_t size) {
+	__atomic_add_fetch((int *)user_data, 1, __ATOMIC_RELAXED);
+	if (!strstr(payload, "\"hook_event_name\":\"Stop\"")) {
+		snprintf(reason, size, "payload lacks the event: %s", payload);
+		return -1;
+	}
+	if (strstr(prompt, "boom")) {
+		snprintf(reason, size, "evaluator exploded");
+		return -1;
+	}
+	if (strstr(prompt, "deploy")) {
+		snprintf(reason, size, "not before the tests pass: %s", prompt);
+		return 0;
+	}
+	snprintf(reason, size, "fine");
+	return 1;
+}
+
+static void test_prompt_hooks(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir, "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"prompt\",\"prompt\":\"May we <<next>>?\"}]}]}}", NULL);
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{\"next\":\"deploy\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"blocked\":false");
+		CHECK_HAS(res, "prompt evaluator");
+		hookexec_free(res);
+
+		CHECK_RC(hookexec_set_prompt_evaluator(e, prompt_evaluator, &g_prompt_calls), HOOKEXEC_OK);
+		CHECK_RC(hookexec_fire(e, "Stop", "{\"next\":\"deploy\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"blocked\":true");
+		CHECK_HAS(res, "\"reason\":\"not before the tests pass: May we deploy?\"");
+		CHECK_HAS(res, "\"exec\":\"prompt\"");
+		hookexec_free(res);
+
+		CHECK_RC(hookexec_fire(e, "Stop", "{\"next\":\"rest\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"blocked\":false");
+		hookexec_free(res);
+
+		CHECK_RC(hookexec_fire(e, "Stop", "{\"next\":\"boom\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"blocked\":false");
+		CHECK_HAS(res, "evaluator exploded");
+		hookexec_free(res);
+		CHECK(g_prompt_calls == 3);
+
+		CHECK_RC(hookexec_set_prompt_evaluator(e, NULL, NULL), HOOKEXEC_OK);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		CHECK_RC(hookexec_set_prompt_evaluator(e, prompt_evaluator, NULL), HOOKEXEC_ECLOSED);
+	}
+	free(opts);
+	free(dir);
+}
+
+/* ---------------------------------------------------------------- leak check (last) */
+
+static void test_no_leaks(void) {
+	/* Every engine the suite opened is closed, every string it was handed is freed. */
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_ENGINES) == 0);
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
+	CHECK(hookexec_debug_live(99) == -HOOKEXEC_EINVAL);
+	hookexec_engine *e = OPEN("{}");
+	char *cfg = NULL;
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_ENGINES) == 1);
+	CHECK_RC(hookexec_config(e, &cfg), HOOKEXEC_OK);
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 1);
+	hookexec_free(cfg);
+	hookexec_close(e);
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_ENGINES) == 0);
+	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
+}
+
 static const struct test tests[] = {
 	{"version", test_version},
 	{"null_safety_and_codes", test_null_safety_and_codes},
@@ -955,6 +1032,8 @@ static const struct test tests[] = {
 	{"close_kills_async", test_close_kills_async},
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
+	{"prompt_hooks", test_prompt_hooks},
+	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 
 /* A hang anywhere fails the run instead of blocking CI. */
