@@ -349,6 +349,8 @@ var shellCases = []shellCase{
 	{name: "subst-nested", each: `"$(printf %%s "$(printf %%s '<<v%d>>')")"`, stripNL: true},
 	{name: "assignment", singleOnly: true, command: `FOO=<<v0>>; printf '%s\0' "$FOO"`},
 	{name: "comment", singleOnly: true, command: "printf '%s\\0' a # <<v0>>", expect: func(string) string { return "a" }},
+	{name: "multiline-quotes", singleOnly: true, command: "printf '%s\\0' 'a\n#(' \"b\n'\" <<v0>>",
+		expect: func(v string) string { return "a\n#(\x00b\n'\x00" + v }},
 	{name: "after-heredoc", singleOnly: true, command: "cat <<'EOF'\n$(touch PWNED) <<v0\nEOF\nprintf '%s\\0' <<v0>>",
 		expect: func(v string) string { return "$(touch PWNED) <<v0\n" + v }},
 }
