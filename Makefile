@@ -10,7 +10,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-go test-c test-python demo bench clean libhookexec.so
+.PHONY: help test test-go test-c test-cpp test-python demo bench clean libhookexec.so
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -25,7 +25,13 @@ libhookexec.so: $(LIB) ## alias for build/libhookexec.so
 $(BUILD)/test_capi: tests/c/test_capi.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-c test-python ## everything: Go (race), C against the public header, Python against the real .so
+$(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the C++ wrapper's tests
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
+
+test: test-go test-c test-cpp test-python ## everything: Go (race), C and C++ against the public headers, Python against the real .so
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -33,6 +39,10 @@ test-go: ## Go unit and integration tests with the race detector
 
 test-c: $(BUILD)/test_capi ## the C test program
 	cd tests/c && ../../$(BUILD)/test_capi
+
+test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's tests and the example C++ host
+	$(BUILD)/test_hookexec_hpp
+	$(BUILD)/cpp_host
 
 test-python: $(LIB) ## the pytest suite driving the real library
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
