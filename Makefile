@@ -10,7 +10,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-go test-c test-cpp test-python demo bench clean libhookexec.so
+.PHONY: help test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -47,8 +47,13 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 test-python: $(LIB) ## the pytest suite driving the real library
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
 
-demo: $(LIB) ## a small Python agent firing real tool events through hookexec
+demo: $(LIB) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
 	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/python_agent/agent.py
+	@echo
+	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
+
+demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
+	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
 
 bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...

@@ -121,11 +121,11 @@ func Load(o Options) (*Set, error) {
 	}
 	if len(o.Sources) > 0 {
 		for _, p := range o.Sources {
-			l.loadFile(l.expand(p), DialectUnknown)
+			l.loadFile(Location{Path: l.expand(p)})
 		}
 	} else {
 		for _, loc := range prof.Locations(o.ProjectDir, o.Home) {
-			l.loadFile(loc.Path, loc.Dialect)
+			l.loadFile(loc)
 		}
 	}
 	l.finish()
@@ -163,7 +163,8 @@ func (l *loader) fail(source, hook, format string, args ...any) {
 	l.set.Warnings = append(l.set.Warnings, Warning{Source: source, Hook: hook, Message: fmt.Sprintf(format, args...), Error: true})
 }
 
-func (l *loader) loadFile(path string, d Dialect) {
+func (l *loader) loadFile(loc Location) {
+	path := loc.Path
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -174,7 +175,10 @@ func (l *loader) loadFile(path string, d Dialect) {
 		l.fail(path, "", "cannot read: %v", err)
 		return
 	}
-	l.loadBytes(path, data, d)
+	l.loadBytes(path, data, loc.Dialect)
+	if last := l.set.Sources[len(l.set.Sources)-1]; loc.HooksOnly && last.Status == "loaded" && last.Hooks == 0 {
+		l.warn(path, "", "no hooks in this file: a hooks/*.json drop-in holds {\"hooks\": {\"Event\": [...]}}")
+	}
 }
 
 func (l *loader) loadBytes(source string, data []byte, d Dialect) {

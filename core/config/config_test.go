@@ -175,3 +175,12 @@ func TestExplicitSourcesAndUnknownProfile(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnknownProfile)
 	require.Contains(t, err.Error(), "cli-agent")
 }
+
+func TestDropInWithoutHooksIsAWarning(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".config/agent/hooks/single.json"), `{"type":"command","command":"echo hi","event":"PreToolUse"}`)
+	set, err := Load(Options{ProjectDir: home, Home: home})
+	require.NoError(t, err)
+	require.Len(t, set.Warnings, 1)
+	require.Contains(t, set.Warnings[0].Message, "no hooks in this file")
+}

@@ -32,6 +32,9 @@ func (d Dialect) String() string {
 type Location struct {
 	Path    string
 	Dialect Dialect // DialectUnknown means "detect from shape"
+	// HooksOnly marks drop-in files that exist only to hold hooks: one without a "hooks"
+	// object is a warning rather than an empty settings file.
+	HooksOnly bool
 }
 
 // Profile says where a host keeps its hooks and which defaults apply to them.
@@ -65,7 +68,10 @@ var profiles = map[string]*Profile{
 			// Drop-in files: one hook set per file, applied in name order after the rest.
 			matches, _ := filepath.Glob(filepath.Join(home, ".config/agent/hooks/*.json"))
 			sort.Strings(matches)
-			return append(locs, claudeFiles(matches...)...)
+			for _, m := range matches {
+				locs = append(locs, Location{Path: m, Dialect: DialectClaude, HooksOnly: true})
+			}
+			return locs
 		},
 	},
 	"claude": {

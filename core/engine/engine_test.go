@@ -383,3 +383,10 @@ func TestHostileEnvValuesDoNotStopGuards(t *testing.T) {
 	require.True(t, r.Blocked, "a NUL in a payload value must not keep the guard from starting: %+v", r.Hooks[0])
 	require.Contains(t, strings.Join(r.Warnings, "\n"), "NUL")
 }
+
+func TestMissingWorkingDirectoryIsNamed(t *testing.T) {
+	e, dir := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"true","cwd":"nowhere"}]}]}}`)
+	r := fireT(t, e, "Stop", `{}`)
+	require.Contains(t, r.Hooks[0].Error, "working directory "+filepath.Join(dir, "nowhere"))
+	require.False(t, r.Blocked)
+}

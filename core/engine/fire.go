@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -305,6 +306,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		failure = "killed: the engine closed"
 	case r.Err != nil:
 		failure = "cannot start: " + r.Err.Error()
+		if _, err := os.Stat(j.spec.Dir); err != nil {
+			// exec reports a bad cwd as the program missing; name the real culprit.
+			failure = fmt.Sprintf("cannot start: working directory %s: %v", j.spec.Dir, err)
+		}
 	case r.Signal != "":
 		failure = "killed by " + r.Signal
 	}

@@ -15,7 +15,7 @@ nothing but the standard library. See ``hookexec._ffi`` for where the library is
 from __future__ import annotations
 
 from ._ffi import HOOKEXEC_VERSION_NUMBER
-from .engine import Engine
+from .engine import Engine, debug_live
 from .errors import (
     ClosedError,
     ConfigError,
@@ -33,6 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Engine",
+    "debug_live",
     "FireResult",
     "HookResult",
     "HookexecError",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import CFUNCTYPE, POINTER, byref, c_char_p, c_int, c_void_p
+from ctypes import CFUNCTYPE, POINTER, byref, c_char_p, c_int, c_long, c_size_t, c_void_p
 from pathlib import Path
 from types import SimpleNamespace
 from typing import List, Optional
@@ -34,6 +34,13 @@ ENV_VAR = "HOOKEXEC_LIBRARY"
 
 #: void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json)
 LISTENER_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_char_p)
+
+#: int (*hookexec_prompt_fn)(void *user_data, const char *prompt, const char *payload_json,
+#:                           char *reason, size_t reason_size)
+PROMPT_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_char_p, c_void_p, c_size_t)
+
+#: hookexec_debug_live kinds.
+LIVE_ENGINES, LIVE_STRINGS = 0, 1
 
 _lock = threading.Lock()
 _lib: Optional[SimpleNamespace] = None
@@ -145,7 +152,9 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _fn("hookexec_reload", c_int, [engine, out], _check_error_out)
     _fn("hookexec_drain", c_int, [engine, out], _check_status)
     _fn("hookexec_set_listener", c_int, [engine, LISTENER_FN, c_void_p], _check_status)
+    _fn("hookexec_set_prompt_evaluator", c_int, [engine, PROMPT_FN, c_void_p], _check_status)
     _fn("hookexec_close", c_int, [engine], _check_status)
+    _fn("hookexec_debug_live", c_long, [c_int])
 
     global _lib_errmsg, _lib_errstr, _lib_free
     _lib_errmsg, _lib_errstr, _lib_free = ns.hookexec_errmsg, ns.hookexec_errstr, ns.hookexec_free

@@ -25,6 +25,7 @@ answer is certain:
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import json
 import os
@@ -40,7 +41,7 @@ from . import _ffi
 from .errors import ClosedError, InvalidArgumentError, MisuseError
 from .result import FireResult
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "debug_live"]
 
 # Option keys of hookexec_open besides the named parameters of Engine().
 _OPTION_KEYS = frozenset(
@@ -114,6 +115,7 @@ class Engine:
         self._close_lock = threading.Lock()
         self._reload_lock = threading.Lock()  # a reload and its summary refresh are one step
         self._thunk: Any = None  # the C listener handed to the library, if any
+        self._evaluator: Any = None  # the C prompt evaluator handed to the library, if any
         self._listener: Optional[Listener] = None
         # (canonical event → (enabled hooks, subject fields), (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...]]], Dict[Tuple[str, str], int]] = ({}, {})
@@ -150,6 +152,7 @@ class Engine:
             # Async hooks that finished while close waited were delivered; nothing is after.
             self._listener = None
             _live_thunks.pop(id(self._thunk), None)
+            _live_thunks.pop(id(self._evaluator), None)
 
     def __enter__(self) -> "Engine":
         return self
@@ -306,6 +309,52 @@ class Engine:
         self._listener = fn
         self._lib.hookexec_set_listener(self._h, self._thunk, None)
         return fn
+
+
+    def set_prompt_evaluator(self, fn: Optional[Callable[[str, Dict[str, Any]], Dict[str, Any]]]) -> None:
+        """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
+        ``type: "prompt"`` hooks (None removes it). ``ok`` False blocks (for events that can
+        block) with ``reason``. ``fn`` runs on a library thread under the hook's timeout; an
+        exception or a malformed answer is a non-blocking hook error carrying its text."""
+        self._check_open()
+        if fn is None:
+            self._lib.hookexec_set_prompt_evaluator(self._h, _ffi.PROMPT_FN(), None)
+            self._evaluator = None
+            return
+        if not callable(fn):
+            raise TypeError("set_prompt_evaluator() needs a callable or None")
+        thunk = _ffi.PROMPT_FN(_make_evaluator(fn))
+        # Kept alive with the engine (and module-wide until close): C may call it until then.
+        self._evaluator = thunk
+        _live_thunks[id(thunk)] = thunk
+        self._lib.hookexec_set_prompt_evaluator(self._h, thunk, None)
+
+
+def _make_evaluator(fn: Callable[[str, Dict[str, Any]], Dict[str, Any]]) -> Callable[..., int]:
+    def evaluate(user_data: Any, prompt: Optional[bytes], payload: Optional[bytes], reason: int, size: int) -> int:
+        def answer(text: str, rc: int) -> int:
+            raw = text.encode("utf-8", "replace")[: size - 1]
+            ctypes.memmove(reason, raw + b"\0", len(raw) + 1)
+            return rc
+
+        try:
+            got = fn((prompt or b"").decode("utf-8", "replace"), json.loads(payload) if payload else {})
+            if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
+                return answer(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}", -1)
+            return answer(str(got.get("reason") or ""), 1 if got["ok"] else 0)
+        except BaseException as e:  # noqa: BLE001 — nothing may propagate into C
+            try:
+                return answer(f"{type(e).__name__}: {e}", -1)
+            except BaseException:  # noqa: BLE001
+                return -1
+
+    return evaluate
+
+
+def debug_live() -> Dict[str, int]:
+    """Live engines and library strings not yet freed, for leak checks in tests."""
+    lib = _ffi.lib()
+    return {"engines": lib.hookexec_debug_live(_ffi.LIVE_ENGINES), "strings": lib.hookexec_debug_live(_ffi.LIVE_STRINGS)}
 
 
 def _make_dispatch(engine: Engine) -> Callable[[Any, Optional[bytes], Optional[bytes]], None]:

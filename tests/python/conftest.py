@@ -105,3 +105,14 @@ def wait_for(pred: Callable[[], Any], timeout: float = 3.0, interval: float = 0.
         if v or time.monotonic() > deadline:
             return v
         time.sleep(interval)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leaks_at_the_end():
+    """After the whole suite: every engine closed, every library string freed."""
+    yield
+    import gc
+
+    gc.collect()
+    live = hookexec.debug_live()
+    assert live == {"engines": 0, "strings": 0}, f"the suite leaked: {live}"
