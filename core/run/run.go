@@ -16,7 +16,10 @@
 // closed and that process is left running, since the hook may have meant to
 // daemonize. Only a timeout or a cancellation kills the group.
 //
-// Run is Linux-only: it reads /proc and calls rt_sigprocmask.
+// Run starts no goroutine of its own: the calling goroutine forks the child and
+// waits for its pipes, its exit (through a pidfd) and the clocks in one ppoll.
+// Run is Linux-only: it reads /proc and calls rt_sigprocmask and ppoll; before
+// Linux 5.3, which has no pidfd to poll, a goroutine per run waits for the exit.
 package run
 
 import (
@@ -27,7 +30,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,47 +99,17 @@ const (
 	defaultCap   = 32 << 10
 )
 
-var (
-	errEmptyArgv = errors.New("hookexec: run: empty argv")
-	// errTimeout is the cause of Run's own deadline; it tells a timeout apart from
-	// a parent context that ended, whose cause is its own.
-	errTimeout = errors.New("hookexec: run: timeout")
-)
+var errEmptyArgv = errors.New("hookexec: run: empty argv")
 
 // devNull is the empty stdin every run shares, opened once (and kept open, close
-// on exec) instead of an open and a close per run; nil lets os/exec open its own.
-var devNull = sync.OnceValue(func() *os.File {
-	f, err := os.Open(os.DevNull)
+// on exec) instead of an open and a close per run; -1 makes a run use an empty pipe.
+var devNull = sync.OnceValue(func() int {
+	fd, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil
+		return -1
 	}
-	return f
+	return fd
 })
-
-// runState is everything a run shares with the goroutines os/exec starts, kept in
-// one allocation.
-type runState struct {
-	cmd      *exec.Cmd
-	plain    exec.Cmd // cmd when the run cannot be cancelled
-	out, err capture
-	sysAttr  syscall.SysProcAttr
-	stdin    bytes.Reader
-	killedAt time.Time // set by cancel; read after Wait, which orders it
-}
-
-// cancel sends SIGTERM to the whole group; os/exec calls it once when ctx is done
-// and, after WaitDelay, SIGKILLs the leader and closes the pipes.
-func (s *runState) cancel() error {
-	err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
-	if err == syscall.ESRCH {
-		// The group is gone, so the leader exited on its own: not a kill.
-		return os.ErrProcessDone
-	}
-	if err == nil {
-		s.killedAt = time.Now()
-	}
-	return err
-}
 
 // Run starts the child in its own process group, feeds stdin, captures output,
 // enforces the timeout and waits. When ctx ends first it kills like a timeout but
@@ -142,12 +117,12 @@ func (s *runState) cancel() error {
 // panics on a bad Spec and always returns a Result.
 func Run(ctx context.Context, spec Spec) Result {
 	start := time.Now()
-	r := run(ctx, &spec)
+	r := run(ctx, &spec, start)
 	r.Duration = time.Since(start)
 	return r
 }
 
-func run(parent context.Context, spec *Spec) Result {
+func run(parent context.Context, spec *Spec, start time.Time) Result {
 	r := Result{ExitCode: -1}
 	if len(spec.Argv) == 0 {
 		r.Err = errEmptyArgv
@@ -161,11 +136,10 @@ func run(parent context.Context, spec *Spec) Result {
 		r.Err = fmt.Errorf("hookexec: run: %w", err)
 		return r
 	}
-	ctx := parent
-	if spec.Timeout > 0 {
-		var stop context.CancelFunc
-		ctx, stop = context.WithTimeoutCause(parent, spec.Timeout, errTimeout)
-		defer stop()
+	env, err := childEnv(spec.Env, spec.Dir)
+	if err != nil {
+		r.Err = fmt.Errorf("hookexec: run %q: %w", spec.Argv[0], err)
+		return r
 	}
 	grace := spec.Grace
 	if grace <= 0 {
@@ -175,63 +149,33 @@ func run(parent context.Context, spec *Spec) Result {
 	if limit == 0 {
 		limit = defaultCap
 	}
-
-	s := &runState{out: capture{limit: limit}, err: capture{limit: limit}}
-	var cmd *exec.Cmd
-	if ctx.Done() != nil {
-		cmd = exec.CommandContext(ctx, path)
-		cmd.Cancel = s.cancel
-	} else {
-		// exec.Cmd takes a context only from CommandContext; a run that cannot be
-		// cancelled skips it and the watcher goroutine it implies.
-		cmd = &s.plain
-		cmd.Path = path
+	p := newProc(grace, limit)
+	defer p.release()
+	if spec.Timeout > 0 {
+		p.deadline = start.Add(spec.Timeout)
 	}
-	s.cmd = cmd
-	cmd.Args = spec.Argv
-	cmd.Env = spec.Env
-	cmd.Dir = spec.Dir
-	if len(spec.Stdin) > 0 {
-		s.stdin.Reset(spec.Stdin)
-		cmd.Stdin = &s.stdin
-	} else if f := devNull(); f != nil {
-		cmd.Stdin = f
-	}
-	cmd.Stdout = &s.out
-	cmd.Stderr = &s.err
-	s.sysAttr.Setpgid = true
-	cmd.SysProcAttr = &s.sysAttr
-	// WaitDelay closes the pipes Grace after the leader exits or ctx ends, so a
-	// grandchild holding stdout cannot keep Run waiting.
-	cmd.WaitDelay = grace
-
-	if err := startClean(cmd); err != nil {
-		if ctx.Err() != nil {
-			// Start refuses a context that is already done.
-			endedByContext(&r, ctx, parent, spec.Timeout)
+	if err := p.start(parent, path, spec, env); err != nil {
+		if err == errEnded {
+			// The child is not started once ctx has ended, as os/exec refuses to.
+			endedByContext(&r, p.timedOut, parent)
 			return r
 		}
 		r.Err = fmt.Errorf("hookexec: run %q: %w", spec.Argv[0], err)
 		return r
 	}
-	pgid := cmd.Process.Pid
-	werr := cmd.Wait()
-	// Wait's other errors (EPIPE on a stdin the child never read, ErrWaitDelay,
-	// ctx's error) are reported through the fields below, not as Err.
-	if !s.killedAt.IsZero() {
-		killGroup(pgid, s.killedAt.Add(grace))
-		endedByContext(&r, ctx, parent, spec.Timeout)
+	p.wait(parent)
+	if !p.killedAt.IsZero() {
+		killGroup(p.pid, p.killedAt.Add(grace))
+		endedByContext(&r, p.timedOut, parent)
 	}
 
-	r.Stdout, r.StdoutBytes, r.StdoutTruncated = s.out.buf, s.out.total, s.out.truncated()
-	r.Stderr, r.StderrBytes, r.StderrTruncated = s.err.buf, s.err.total, s.err.truncated()
-	if cmd.ProcessState == nil {
-		// A host that sets SIGCHLD to SIG_IGN has the kernel reap our child: ECHILD.
-		r.Err = fmt.Errorf("hookexec: run %q: wait: %w", spec.Argv[0], werr)
+	r.Stdout, r.StdoutBytes, r.StdoutTruncated = p.out.buf, p.out.total, p.out.truncated()
+	r.Stderr, r.StderrBytes, r.StderrTruncated = p.err.buf, p.err.total, p.err.truncated()
+	if p.werr != nil {
+		r.Err = fmt.Errorf("hookexec: run %q: wait: %w", spec.Argv[0], p.werr)
 		return r
 	}
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	switch {
+	switch ws := p.ws; {
 	case ws.Exited():
 		r.ExitCode = ws.ExitStatus()
 	case ws.Signaled():
@@ -240,10 +184,88 @@ func run(parent context.Context, spec *Spec) Result {
 	return r
 }
 
-// endedByContext records why ctx ended the run: Run's own deadline is a timeout,
+// childEnv is the child's environment as os/exec would build it: the host's when
+// env is nil, with PWD set to dir, and the last of duplicate keys winning.
+func childEnv(env []string, dir string) ([]string, error) {
+	if env == nil {
+		env = os.Environ()
+		if dir != "" {
+			pwd, err := filepath.Abs(dir)
+			if err != nil {
+				return nil, err
+			}
+			env = append(env, "PWD="+pwd)
+		}
+	}
+	return dedupEnv(env)
+}
+
+// dedupEnv returns env with any duplicates removed, in favour of later values, as
+// os/exec does; env itself when it has none to remove. Entries not of the form
+// key=value are kept, empty ones dropped, and ones holding NUL dropped with an error.
+func dedupEnv(env []string) ([]string, error) {
+	saw := make(map[string]struct{}, len(env))
+	clean := true
+	for _, kv := range env {
+		k, ok := envKey(kv)
+		if kv == "" || strings.IndexByte(kv, 0) >= 0 {
+			clean = false
+			break
+		}
+		if !ok {
+			continue
+		}
+		if _, dup := saw[k]; dup {
+			clean = false
+			break
+		}
+		saw[k] = struct{}{}
+	}
+	if clean {
+		return env, nil
+	}
+	clear(saw)
+	var err error
+	out := make([]string, 0, len(env))
+	for i := len(env) - 1; i >= 0; i-- {
+		kv := env[i]
+		if strings.IndexByte(kv, 0) >= 0 {
+			err = errors.New("exec: environment variable contains NUL")
+			continue
+		}
+		k, ok := envKey(kv)
+		if !ok {
+			if kv != "" {
+				out = append(out, kv)
+			}
+			continue
+		}
+		if _, dup := saw[k]; dup {
+			continue
+		}
+		saw[k] = struct{}{}
+		out = append(out, kv)
+	}
+	slices.Reverse(out)
+	return out, err
+}
+
+// envKey is the key of a key=value entry; a leading "=" is part of the key.
+func envKey(kv string) (string, bool) {
+	i := strings.IndexByte(kv, '=')
+	if i == 0 {
+		i = strings.IndexByte(kv[1:], '=') + 1
+	}
+	if i <= 0 {
+		return "", false
+	}
+	return kv[:i], true
+}
+
+// endedByContext records why the run was ended: Run's own deadline is a timeout,
 // anything else is the parent's doing and becomes Err.
-func endedByContext(r *Result, ctx, parent context.Context, timeout time.Duration) {
-	if timeout > 0 && context.Cause(ctx) == errTimeout {
+func endedByContext(r *Result, timedOut bool, parent context.Context) {
+	if timedOut {
 		r.TimedOut = true
 		return
 	}
@@ -333,15 +355,16 @@ func procStat(pid string) (state byte, pgrp int, ok bool) {
 	return f[0][0], pgrp, err == nil
 }
 
-// startClean starts cmd so that the child's signal mask is empty. Go hands the
-// child the forking thread's mask, which is empty in a Go program but is whatever
-// the host blocked when hookexec runs on a host thread or in a host that blocks
-// signals process-wide; a hook with SIGTERM blocked would ignore our timeout.
-func startClean(cmd *exec.Cmd) error {
+// startClean runs start, which forks the child, so that the child's signal mask
+// is empty. Go hands the child the forking thread's mask, which is empty in a Go
+// program but is whatever the host blocked when hookexec runs on a host thread or
+// in a host that blocks signals process-wide; a hook with SIGTERM blocked would
+// ignore our timeout.
+func startClean(start func() error) error {
 	runtime.LockOSThread()
 	var cur uint64
 	if sigprocmask(sigSetmask, nil, &cur) != 0 || cur == 0 {
-		err := cmd.Start()
+		err := start()
 		runtime.UnlockOSThread()
 		return err
 	}
@@ -356,10 +379,10 @@ func startClean(cmd *exec.Cmd) error {
 		defer runtime.UnlockOSThread()
 		var empty, old uint64
 		if sigprocmask(sigSetmask, &empty, &old) != 0 {
-			done <- cmd.Start()
+			done <- start()
 			return
 		}
-		err := cmd.Start()
+		err := start()
 		sigprocmask(sigSetmask, &old, nil)
 		done <- err
 	}()

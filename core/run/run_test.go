@@ -336,6 +336,108 @@ func TestRunConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
+// TestRunWithoutPidfd runs the process tests again the way Run works on kernels
+// older than 5.3, where a goroutine waits for the leader instead of a pidfd. It is
+// not parallel, so no other test runs while pidfdWorks is swapped.
+func TestRunWithoutPidfd(t *testing.T) {
+	saved := pidfdWorks
+	pidfdWorks = func() bool { return false }
+	t.Cleanup(func() { pidfdWorks = saved })
+	t.Run("Run", TestRun)
+	t.Run("OutputCap", TestRunOutputCap)
+	t.Run("StdinNeverRead", TestRunStdinNeverRead)
+	t.Run("TimeoutKillsTree", TestRunTimeoutKillsTree)
+	t.Run("CancelKillsTree", TestRunCancelKillsTree)
+	t.Run("GrandchildHoldsStdout", TestRunGrandchildHoldsStdout)
+	t.Run("Concurrent", TestRunConcurrent)
+}
+
+// TestRunNoLeaks checks that Run gives back every descriptor and goroutine it
+// takes, whichever way the run ends. It is not parallel, so it counts alone.
+func TestRunNoLeaks(t *testing.T) {
+	countFds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		require.NoError(t, err)
+		return len(entries)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	live, stop := context.WithCancel(context.Background())
+	defer stop()
+	big := bytes.Repeat([]byte("z"), 1<<20)
+	specs := []struct {
+		ctx  context.Context
+		spec Spec
+	}{
+		{live, Spec{Argv: []string{"true"}}},
+		{live, Spec{Argv: []string{"cat"}, Stdin: []byte("hi")}},
+		{live, Spec{Argv: []string{"cat"}, Stdin: big, Timeout: 10 * time.Second}},
+		{live, Spec{Argv: []string{"true"}, Stdin: big}},
+		{live, Spec{Argv: []string{"hookexec-no-such-command"}}},
+		{live, Spec{Argv: []string{"/bin/true"}, Dir: "/nonexistent-dir"}},
+		{cancelled, Spec{Argv: []string{"true"}, Stdin: []byte("x")}},
+		{live, Spec{Argv: []string{"sleep", "5"}, Stdin: big, Timeout: 50 * time.Millisecond, Grace: 50 * time.Millisecond}},
+	}
+	Run(live, specs[0].spec) // opens the shared /dev/null
+	fds, goroutines := countFds(), runtime.NumGoroutine()
+	for range 3 {
+		for _, s := range specs {
+			Run(s.ctx, s.spec)
+		}
+	}
+	require.Equal(t, fds, countFds(), "descriptors leak")
+	// Eventually would count its own goroutine.
+	for end := time.Now().Add(time.Second); runtime.NumGoroutine() > goroutines && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), goroutines, "goroutines leak")
+}
+
+// TestRunSigchldIgnored runs a child while the host ignores SIGCHLD, so the kernel
+// reaps it: Run must return the output with a wait error instead of hanging. It is
+// not parallel, since every child of the process is reaped meanwhile.
+func TestRunSigchldIgnored(t *testing.T) {
+	// Not signal.Ignore: signal.Reset would leave SIGCHLD ignored for later tests.
+	var old [4]uint64 // big enough for the kernel's struct sigaction
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGCHLD), 0, uintptr(unsafe.Pointer(&old)), 8, 0, 0)
+	require.Zero(t, e)
+	ign := old
+	ign[0] = 1 // SIG_IGN
+	_, _, e = syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGCHLD), uintptr(unsafe.Pointer(&ign)), 0, 8, 0, 0)
+	require.Zero(t, e)
+	defer syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGCHLD), uintptr(unsafe.Pointer(&old)), 0, 8, 0, 0)
+	for _, pidfd := range []bool{true, false} {
+		t.Run(fmt.Sprintf("pidfd=%v", pidfd), func(t *testing.T) {
+			if !pidfd {
+				saved := pidfdWorks
+				pidfdWorks = func() bool { return false }
+				defer func() { pidfdWorks = saved }()
+			}
+			start := time.Now()
+			r := Run(context.Background(), Spec{Argv: sh("echo out; sleep 0.1"), Timeout: 10 * time.Second})
+			require.ErrorIs(t, r.Err, syscall.ECHILD)
+			require.Equal(t, "out\n", string(r.Stdout))
+			require.Equal(t, -1, r.ExitCode)
+			require.Less(t, time.Since(start), 5*time.Second)
+		})
+	}
+}
+
+func TestDedupEnv(t *testing.T) {
+	clean := []string{"A=1", "B=2", "=C:=x", "weird"}
+	got, err := dedupEnv(clean)
+	require.NoError(t, err)
+	require.Equal(t, clean, got)
+	require.Same(t, &clean[0], &got[0], "a clean env is not copied")
+
+	env := []string{"A=1", "B=2", "A=3", "=C:=x", "=C:=y", "weird", "", "N=a\x00b"}
+	got, err = dedupEnv(env)
+	require.ErrorContains(t, err, "NUL")
+	require.Equal(t, []string{"B=2", "A=3", "=C:=y", "weird"}, got)
+	require.Equal(t, (&exec.Cmd{Env: env}).Environ(), got, "as os/exec does")
+	require.Equal(t, "A=1", env[0], "the caller's env is left alone")
+}
+
 func TestSignalName(t *testing.T) {
 	require.Equal(t, "SIGKILL", signalName(syscall.SIGKILL))
 	require.Equal(t, "SIGSEGV", signalName(syscall.SIGSEGV))
@@ -346,6 +448,35 @@ func BenchmarkRunTrue(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := Run(context.Background(), Spec{Argv: []string{"/bin/true"}})
+		if r.Err != nil || r.ExitCode != 0 {
+			b.Fatal(r)
+		}
+	}
+}
+
+// BenchmarkRunEngineSpec spawns /bin/true with what the engine passes on every
+// fire: a cancellable parent, a timeout and grace, a JSON payload on stdin, the
+// host's environment plus hook variables, a working directory and the default cap.
+func BenchmarkRunEngineSpec(b *testing.B) {
+	b.ReportAllocs()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env := os.Environ()
+	for i := range 10 {
+		env = append(env, "HOOK_VAR_"+strconv.Itoa(i)+"=value "+strconv.Itoa(i))
+	}
+	stdin := []byte(`{"session_id":"s-1234","transcript_path":"/tmp/t.jsonl","cwd":"/work","hook_event_name":"PreToolUse","tool_name":"Bash","n":1}` + "\n")
+	spec := Spec{
+		Argv:      []string{"/bin/true"},
+		Stdin:     stdin,
+		Env:       env,
+		Dir:       b.TempDir(),
+		Timeout:   30 * time.Second,
+		Grace:     time.Second,
+		OutputCap: 32 << 10,
+	}
+	for b.Loop() {
+		r := Run(ctx, spec)
 		if r.Err != nil || r.ExitCode != 0 {
 			b.Fatal(r)
 		}
