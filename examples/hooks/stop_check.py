@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stop hook: keeps the agent working while a TODO marker is left in the project."""
+"""Stop hook: keeps the agent working while an @unfinished marker is left in the project."""
 import json
 import os
 import sys
@@ -11,7 +11,7 @@ for name in sorted(os.listdir(root)):
     path = os.path.join(root, name)
     if name.endswith(".py") and os.path.isfile(path):
         with open(path) as f:
-            if "TO" + "DO" in f.read():
+            if "@unfinished" in f.read():
                 left.append(name)
 if left:
     print(json.dumps({"decision": "block", "reason": "unfinished work in " + ", ".join(left)}))

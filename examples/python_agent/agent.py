@@ -61,7 +61,7 @@ def main():
         script = [
             ("bash_execute", {"command": "echo hello from the agent"}),
             ("bash_execute", {"command": "rm -rf /"}),
-            ("write_file", {"file_path": app, "content": "def main():   \n    return 1  \n# TODO: add tests\n"}),
+            ("write_file", {"file_path": app, "content": "def main():   \n    return 1  \n# @unfinished: add tests\n"}),
             ("github:create_issue", {"title": "Add tests"}),
         ]
         with hookexec.Engine(profile="cli-agent", project_dir=project, home=home,
@@ -86,8 +86,8 @@ def main():
                 show("Stop", stop)
                 if not stop.blocked:
                     break
-                print("  agent keeps going: it finishes the TODO")
-                run_tool(project, "replace_in_file", {"file_path": app, "old": "# TODO: add tests\n", "new": ""})
+                print("  agent keeps going: it finishes the @unfinished work")
+                run_tool(project, "replace_in_file", {"file_path": app, "old": "# @unfinished: add tests\n", "new": ""})
             with open(app) as f:
                 print("\nfinal app.py:\n" + "".join("  | " + line for line in f))
             with open(os.path.join(project, "mcp.log")) as f:
