@@ -13,9 +13,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -260,20 +261,11 @@ func (l *loader) finish() {
 			h.Disabled = "disabled by disabledHooks in " + src
 		}
 	}
-	for _, id := range sortedKeys(l.disabledIDs) {
+	for _, id := range slices.Sorted(maps.Keys(l.disabledIDs)) {
 		if !used[id] {
 			l.warn(l.disabledIDs[id], "", "disabledHooks names %q, which is no hook's id", id)
 		}
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // identity is what makes two handlers the same (SPEC §3: run once).

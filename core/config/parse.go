@@ -100,18 +100,23 @@ func (p *parser) claude(v *fastjson.Value) {
 	})
 }
 
+// skip records an entry that is not read at all because of its shape.
+func (p *parser) skip(format string, args ...any) {
+	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
+}
+
 // eventList reads the array under one event key: matcher groups or flat hooks.
 func (p *parser) eventList(name string, list *fastjson.Value) {
 	ev, problem := checkEvent(name)
 	items, err := list.Array()
 	if err != nil {
-		p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("hooks.%s is %s, want an array; ignored", name, list.Type()), Error: true})
+		p.skip("hooks.%s is %s, want an array", name, list.Type())
 		return
 	}
 	for i, item := range items {
 		where := fmt.Sprintf("hooks.%s[%d]", name, i)
 		if item.Type() != fastjson.TypeObject {
-			p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s is %s, want an object; ignored", where, item.Type()), Error: true})
+			p.skip("%s is %s, want an object", where, item.Type())
 			continue
 		}
 		group := Hook{Event: ev.Name}
@@ -129,13 +134,13 @@ func (p *parser) eventList(name string, list *fastjson.Value) {
 		p.unknownKeys(where, item, groupKeys)
 		handlers, err := inner.Array()
 		if err != nil {
-			p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s.hooks is %s, want an array; ignored", where, inner.Type()), Error: true})
+			p.skip("%s.hooks is %s, want an array", where, inner.Type())
 			continue
 		}
 		for j, hv := range handlers {
 			hw := fmt.Sprintf("%s.hooks[%d]", where, j)
 			if hv.Type() != fastjson.TypeObject {
-				p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf("%s is %s, want an object; ignored", hw, hv.Type()), Error: true})
+				p.skip("%s is %s, want an object", hw, hv.Type())
 				continue
 			}
 			h := p.hook(hw, hv, group, false)

@@ -12,8 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,7 +124,7 @@ func Open(o Options) (*Engine, error) {
 	}
 	e.maxParallel = n
 	e.env = os.Environ()
-	for _, k := range sortedKeys(o.Env) {
+	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sort"
-
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/match"
@@ -128,13 +126,4 @@ func (p *plan) eventsSummary() map[string]eventSummary {
 type eventSummary struct {
 	Hooks   int      `json:"hooks"`
 	Subject []string `json:"subject"`
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
