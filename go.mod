@@ -3,10 +3,10 @@ module github.com/hookexec/hookexec
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/stretchr/testify v1.12.1
 	github.com/valyala/fastjson v1.6.10
+	go.yaml.in/yaml/v3 v3.0.6
 )
-
-require go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -26,24 +26,41 @@ var ErrUnknownProfile = errors.New("hookexec: config: unknown profile")
 
 // Hook is one handler after translation from its dialect. Zero values mean "not set".
 type Hook struct {
-	ID      string // Name if given, else a short hash of event+matcher+command; unique in a Set
-	Name    string
-	Event   string // canonical event name
-	Matcher string // raw pattern; "" matches everything
-	Type    string // "command" or "prompt"
-	Command string // shell string for type command (may be "" when Args is set)
-	Args    []string
-	Prompt  string        // type prompt: text handed to the host's evaluator
-	Timeout time.Duration // resolved: the profile default when the file sets none
-	Cwd     string        // working directory, "~" expanded; "" means the project dir
-	Env     []string      // the hook's own KEY=VALUE pairs, in file order
-	Async   bool          // started and not awaited
+	ID          string // Name if given, else a short hash of event+matcher+command; unique in a Set
+	Name        string
+	Description string
+	Event       string // canonical event name
+	Matcher     string // raw pattern; "" matches everything
+	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
+	RegexMatcher bool
+	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
+	// against the payload's file path relative to the project. Both must pass when set.
+	FilterTools []string
+	FilterPaths []string
+	Type        string // "command", "prompt", "git-commit" or "git-push"
+	Command     string // shell string for type command (may be "" when Args is set)
+	Args        []string
+	Prompt      string // type prompt: text handed to the host's evaluator
+	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
+	// remote and branch ("current" is the checked-out branch).
+	Message  string
+	NoVerify bool
+	Remote   string
+	Branch   string
+	Timeout  time.Duration // resolved: the profile default when the file sets none
+	Cwd      string        // working directory, "~" expanded; "" means the project dir
+	Env      []string      // the hook's own KEY=VALUE pairs, in file order
+	Async    bool          // started and not awaited
 	// FailClosed makes a timeout, spawn failure, crash or unparseable output block.
 	FailClosed bool
-	PipeOutput bool // output queued for the agent (iteratr)
+	// Blocking makes any non-zero exit block, as failures do with FailClosed (mycode, AutoAgent).
+	Blocking   bool
+	PipeOutput bool // output handed to the agent (iteratr)
 	Sequential bool // run after the previous hook of the fire finished, not in parallel
-	Source     string
-	Dialect    Dialect
+	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
+	StopOnBlock bool
+	Source      string
+	Dialect     Dialect
 	// Disabled is the reason the hook does not run ("" when it runs).
 	Disabled string
 	// DuplicateOf is the id of an identical handler of higher precedence that runs instead.
@@ -113,10 +130,7 @@ func Load(o Options) (*Set, error) {
 	if o.Home == "" {
 		o.Home, _ = os.UserHomeDir()
 	}
-	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: prof.DefaultTimeout}
-	if o.DefaultTimeout > 0 {
-		l.timeout = o.DefaultTimeout
-	}
+	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: o.DefaultTimeout}
 	if len(o.Inline) > 0 {
 		l.loadBytes(InlineSource, o.Inline, DialectUnknown)
 	}
@@ -138,7 +152,7 @@ type loader struct {
 	set           *Set
 	prof          *Profile
 	home, project string
-	timeout       time.Duration     // default for hooks that set none
+	timeout       time.Duration     // the host's default for hooks that set none; 0: per dialect
 	disabledIDs   map[string]string // id → source that disabled it
 	disableAllSet bool
 }
@@ -214,17 +228,24 @@ func (l *loader) loadBytes(source string, data []byte, d Dialect) {
 	l.set.Sources = append(l.set.Sources, info)
 }
 
-// resolve fills defaults that depend on the profile and the filesystem.
+// resolve fills defaults that depend on the dialect, the profile and the filesystem.
 func (l *loader) resolve(h *Hook) {
+	d := h.Dialect.info()
 	if h.Timeout == 0 && h.Disabled == "" {
-		h.Timeout = l.timeout
+		switch {
+		case l.timeout > 0:
+			h.Timeout = l.timeout
+		case d.timeout > 0:
+			h.Timeout = d.timeout
+		default:
+			h.Timeout = l.prof.DefaultTimeout
+		}
 	}
 	if h.Cwd != "" {
 		h.Cwd = l.expand(h.Cwd)
 	}
-	if l.prof.Sequential {
-		h.Sequential = true
-	}
+	h.Sequential = h.Sequential || d.sequential
+	h.StopOnBlock = h.StopOnBlock || d.stopOnBlock
 }
 
 // finish assigns ids, removes duplicate handlers and applies disabledHooks.
@@ -243,7 +264,7 @@ func (l *loader) finish() {
 		seen[key] = i
 		base := h.Name
 		if base == "" {
-			base = shortHash(h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd)
+			base = shortHash(h.identity())
 		}
 		id := base
 		for n := 2; used[id]; n++ {
@@ -270,7 +291,12 @@ func (l *loader) finish() {
 
 // identity is what makes two handlers the same (SPEC §3: run once).
 func (h *Hook) identity() string {
-	return strings.Join([]string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}, "\x01")
+	parts := []string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}
+	// Fields of the other dialects join only when set, so ids of Claude-shaped hooks stay as they were.
+	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
+		parts = append(parts, extra...)
+	}
+	return strings.Join(parts, "\x01")
 }
 
 func shortHash(parts ...string) string {

@@ -41,36 +41,38 @@ func (p *parser) disable(h *Hook, label, format string, args ...any) {
 	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
 }
 
-// parseFile reads data in dialect d (detected from its shape when unknown).
+// parseFile reads data in dialect d (detected from its name and shape when unknown).
 func (l *loader) parseFile(source string, data []byte, d Dialect) (*file, error) {
-	v, err := fastjson.ParseBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %v", err)
-	}
-	if v.Type() != fastjson.TypeObject {
-		return nil, fmt.Errorf("top level is %s, want an object", v.Type())
+	var v *fastjson.Value
+	if d != DialectIteratr {
+		var err error
+		v, err = fastjson.ParseBytes(data)
+		switch {
+		case err != nil && d == DialectUnknown && detect(source, nil) == DialectIteratr:
+			d, v = DialectIteratr, nil
+		case err != nil:
+			return nil, fmt.Errorf("invalid JSON: %v", err)
+		case v.Type() != fastjson.TypeObject:
+			return nil, fmt.Errorf("top level is %s, want an object", v.Type())
+		}
 	}
 	if d == DialectUnknown {
-		d = detect(v)
+		d = detect(source, v)
 	}
-	p := &parser{source: source, unit: l.prof.TimeoutUnit, f: file{dialect: d}}
+	p := &parser{source: source, unit: d.info().unit, f: file{dialect: d}}
 	switch d {
-	case DialectClaude:
+	case DialectClaude, DialectMycode, DialectAutoAgent:
 		p.claude(v)
+	case DialectAutohand:
+		p.autohand(v)
+	case DialectIteratr:
+		if err := p.iteratr(data); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("unrecognised configuration shape (want a \"hooks\" object keyed by event name)")
+		return nil, fmt.Errorf("unrecognised configuration shape (want a \"hooks\" object keyed by event name, autohand's {\"hooks\": {\"hooks\": [...]}}, or an .iteratr.hooks.yml)")
 	}
 	return &p.f, nil
-}
-
-// detect recognises a dialect from the document's shape.
-func detect(v *fastjson.Value) Dialect {
-	h := v.Get("hooks")
-	if h == nil || h.Type() == fastjson.TypeObject {
-		// A settings file without hooks is still a settings file (it may only disable hooks).
-		return DialectClaude
-	}
-	return DialectUnknown
 }
 
 // claude reads Claude Code's settings shape (also cli-agent's and mycode's).
@@ -123,7 +125,7 @@ func (p *parser) eventList(name string, list *fastjson.Value) {
 		inner := item.Get("hooks")
 		if inner == nil {
 			// Flat form: the entry is itself the handler.
-			h := p.hook(where, item, group, true)
+			h := p.hook(where, item, group, flatKeys)
 			p.add(&h, where, ev, problem)
 			continue
 		}
@@ -143,7 +145,7 @@ func (p *parser) eventList(name string, list *fastjson.Value) {
 				p.skip("%s is %s, want an object", hw, hv.Type())
 				continue
 			}
-			h := p.hook(hw, hv, group, false)
+			h := p.hook(hw, hv, group, hookKeys)
 			p.add(&h, hw, ev, problem)
 		}
 	}
@@ -193,7 +195,8 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once")
+	"enabled", "statusMessage", "model", "once", "blocking",
+	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
 func keySet(keys ...string) map[string]bool {
 	m := make(map[string]bool, len(keys))
@@ -204,7 +207,8 @@ func keySet(keys ...string) map[string]bool {
 }
 
 // hook reads one handler object; group carries the event, matcher and sequential flag.
-func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Hook {
+// known lists the keys the object may have; with "matcher" among them it is read here.
+func (p *parser) hook(where string, v *fastjson.Value, group Hook, known map[string]bool) Hook {
 	h := group
 	h.Type = "command"
 	if n := v.Get("name"); n != nil {
@@ -217,12 +221,10 @@ func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Ho
 		label = h.Name
 	}
 	bad := func(format string, args ...any) { p.disable(&h, label, format, args...) }
-	if flat {
+	if known["matcher"] {
 		p.matcherField(where, v, &h)
-		p.unknownKeys(where, v, flatKeys)
-	} else {
-		p.unknownKeys(where, v, hookKeys)
 	}
+	p.unknownKeys(where, v, known)
 	if t := v.Get("type"); t != nil {
 		if t.Type() != fastjson.TypeString {
 			bad("type is %s, want a string", t.Type())
@@ -231,9 +233,9 @@ func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Ho
 		}
 	}
 	switch h.Type {
-	case "command", "prompt":
+	case "command", "prompt", "git-commit", "git-push":
 	default:
-		bad("unknown type %q (want command or prompt)", h.Type)
+		bad("unknown type %q (want command, prompt, git-commit or git-push)", h.Type)
 	}
 	if c := v.Get("command"); c != nil {
 		if c.Type() != fastjson.TypeString {
@@ -262,7 +264,17 @@ func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Ho
 			h.Prompt = string(pr.GetStringBytes())
 		}
 	}
+	h.Description = p.optStr(where, "description", v)
+	h.Message = p.optStr(where, "message", v)
+	h.Remote = p.optStr(where, "remote", v)
+	h.Branch = p.optStr(where, "branch", v)
 	switch {
+	case h.Type == "git-commit" && strings.TrimSpace(h.Message) == "":
+		bad("type git-commit needs a non-empty \"message\"")
+	case h.Type == "git-commit" || h.Type == "git-push":
+		if h.Command != "" || len(h.Args) > 0 {
+			bad("type %s runs git itself; it takes no \"command\" or \"args\"", h.Type)
+		}
 	case h.Type == "command" && strings.TrimSpace(h.Command) == "" && len(h.Args) == 0:
 		bad("type command needs a non-empty \"command\" or \"args\"")
 	case h.Type == "command" && h.Command != "" && len(h.Args) > 0:
@@ -292,7 +304,8 @@ func (p *parser) hook(where string, v *fastjson.Value, group Hook, flat bool) Ho
 	for _, f := range []struct {
 		key string
 		dst *bool
-	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential}} {
+	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
+		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}} {
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}
@@ -339,6 +352,14 @@ func (p *parser) unknownKeys(where string, v *fastjson.Value, known map[string]b
 		}
 		p.warn(where, "unknown field %q; ignored", k)
 	}
+}
+
+// optStr reads v's optional string field key ("" when absent or of the wrong type).
+func (p *parser) optStr(where, key string, v *fastjson.Value) string {
+	if x := v.Get(key); x != nil {
+		return p.str(where, key, x)
+	}
+	return ""
 }
 
 func (p *parser) str(where, key string, v *fastjson.Value) string {

@@ -6,27 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/hookexec/hookexec/core/payload"
 )
-
-// Dialect is the shape a configuration file is written in.
-type Dialect uint8
-
-const (
-	DialectUnknown Dialect = iota
-	// DialectClaude: {"hooks": {"Event": [{matcher, hooks: [...]}, or flat {matcher, type, command}]}}.
-	// Claude Code, cli-agent and mycode write it.
-	DialectClaude
-)
-
-func (d Dialect) String() string {
-	switch d {
-	case DialectClaude:
-		return "claude"
-	}
-	return "unknown"
-}
 
 // Location is one place a profile looks for configuration.
 type Location struct {
@@ -37,18 +17,18 @@ type Location struct {
 	HooksOnly bool
 }
 
-// Profile says where a host keeps its hooks and which defaults apply to them.
+// Profile says where a host keeps its hooks and which defaults apply to them. How a file is
+// read (units, envelope, ordering) belongs to its Dialect; the profile only adds where the
+// files are and the default timeout of Claude-shaped files.
 type Profile struct {
 	Name string
-	// TimeoutUnit is what a bare number in a "timeout" field means.
-	TimeoutUnit    time.Duration
+	// Dialect is the shape the profile's own files are written in.
+	Dialect Dialect
+	// DefaultTimeout applies to Claude-shaped hooks that set none; the other dialects
+	// carry their own default.
 	DefaultTimeout time.Duration
-	// Sequential runs the hooks of one fire one after another instead of in parallel.
-	Sequential bool
-	// StopAtFirstBlock skips the remaining hooks of a fire once one blocks (sequential only).
-	StopAtFirstBlock bool
-	// Envelope is the set of fields put around the payload on a hook's stdin.
-	Envelope  payload.Envelope
+	// OutputCap is the per-stream output cap in bytes when the host sets none (0: engine default).
+	OutputCap int
 	locations func(project, home string) []Location
 }
 
@@ -57,9 +37,9 @@ func (p *Profile) Locations(project, home string) []Location { return p.location
 
 var profiles = map[string]*Profile{
 	"cli-agent": {
-		Name: "cli-agent", TimeoutUnit: time.Second, DefaultTimeout: 30 * time.Second,
+		Name: "cli-agent", Dialect: DialectClaude, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {
-			locs := claudeFiles(
+			locs := files(DialectClaude,
 				filepath.Join(project, ".config/agent/settings.local.json"),
 				filepath.Join(project, ".config/agent/settings.json"),
 				filepath.Join(home, ".config/agent/settings.json"),
@@ -75,21 +55,60 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"claude": {
-		Name: "claude", TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
+		Name: "claude", Dialect: DialectClaude, DefaultTimeout: 600 * time.Second,
 		locations: func(project, home string) []Location {
-			return claudeFiles(
+			return files(DialectClaude,
 				filepath.Join(project, ".claude/settings.local.json"),
 				filepath.Join(project, ".claude/settings.json"),
 				filepath.Join(home, ".claude/settings.json"),
 			)
 		},
 	},
+	// mycode (GenCode) reads .gen over .claude at each level and concatenates the hook lists;
+	// .mycode/settings.json is where its first design put them.
+	"mycode": {
+		Name: "mycode", Dialect: DialectMycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
+		locations: func(project, home string) []Location {
+			var locs []Location
+			for _, dir := range []string{project, home} {
+				locs = append(locs, files(DialectMycode,
+					filepath.Join(dir, ".gen/settings.local.json"),
+					filepath.Join(dir, ".gen/settings.json"),
+					filepath.Join(dir, ".mycode/settings.json"),
+					filepath.Join(dir, ".claude/settings.local.json"),
+					filepath.Join(dir, ".claude/settings.json"),
+				)...)
+			}
+			return locs
+		},
+	},
+	"autohand": {
+		Name: "autohand", Dialect: DialectAutohand, DefaultTimeout: 5 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(DialectAutohand, filepath.Join(home, ".autohand/config.json"))
+		},
+	},
+	"autoagent": {
+		Name: "autoagent", Dialect: DialectAutoAgent, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(DialectAutoAgent,
+				filepath.Join(project, ".autoagent/config.json"),
+				filepath.Join(home, ".autoagent/config.json"),
+			)
+		},
+	},
+	"iteratr": {
+		Name: "iteratr", Dialect: DialectIteratr, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(DialectIteratr, filepath.Join(project, ".iteratr.hooks.yml"))
+		},
+	},
 }
 
-func claudeFiles(paths ...string) []Location {
+func files(d Dialect, paths ...string) []Location {
 	out := make([]Location, len(paths))
 	for i, p := range paths {
-		out[i] = Location{Path: p, Dialect: DialectClaude}
+		out[i] = Location{Path: p, Dialect: d}
 	}
 	return out
 }

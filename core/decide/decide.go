@@ -43,6 +43,9 @@ type Input struct {
 	// when it exited by itself.
 	Failure    string
 	FailClosed bool
+	// Blocking makes any non-zero exit (and any failure) block, for events that can block:
+	// the "blocking" flag of mycode and AutoAgent.
+	Blocking bool
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -66,8 +69,11 @@ func Read(in Input) Verdict {
 	v := Verdict{Continue: true}
 	if in.Failure != "" {
 		v.Error = in.Failure
-		if in.FailClosed && in.Event.CanBlock {
+		switch {
+		case in.FailClosed && in.Event.CanBlock:
 			v.block(in.Event, "hook failed and fail_closed is set: "+in.Failure)
+		case in.Blocking && in.Event.CanBlock:
+			v.block(in.Event, "blocking hook failed: "+in.Failure)
 		}
 		return v
 	}
@@ -116,9 +122,19 @@ func Read(in Input) Verdict {
 			v.AdditionalContext = string(stdout)
 		}
 	default:
-		if doc != nil && hasKnownField(doc) {
+		switch {
+		case doc != nil && hasKnownField(doc):
 			v.apply(in.Event, doc)
-		} else {
+		case in.Blocking && (in.Event.CanBlock || in.Event.Feedback):
+			reason := strings.TrimSpace(string(in.Stderr))
+			if reason == "" {
+				reason = strings.TrimSpace(string(in.Stdout))
+			}
+			if reason == "" {
+				reason = fmt.Sprintf("blocking hook exited with status %d", in.ExitCode)
+			}
+			v.block(in.Event, reason)
+		default:
 			v.Error = fmt.Sprintf("exit status %d", in.ExitCode)
 			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
 				v.Error += ": " + firstLine(s)
@@ -141,7 +157,7 @@ func (v *Verdict) block(ev event.Info, reason string) {
 func takesTextContext(ev string) bool { return ev == "UserPromptSubmit" || ev == "SessionStart" }
 
 var knownFields = []string{"continue", "stopReason", "systemMessage", "suppressOutput", "decision",
-	"reason", "hookSpecificOutput", "permissionDecision", "permissionDecisionReason", "modified_args", "feedback"}
+	"reason", "hookSpecificOutput", "permissionDecision", "permissionDecisionReason", "modified_args", "feedback", "updatedInput", "additionalContext"}
 
 func hasKnownField(doc *fastjson.Value) bool {
 	for _, k := range knownFields {
@@ -214,9 +230,24 @@ func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
 			v.AdditionalContext, _ = str(hs, "additionalContext", "hookSpecificOutput.additionalContext")
 		}
 	}
+	// autohand puts these at the top level.
+	if v.UpdatedInput == nil {
+		v.UpdatedInput = object(doc, "updatedInput", "updatedInput")
+	}
+	if v.AdditionalContext == "" {
+		v.AdditionalContext, _ = str(doc, "additionalContext", "additionalContext")
+	}
 	v.ModifiedArgs = object(doc, "modified_args", "modified_args")
-	if fb, ok := str(doc, "feedback", "feedback"); ok && reason == "" {
-		reason = fb
+	// AutoAgent's feedback tells the agent what to do about the outcome: context for the
+	// model, and the reason when the hook gives none.
+	if fb, ok := str(doc, "feedback", "feedback"); ok {
+		if reason == "" {
+			reason = fb
+		}
+		if v.AdditionalContext != "" {
+			v.AdditionalContext += "\n"
+		}
+		v.AdditionalContext += fb
 	}
 	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
 		// continue:false outranks any decision: what the event announces must not happen.

@@ -46,7 +46,13 @@ func TestRead(t *testing.T) {
 		{name: "timeout fail_closed blocks", in: Input{Event: pre, Failure: "timed out after 1s", FailClosed: true}, decision: Deny, blocked: true, reason: "hook failed and fail_closed is set: timed out after 1s", cont: true, errSub: "timed out"},
 		{name: "fail_closed on a non-blocking event does not block", in: Input{Event: notif, Failure: "timed out", FailClosed: true}, cont: true, errSub: "timed out"},
 		{name: "unparseable json fail_closed blocks", in: Input{Event: pre, Stdout: []byte("{nope"), FailClosed: true}, decision: Deny, blocked: true, reason: "hook output unparseable and fail_closed is set", cont: true, errSub: "not valid JSON"},
-		{name: "feedback surfaces as reason", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","feedback":"fix lint"}`)}, decision: Deny, blocked: true, reason: "fix lint", cont: true},
+		{name: "feedback surfaces as reason and context", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","feedback":"fix lint"}`)}, decision: Deny, blocked: true, reason: "fix lint", context: "fix lint", cont: true},
+		{name: "feedback beside a reason is context only", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","reason":"5 lint errors","feedback":"run lint:fix"}`)}, decision: Deny, blocked: true, reason: "5 lint errors", context: "run lint:fix", cont: true},
+		{name: "autohand top-level additionalContext", in: Input{Event: pre, Stdout: []byte(`{"decision":"allow","additionalContext":"ok by policy"}`)}, decision: Allow, context: "ok by policy", cont: true},
+		{name: "blocking: non-zero exit blocks with stderr", in: Input{Event: pre, ExitCode: 1, Stderr: []byte("tests failed\n"), Blocking: true}, decision: Deny, blocked: true, reason: "tests failed", cont: true},
+		{name: "blocking: non-zero exit on a post event is feedback", in: Input{Event: post, ExitCode: 1, Stderr: []byte("tests failed"), Blocking: true}, reason: "tests failed", cont: true},
+		{name: "blocking: failure blocks", in: Input{Event: pre, Failure: "timed out after 1s", Blocking: true}, decision: Deny, blocked: true, reason: "blocking hook failed: timed out after 1s", cont: true, errSub: "timed out"},
+		{name: "blocking: non-zero exit on an event that cannot block is an error", in: Input{Event: notif, ExitCode: 1, Blocking: true}, cont: true, errSub: "exit status 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

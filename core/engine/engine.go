@@ -48,6 +48,9 @@ type Options struct {
 	SessionID      string            `json:"session_id"`      // default session_id for payloads without one
 	TranscriptPath string            `json:"transcript_path"` // put in the Claude stdin envelope
 	Env            map[string]string `json:"env"`             // added to every hook's environment
+	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
+	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
+	Notifications *bool `json:"notifications"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -89,10 +92,12 @@ type Engine struct {
 	ctx         context.Context // cancelled when Close gives up waiting
 	cancel      context.CancelFunc
 	async       sync.WaitGroup
-	mu          sync.Mutex // guards listener, evaluator, pending
+	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
 	pending     []string // piped output waiting for the next fire
+	notes       [][]byte // notifications waiting for the listener, in fire order
+	delivering  bool     // a goroutine is delivering notes
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -117,6 +122,8 @@ func Open(o Options) (*Engine, error) {
 	}
 	if o.OutputCapBytes > 0 {
 		e.cap = o.OutputCapBytes
+	} else if prof, err := config.LookupProfile(o.Profile); err == nil && prof.OutputCap > 0 {
+		e.cap = prof.OutputCap
 	}
 	n := o.MaxParallel
 	if n == 0 {
@@ -155,7 +162,9 @@ func (e *Engine) load() (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	return compile(set), nil
+	p := compile(set, e.opts.ProjectDir)
+	p.notify = notifies(set, e.opts.Notifications)
+	return p, nil
 }
 
 // Reload re-reads every source and swaps the configuration atomically. On error the old

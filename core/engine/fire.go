@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
@@ -36,6 +38,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 
 	p := e.plan.Load()
 	ev := event.Lookup(name)
+	if p.notify {
+		e.announce(name, doc, start)
+	}
 	res := emptyResult(ev.Name)
 	res.AgentOutput = e.takePending()
 	selected := p.selectHooks(ev, doc)
@@ -43,10 +48,10 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		res.DurationMs = ms(time.Since(start))
 		return res, nil
 	}
-	f := e.newFire(name, ev, doc)
+	f := e.newFire(name, ev, doc, start)
 	results := make([]HookResult, len(selected))
 	verdicts := make([]decide.Verdict, len(selected))
-	f.runAll(selected, results, verdicts, p.set.Profile.StopAtFirstBlock)
+	f.runAll(selected, results, verdicts)
 
 	sum := decide.Aggregate(f.toolInput(), verdicts)
 	res.Matched = len(selected)
@@ -65,12 +70,21 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		}
 	}
 	res.Hooks = results
-	e.queuePiped(selected, results)
+	if piped := pipedOutput(selected, results); len(piped) > 0 {
+		if deliversNow(ev) {
+			res.AgentOutput = append(res.AgentOutput, piped...)
+		} else {
+			e.mu.Lock()
+			e.pending = append(e.pending, piped...)
+			e.mu.Unlock()
+		}
+	}
 	res.DurationMs = ms(time.Since(start))
 	return res, nil
 }
 
-// select_ returns the enabled hooks of the event whose matcher accepts the payload's subject.
+// selectHooks returns the enabled hooks of the event whose matcher accepts the payload's
+// subject and whose filter (autohand) accepts its tool and file path.
 func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 	hooks := p.byEvent[ev.Name]
 	if len(hooks) == 0 {
@@ -79,11 +93,31 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 	subject := doc.First(ev.Subject)
 	var out []*hook
 	for _, h := range hooks {
-		if h.matcher.Match(subject) {
+		if h.matcher.Match(subject) && (h.filter == nil || h.filter.Match(doc.String("tool_name"), filePath(doc))) {
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// filePathKeys are where a payload names the file a fire is about, first present wins.
+var filePathKeys = []payload.Path{mustPath("file_path"), mustPath("path"), mustPath("tool_input.file_path"), mustPath("tool_input.path")}
+
+func filePath(doc *payload.Doc) string {
+	for _, p := range filePathKeys {
+		if s := payload.Render(doc.Get(p)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func mustPath(expr string) payload.Path {
+	p, err := payload.Compile(expr)
+	if err != nil {
+		panic("hookexec: bad built-in path " + expr) // a programming error, caught by tests
+	}
+	return p
 }
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
@@ -103,43 +137,80 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	return n, nil
 }
 
-// fire is the per-fire state shared by its hooks; everything in it is read-only once built.
+// fire is the per-fire state shared by its hooks. It is used only by the firing goroutine
+// (prepare renders everything a hook needs before the hook runs elsewhere).
 type fire struct {
 	e        *Engine
-	name     string // as the host fired it (autohand hooks see "pre-tool" in HOOK_EVENT)
+	name     string // as the host fired it
 	ev       event.Info
 	doc      *payload.Doc
-	env      []string
+	env      []string // HOOK_EVENT spelt as fired; see envFor
+	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
-	stdin    [3][]byte // per envelope, rendered on first use
-	stdinMu  sync.Mutex
+	dialects map[config.Dialect]*dialectView // per dialect, built on first use
 }
 
-func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc) *fire {
+// dialectView is what hooks of one dialect see of the fire.
+type dialectView struct {
+	env   []string
+	stdin []byte
+}
+
+func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.Time) *fire {
 	session := doc.String("session_id")
 	if session == "" {
 		session = e.opts.SessionID
 	}
 	f := &fire{e: e, name: name, ev: ev, doc: doc}
 	f.env, f.warnings = e.fireEnv(name, doc, session)
+	f.eventAt = len(e.env) // fireEnv puts HOOK_EVENT right after the host's environment
 	f.frame = payload.Frame{
-		Event:          ev.Name,
 		SessionID:      session,
 		TranscriptPath: e.opts.TranscriptPath,
 		Cwd:            e.opts.ProjectDir,
-		Timestamp:      time.Now().UTC().Format(time.RFC3339Nano),
+		Time:           now,
 	}
 	return f
 }
 
-func (f *fire) stdinFor(env payload.Envelope) []byte {
-	f.stdinMu.Lock()
-	defer f.stdinMu.Unlock()
-	if f.stdin[env] == nil {
-		f.stdin[env] = f.doc.Stdin(env, f.frame)
+// view returns the environment and stdin for hooks of dialect d: the event spelt their
+// way (autohand hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+func (f *fire) view(d config.Dialect) *dialectView {
+	if v := f.dialects[d]; v != nil {
+		return v
 	}
-	return f.stdin[env]
+	v := &dialectView{env: f.env}
+	if n := d.EventName(f.name, f.ev.Name); n != f.name {
+		v.env = slices.Clone(f.env)
+		v.env[f.eventAt] = "HOOK_EVENT=" + n
+	}
+	frame := f.frame
+	frame.Event = f.ev.Name // Claude Code's hook_event_name is the canonical name
+	if d != config.DialectClaude && d != config.DialectMycode {
+		frame.Event = d.EventName(f.name, f.ev.Name)
+	}
+	v.stdin = f.doc.Stdin(d.Envelope(), frame)
+	if f.dialects == nil {
+		f.dialects = map[config.Dialect]*dialectView{}
+	}
+	f.dialects[d] = v
+	return v
+}
+
+// render looks a placeholder's value up in the payload; session_id and cwd fall back to
+// the fire's own when the payload has none.
+func (f *fire) render(p payload.Path) string {
+	if v := f.doc.Get(p); v != nil {
+		return payload.Render(v)
+	}
+	switch p.String() {
+	case "session_id":
+		return f.frame.SessionID
+	case "cwd":
+		return f.frame.Cwd
+	}
+	return ""
 }
 
 // toolInput is the input hooks may modify: tool_input, or cli-agent's tool_args.
@@ -154,8 +225,9 @@ func (f *fire) toolInput() []byte {
 
 // runAll runs the selected hooks: in parallel up to max_parallel, except that a sequential
 // hook waits for everything before it and holds back everything after it. Results land at
-// their config index, so the order never depends on finishing times.
-func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdict, stopAtBlock bool) {
+// their config index, so the order never depends on finishing times. After a sequential
+// StopOnBlock hook blocks (AutoAgent), the rest are reported as not run.
+func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdict) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, f.e.maxParallel)
 	stopped := false
@@ -175,7 +247,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		if h.cfg.Sequential || len(hs) == 1 {
 			wg.Wait()
 			results[i], verdicts[i] = job.execute(f.e.ctx)
-			stopped = stopAtBlock && verdicts[i].Blocked
+			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
 			continue
 		}
 		wg.Add(1)
@@ -191,58 +263,59 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 // job is everything one hook needs to run, rendered while the payload is still live, so
 // that it can outlive the fire (async hooks).
 type job struct {
-	h          *hook
-	ev         event.Info
-	eventName  string
-	argv       []string
-	shellArgv  func() []string // fallback when a direct command is not on PATH
-	spec       run.Spec
-	prompt     string
-	payload    []byte
-	evaluator  PromptEvaluator
-	failClosed bool
+	h         *hook
+	ev        event.Info
+	eventName string
+	argv      []string
+	shellArgv func() []string // fallback when a direct command is not on PATH
+	spec      run.Spec
+	prompt    string // a prompt hook's prompt, or git-commit's message
+	payload   []byte
+	evaluator PromptEvaluator
 }
 
 func (f *fire) prepare(h *hook) *job {
-	j := &job{h: h, ev: f.ev, eventName: f.name, failClosed: h.cfg.FailClosed}
+	j := &job{h: h, ev: f.ev, eventName: f.name}
 	render := func(paths []payload.Path) func(int) string {
-		return func(i int) string { return f.doc.Render(paths[i]) }
+		return func(i int) string { return f.render(paths[i]) }
 	}
-	switch {
-	case h.prompt != nil:
+	v := f.view(h.cfg.Dialect)
+	if h.prompt != nil {
 		j.prompt = h.prompt.Argv(render(h.ppaths))[0]
-		j.payload = f.stdinFor(payload.Claude)
+	}
+	if h.cfg.Type == "prompt" {
+		j.payload = v.stdin
 		f.e.mu.Lock()
 		j.evaluator = f.e.eval
 		f.e.mu.Unlock()
-	default:
+		return j
+	}
+	if h.cmd != nil {
 		j.argv = h.cmd.Argv(render(h.paths))
 		if h.cmd.Mode() == template.Direct {
 			shell := h.cmd.ShellArgv(render(h.paths)) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }
 		}
-		env := f.env
-		if len(h.cfg.Env) > 0 {
-			env = append(env[:len(env):len(env)], h.cfg.Env...)
-		}
-		dir := h.cfg.Cwd
-		if dir == "" {
-			dir = f.e.opts.ProjectDir
-		}
-		j.spec = run.Spec{
-			Argv:      j.argv,
-			Stdin:     f.stdinFor(h.envelope()),
-			Env:       env,
-			Dir:       dir,
-			Timeout:   h.cfg.Timeout,
-			Grace:     f.e.grace,
-			OutputCap: f.e.cap,
-		}
+	}
+	env := v.env
+	if len(h.cfg.Env) > 0 {
+		env = append(env[:len(env):len(env)], h.cfg.Env...)
+	}
+	dir := h.cfg.Cwd
+	if dir == "" {
+		dir = f.e.opts.ProjectDir
+	}
+	j.spec = run.Spec{
+		Argv:      j.argv,
+		Stdin:     v.stdin,
+		Env:       env,
+		Dir:       dir,
+		Timeout:   h.cfg.Timeout,
+		Grace:     f.e.grace,
+		OutputCap: f.e.cap,
 	}
 	return j
 }
-
-func (h *hook) envelope() payload.Envelope { return payload.Claude }
 
 func (h *hook) base() HookResult {
 	return HookResult{
@@ -259,6 +332,8 @@ func (h *hook) command() string {
 	switch {
 	case h.cfg.Type == "prompt":
 		return h.cfg.Prompt
+	case h.git():
+		return h.gitCommand()
 	case len(h.cfg.Args) > 0:
 		return strings.Join(h.cfg.Args, " ")
 	}
@@ -279,10 +354,15 @@ func (j *job) pending() HookResult {
 
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
-	if j.h.prompt != nil {
+	if j.h.cfg.Type == "prompt" {
 		return j.evaluate(ctx)
 	}
-	r := run.Run(ctx, j.spec)
+	var r run.Result
+	if j.h.git() {
+		r = j.runGit(ctx)
+	} else {
+		r = run.Run(ctx, j.spec)
+	}
 	if r.NotFound() && j.shellArgv != nil {
 		// Let the shell report the missing program, so the output is what `sh -c` gives.
 		spec := j.spec
@@ -319,7 +399,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		Stdout:     r.Stdout,
 		Stderr:     r.Stderr,
 		Failure:    failure,
-		FailClosed: j.failClosed,
+		FailClosed: j.h.cfg.FailClosed,
+		Blocking:   j.h.cfg.Blocking,
 	})
 	j.finish(&hr, &v)
 	return hr, v
@@ -366,7 +447,7 @@ func (j *job) evaluate(ctx context.Context) (HookResult, decide.Verdict) {
 		}
 	}
 	hr.DurationMs = ms(time.Since(start))
-	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.failClosed}
+	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
 	if failure == "" {
 		out, _ := json.Marshal(map[string]any{"ok": ok, "reason": reason})
 		hr.Stdout = string(out)
@@ -415,16 +496,33 @@ func (e *Engine) startAsync(j *job) {
 	}()
 }
 
-// queuePiped keeps the output of pipe_output hooks for the agent, in config order.
-func (e *Engine) queuePiped(hs []*hook, results []HookResult) {
+// pipedOutput is what the pipe_output hooks of a fire hand to the agent, in config order:
+// each hook's raw stdout then stderr, and why it failed if it did (iteratr shows the agent
+// a failing command's output so that it can fix the cause).
+func pipedOutput(hs []*hook, results []HookResult) []string {
+	var out []string
 	for i, h := range hs {
-		if !h.cfg.PipeOutput || h.cfg.Async || results[i].Stdout == "" {
+		r := &results[i]
+		if !h.cfg.PipeOutput || h.cfg.Async {
 			continue
 		}
-		e.mu.Lock()
-		e.pending = append(e.pending, results[i].Stdout)
-		e.mu.Unlock()
+		text := r.Stdout + r.Stderr
+		if r.Error != "" && r.ExitCode != -1 || r.TimedOut {
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			text += r.Error
+		}
+		if text != "" {
+			out = append(out, text)
+		}
 	}
+	return out
 }
+
+// deliversNow reports whether piped output of the event goes to the agent with this fire's
+// result rather than the next fire's: pre_iteration output is part of the iteration it
+// precedes, and on_error output is the recovery prompt (seed 004).
+func deliversNow(ev event.Info) bool { return ev.Name == "PreIteration" || ev.Name == "SessionError" }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -14,6 +14,7 @@ type plan struct {
 	hooks    []*hook            // all hooks, config order, disabled ones included (for Config)
 	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
 	warnings []config.Warning
+	notify   bool // fires are announced to the listener (autohand's JSON-RPC notifications)
 }
 
 // hook is one configured hook, compiled.
@@ -22,26 +23,32 @@ type hook struct {
 	index   int // position in config order
 	event   event.Info
 	matcher *match.Matcher
-	cmd     *template.Command // nil for prompt hooks
+	filter  *match.Filter     // autohand's filter; nil accepts every fire
+	cmd     *template.Command // nil for prompt and git hooks
 	paths   []payload.Path    // compiled cmd.Placeholders()
-	prompt  *template.Command // prompt text with placeholders, rendered literally
+	prompt  *template.Command // prompt text, or git-commit's message, rendered literally
 	ppaths  []payload.Path
 }
 
+// git reports whether the hook is one of AutoAgent's git built-ins.
+func (h *hook) git() bool { return h.cfg.Type == "git-commit" || h.cfg.Type == "git-push" }
+
 // exec names how the hook runs, as reported in results and config.
 func (h *hook) exec() string {
-	if h.cfg.Type == "prompt" {
+	switch {
+	case h.cfg.Type == "prompt":
 		return "prompt"
-	}
-	if h.cmd == nil {
+	case h.git():
+		return "builtin"
+	case h.cmd == nil:
 		return ""
 	}
 	return h.cmd.Mode().String()
 }
 
 // compile builds the per-event index; a hook whose matcher or template does not compile is
-// disabled with a warning, the others are unaffected.
-func compile(set *config.Set) *plan {
+// disabled with a warning, the others are unaffected. Filter paths are relative to project.
+func compile(set *config.Set, project string) *plan {
 	p := &plan{set: set, byEvent: map[string][]*hook{}, warnings: set.Warnings}
 	for i := range set.Hooks {
 		c := &set.Hooks[i]
@@ -56,25 +63,42 @@ func compile(set *config.Set) *plan {
 			}
 			p.warnings = append(p.warnings, config.Warning{Source: c.Source, Hook: c.ID, Message: err.Error(), Error: true})
 		}
-		m, err := match.Compile(c.Matcher)
+		var err error
+		if c.RegexMatcher {
+			h.matcher, err = match.CompileRegex(c.Matcher)
+		} else {
+			h.matcher, err = match.Compile(c.Matcher)
+		}
+		if err == nil {
+			h.filter, err = match.CompileFilter(c.FilterTools, c.FilterPaths, project)
+		}
 		if err != nil {
 			fail(err)
 			continue
 		}
-		h.matcher = m
 		switch c.Type {
 		case "command":
 			if len(c.Args) > 0 {
 				h.cmd, err = template.CompileArgs(c.Args)
 			} else {
-				h.cmd, err = template.Compile(c.Command)
+				h.cmd, err = template.Compile(c.CommandTemplate())
+				if err != nil && c.CommandTemplate() != c.Command {
+					// mycode's $VAR in a context that cannot take a quoted value: leave it
+					// to the shell, which has the same value in the environment.
+					h.cmd, err = template.Compile(c.Command)
+				}
 			}
 			if err == nil {
 				h.paths, err = compilePaths(h.cmd.Placeholders())
 			}
-		case "prompt":
-			// The prompt goes to the host's evaluator as data, never to a shell.
-			h.prompt, err = template.CompileArgs([]string{c.Prompt})
+		case "prompt", "git-commit":
+			// The prompt goes to the host's evaluator and the message to git as data, never
+			// to a shell.
+			text := c.Prompt
+			if c.Type == "git-commit" {
+				text = c.Message
+			}
+			h.prompt, err = template.CompileArgs([]string{text})
 			if err == nil {
 				h.ppaths, err = compilePaths(h.prompt.Placeholders())
 			}

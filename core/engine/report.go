@@ -19,27 +19,39 @@ type ConfigReport struct {
 	// EventNames maps every known event name and alias to its canonical name, so bindings
 	// can answer "nothing is hooked" without a copy of the table.
 	EventNames map[string]string `json:"event_names"`
+	// Notifications: every fire is announced to the listener (kind "notification"), so a
+	// binding must not skip the library for fires that match no hook.
+	Notifications bool `json:"notifications"`
 }
 
 // HookInfo is one configured hook, enabled or not.
 type HookInfo struct {
-	ID         string            `json:"id"`
-	Event      string            `json:"event"`
-	Matcher    string            `json:"matcher"`
-	Type       string            `json:"type"`
-	Command    string            `json:"command"`
-	Exec       string            `json:"exec"`
-	TimeoutMs  int64             `json:"timeout_ms"`
-	Cwd        string            `json:"cwd"`
-	Async      bool              `json:"async"`
-	FailClosed bool              `json:"fail_closed"`
-	PipeOutput bool              `json:"pipe_output"`
-	Sequential bool              `json:"sequential"`
-	Source     string            `json:"source"`
-	Dialect    string            `json:"dialect"`
-	Enabled    bool              `json:"enabled"`
-	Disabled   string            `json:"disabled_reason"`
-	Env        map[string]string `json:"env,omitempty"`
+	ID          string            `json:"id"`
+	Description string            `json:"description,omitempty"`
+	Event       string            `json:"event"`
+	Matcher     string            `json:"matcher"`
+	Filter      *HookFilter       `json:"filter,omitempty"`
+	Type        string            `json:"type"`
+	Command     string            `json:"command"`
+	Exec        string            `json:"exec"`
+	TimeoutMs   int64             `json:"timeout_ms"`
+	Cwd         string            `json:"cwd"`
+	Async       bool              `json:"async"`
+	FailClosed  bool              `json:"fail_closed"`
+	Blocking    bool              `json:"blocking"`
+	PipeOutput  bool              `json:"pipe_output"`
+	Sequential  bool              `json:"sequential"`
+	Source      string            `json:"source"`
+	Dialect     string            `json:"dialect"`
+	Enabled     bool              `json:"enabled"`
+	Disabled    string            `json:"disabled_reason"`
+	Env         map[string]string `json:"env,omitempty"`
+}
+
+// HookFilter is autohand's filter of a hook.
+type HookFilter struct {
+	Tool []string `json:"tool,omitempty"`
+	Path []string `json:"path,omitempty"`
 }
 
 // Config describes the configuration in force.
@@ -49,14 +61,15 @@ func (e *Engine) Config() (*ConfigReport, error) {
 	}
 	p := e.plan.Load()
 	r := &ConfigReport{
-		Profile:    p.set.Profile.Name,
-		ProjectDir: e.opts.ProjectDir,
-		DisableAll: p.set.DisableAll,
-		Sources:    p.set.Sources,
-		Warnings:   p.warnings,
-		Events:     p.eventsSummary(),
-		EventNames: eventNames(),
-		Hooks:      make([]HookInfo, 0, len(p.hooks)),
+		Profile:       p.set.Profile.Name,
+		ProjectDir:    e.opts.ProjectDir,
+		DisableAll:    p.set.DisableAll,
+		Sources:       p.set.Sources,
+		Warnings:      p.warnings,
+		Events:        p.eventsSummary(),
+		EventNames:    eventNames(),
+		Notifications: p.notify,
+		Hooks:         make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {
 		r.Sources = []config.SourceInfo{}
@@ -66,8 +79,12 @@ func (e *Engine) Config() (*ConfigReport, error) {
 	}
 	for _, h := range p.hooks {
 		c := h.cfg
+		var filter *HookFilter
+		if len(c.FilterTools)+len(c.FilterPaths) > 0 {
+			filter = &HookFilter{Tool: c.FilterTools, Path: c.FilterPaths}
+		}
 		r.Hooks = append(r.Hooks, HookInfo{
-			ID: c.ID, Event: c.Event, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
+			ID: c.ID, Description: c.Description, Event: c.Event, Filter: filter, Blocking: c.Blocking, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,

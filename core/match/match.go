@@ -123,16 +123,29 @@ func Compile(pattern string) (*Matcher, error) {
 			m.kind = All // "|", " , " and the like name nothing, so they restrict nothing
 		}
 	case Regex:
-		if err := checkECMAScriptGroups(p); err != nil {
-			return nil, &Error{Pattern: pattern, Err: err}
-		}
-		re, err := regexp2.Compile(p, regexp2.ECMAScript)
-		if err != nil {
-			return nil, &Error{Pattern: pattern, Err: err}
-		}
-		re.MatchTimeout = MatchTimeout
-		m.re = re
+		return CompileRegex(pattern)
 	}
+	return m, nil
+}
+
+// CompileRegex compiles pattern as an ECMAScript regex whatever characters it has, for
+// dialects whose matcher is always a regex (autohand): there "read" also matches
+// "read_file". Blank and "*" still match everything.
+func CompileRegex(pattern string) (*Matcher, error) {
+	p := strings.TrimSpace(pattern)
+	if p == "" || p == "*" {
+		return &Matcher{pattern: pattern}, nil
+	}
+	m := &Matcher{pattern: pattern, kind: Regex}
+	if err := checkECMAScriptGroups(p); err != nil {
+		return nil, &Error{Pattern: pattern, Err: err}
+	}
+	re, err := regexp2.Compile(p, regexp2.ECMAScript)
+	if err != nil {
+		return nil, &Error{Pattern: pattern, Err: err}
+	}
+	re.MatchTimeout = MatchTimeout
+	m.re = re
 	return m, nil
 }
 

@@ -3,6 +3,7 @@ package payload
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -63,12 +64,13 @@ func TestStdinEnvelope(t *testing.T) {
 	require.Equal(t, "/p\"q", m["cwd"])
 	require.Equal(t, map[string]any{"command": "ls"}, m["tool_input"], "tool_args mirrored as tool_input")
 
-	out = doc.Stdin(AutoAgent, Frame{Event: "PreExecutionStart", SessionID: "s", Cwd: "/w", Timestamp: "T"})
+	out = doc.Stdin(AutoAgent, Frame{Event: "PreExecutionStart", SessionID: "s", Cwd: "/w", Time: time.UnixMilli(1700000000123)})
 	m = nil
 	require.NoError(t, json.Unmarshal(out, &m))
 	require.Equal(t, "PreExecutionStart", m["eventName"])
 	require.Equal(t, "s", m["sessionId"])
 	require.Equal(t, "/w", m["workspace"])
+	require.Equal(t, float64(1700000000123), m["timestamp"], "a number, as AutoAgent's Date.now()")
 	require.NotContains(t, m, "tool_input")
 }
 

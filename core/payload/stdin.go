@@ -1,6 +1,11 @@
 package payload
 
-import "github.com/valyala/fastjson"
+import (
+	"strconv"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
 
 // Envelope is the set of fields a dialect puts around the host's payload on a hook's stdin.
 type Envelope uint8
@@ -16,11 +21,11 @@ const (
 
 // Frame holds the values that fill an envelope.
 type Frame struct {
-	Event          string // canonical event name
+	Event          string // the event as the hook's dialect spells it
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
-	Timestamp      string // RFC 3339
+	Time           time.Time // AutoAgent's timestamp: milliseconds since the epoch, as Date.now()
 }
 
 // Stdin renders the payload inside env as one line of compact JSON ending in "\n".
@@ -56,7 +61,9 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		str("eventName", f.Event)
 		str("sessionId", f.SessionID)
 		str("workspace", f.Cwd)
-		str("timestamp", f.Timestamp)
+		if obj.Get("timestamp") == nil {
+			field("timestamp", strconv.AppendInt(nil, f.Time.UnixMilli(), 10))
+		}
 	}
 	obj.Visit(func(k []byte, v *fastjson.Value) {
 		field(string(k), v.MarshalTo(nil))

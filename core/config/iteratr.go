@@ -1,0 +1,80 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/hookexec/hookexec/core/event"
+)
+
+// iteratrFile is .iteratr.hooks.yml (seed 004).
+type iteratrFile struct {
+	Version *int                     `yaml:"version"`
+	Hooks   map[string][]iteratrHook `yaml:"hooks"`
+	Extra   map[string]any           `yaml:",inline"`
+}
+
+type iteratrHook struct {
+	Command    string         `yaml:"command"`
+	Timeout    *float64       `yaml:"timeout"` // seconds; absent or 0: 30
+	PipeOutput bool           `yaml:"pipe_output"`
+	Extra      map[string]any `yaml:",inline"`
+}
+
+// iteratrTypes are the six hook types in the order the seed lists them.
+var iteratrTypes = []string{"session_start", "pre_iteration", "post_iteration", "session_end", "on_task_complete", "on_error"}
+
+// iteratr reads the YAML file. Like iteratr itself, a file that does not parse yields no
+// hooks at all: the error becomes the file's warning and the session goes on.
+func (p *parser) iteratr(data []byte) error {
+	var f iteratrFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("invalid YAML, no hooks loaded from it: %v", err)
+	}
+	if f.Version != nil && *f.Version != 1 {
+		p.warn("", "version %d is not 1; read as version 1", *f.Version)
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Extra)) {
+		p.warn("", "unknown field %q; ignored", k)
+	}
+	known := map[string]bool{}
+	for _, t := range iteratrTypes {
+		known[t] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Hooks)) {
+		if !known[k] {
+			p.skip("hooks.%s is not an iteratr hook type (want one of %v)", k, iteratrTypes)
+		}
+	}
+	for _, typ := range iteratrTypes {
+		ev := event.Lookup(typ)
+		for i, ih := range f.Hooks[typ] {
+			where := fmt.Sprintf("hooks.%s[%d]", typ, i)
+			h := Hook{Event: ev.Name, Type: "command", Command: ih.Command, PipeOutput: ih.PipeOutput}
+			for _, k := range slices.Sorted(maps.Keys(ih.Extra)) {
+				p.warn(where, "unknown field %q; ignored", k)
+			}
+			if ih.Command == "" {
+				p.disable(&h, where, "no \"command\"")
+			}
+			if t := ih.Timeout; t != nil && *t != 0 {
+				if *t < 0 || math.IsNaN(*t) {
+					p.disable(&h, where, "timeout %v is not positive", *t)
+				} else {
+					h.Timeout = time.Duration(*t * float64(time.Second))
+				}
+			}
+			if ev.Name == "SessionEnd" && h.PipeOutput {
+				p.warn(where, "pipe_output has no effect on session_end: no iteration follows")
+				h.PipeOutput = false
+			}
+			p.f.hooks = append(p.f.hooks, h)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/notify"
+	"github.com/hookexec/hookexec/core/payload"
+)
+
+// Notifications: with autohand hooks loaded (or the notifications option on), every fire is
+// also announced to the listener as a JSON-RPC 2.0 notification, kind "notification",
+// e.g. {"jsonrpc":"2.0","method":"autohand.hook.preTool","params":{...}} (seed 001). They
+// are delivered in fire order by one goroutine at a time, never on the firing thread, and
+// never after Close returns.
+
+// notifies decides whether a configuration announces its fires.
+func notifies(set *config.Set, opt *bool) bool {
+	if opt != nil {
+		return *opt
+	}
+	if set.Profile.Dialect == config.DialectAutohand {
+		return true
+	}
+	for i := range set.Hooks {
+		if set.Hooks[i].Dialect == config.DialectAutohand {
+			return true
+		}
+	}
+	return false
+}
+
+// announce queues the fire's notification when a listener is registered.
+func (e *Engine) announce(name string, doc *payload.Doc, now time.Time) {
+	e.mu.Lock()
+	listening := e.listen != nil
+	e.mu.Unlock()
+	if !listening {
+		return
+	}
+	msg, ok := notify.Message(name, doc.Root(), now)
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.notes = append(e.notes, msg)
+	if !e.delivering {
+		e.delivering = true
+		e.async.Add(1)
+		go e.deliverNotes()
+	}
+}
+
+func (e *Engine) deliverNotes() {
+	defer e.async.Done()
+	for {
+		e.mu.Lock()
+		batch, fn := e.notes, e.listen
+		e.notes = nil
+		if len(batch) == 0 || fn == nil || e.ctx.Err() != nil {
+			e.notes, e.delivering = nil, false
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Unlock()
+		for _, m := range batch {
+			fn("notification", m)
+		}
+	}
+}
