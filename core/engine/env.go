@@ -28,16 +28,17 @@ func vars(spec ...[]string) []envVar {
 	return out
 }
 
-// payloadEnv is seed 001's HOOK_* table and seed 002's short names, each set only when the
+// payloadEnv is seed 001's HOOK_* table and seed 002's short names (TOOL_NAME, FILE_PATH,
+// EXIT_CODE: the tool's exit code), each set only when the
 // payload has the field. HOOK_EVENT, HOOK_WORKSPACE, HOOK_SESSION_ID and CLAUDE_PROJECT_DIR
 // are always set (see fireEnv).
 var payloadEnv = vars(
 	[]string{"HOOK_TOOL", "tool_name"},
 	[]string{"HOOK_TOOL_CALL_ID", "tool_call_id", "tool_use_id"},
 	[]string{"HOOK_ARGS", "tool_input"},
-	[]string{"HOOK_SUCCESS", "success"},
+	[]string{"HOOK_SUCCESS", "success", "tool_success"},
 	[]string{"HOOK_OUTPUT", "tool_response", "output"},
-	[]string{"HOOK_DURATION", "duration_ms", "duration", "execution_time"},
+	[]string{"HOOK_DURATION", "duration_ms", "duration", "execution_time", "turn_duration"},
 	[]string{"HOOK_PATH", "path", "file_path", "tool_input.file_path", "tool_input.path"},
 	[]string{"HOOK_CHANGE_TYPE", "change_type"},
 	[]string{"HOOK_INSTRUCTION", "instruction", "prompt"},
@@ -58,10 +59,15 @@ var payloadEnv = vars(
 	[]string{"HOOK_SUBAGENT_DURATION", "subagent_duration"},
 	[]string{"HOOK_PERMISSION_TYPE", "permission_type"},
 	[]string{"HOOK_NOTIFICATION_TYPE", "notification_type"},
-	[]string{"HOOK_NOTIFICATION_MSG", "message"},
+	[]string{"HOOK_NOTIFICATION_MSG", "notification_message", "message"},
 	[]string{"TOOL_NAME", "tool_name"},
 	[]string{"FILE_PATH", "file_path", "tool_input.file_path", "tool_input.path", "path"},
+	append([]string{"EXIT_CODE", "exit_code"}, exitCodeFallback...),
 )
+
+// exitCodeFallback is where a tool's exit code is when the payload has no exit_code; a
+// mycode command's $EXIT_CODE reads the same places.
+var exitCodeFallback = []string{"tool_response.exit_code", "tool_response.exitCode"}
 
 // maxEnvValue bounds a payload value copied into the environment. Linux refuses to exec
 // with a single string over 128 KiB (E2BIG), which would stop every hook of the fire —

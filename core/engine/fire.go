@@ -198,8 +198,8 @@ func (f *fire) view(d config.Dialect) *dialectView {
 	return v
 }
 
-// render looks a placeholder's value up in the payload; session_id and cwd fall back to
-// the fire's own when the payload has none.
+// render looks a placeholder's value up in the payload. When the payload lacks them,
+// session_id and cwd are the fire's own and exit_code is the tool response's.
 func (f *fire) render(p payload.Path) string {
 	if v := f.doc.Get(p); v != nil {
 		return payload.Render(v)
@@ -209,9 +209,23 @@ func (f *fire) render(p payload.Path) string {
 		return f.frame.SessionID
 	case "cwd":
 		return f.frame.Cwd
+	case "exit_code":
+		for _, x := range exitCodePaths {
+			if v := f.doc.Get(x); v != nil {
+				return payload.Render(v)
+			}
+		}
 	}
 	return ""
 }
+
+var exitCodePaths = func() []payload.Path {
+	out := make([]payload.Path, len(exitCodeFallback))
+	for i, x := range exitCodeFallback {
+		out[i] = mustPath(x)
+	}
+	return out
+}()
 
 // toolInput is the input hooks may modify: tool_input, or cli-agent's tool_args.
 func (f *fire) toolInput() []byte {
