@@ -47,10 +47,16 @@ extern "C" {
 typedef struct hookexec_engine hookexec_engine;
 
 /*
- * Receives what happens outside a fire's return value: kind "async" (the result of an
- * `async: true` hook, JSON {event, hook, blocked, decision, reason}) and, in later versions,
- * other kinds. Called on a thread the library owns, never the thread that fired; json is
- * valid only during the call. It must not call hookexec_close on the same engine.
+ * Receives what happens outside a fire's return value:
+ *   kind "async":        the result of an `async: true` hook, JSON {event, hook, blocked,
+ *                        decision, reason};
+ *   kind "notification": a JSON-RPC 2.0 notification announcing a fire, e.g.
+ *                        {"jsonrpc":"2.0","method":"autohand.hook.preTool","params":{...}};
+ *                        sent for every fire, matched or not, in fire order, when autohand
+ *                        hooks are loaded or options set "notifications": true;
+ * and, in later versions, other kinds (ignore what you do not know). Called on a thread the
+ * library owns, never the thread that fired; json is valid only during the call. It must not
+ * call hookexec_close on the same engine.
  */
 typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
 
@@ -74,9 +80,10 @@ const char *hookexec_version(void);
 
 /*
  * Opens an engine. options_json may be NULL or "{}"; its fields, all optional:
- *   profile ("cli-agent" | "claude"), project_dir, home, sources [paths], config {inline},
+ *   profile ("cli-agent" | "claude" | "mycode" | "autohand" | "autoagent" | "iteratr"),
+ *   project_dir, home, sources [paths, dialect detected from shape], config {inline},
  *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
- *   session_id, transcript_path, env {NAME: value}.
+ *   session_id, transcript_path, env {NAME: value}, notifications (bool).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

@@ -231,7 +231,7 @@ var exitCodePaths = func() []payload.Path {
 func (f *fire) toolInput() []byte {
 	for _, k := range [...]string{"tool_input", "tool_args"} {
 		if v := f.doc.Root().Get(k); v != nil {
-			return v.MarshalTo(nil)
+			return payload.AppendJSON(nil, v)
 		}
 	}
 	return nil
@@ -521,11 +521,18 @@ func pipedOutput(hs []*hook, results []HookResult) []string {
 			continue
 		}
 		text := r.Stdout + r.Stderr
-		if r.Error != "" && r.ExitCode != -1 || r.TimedOut {
+		failure := ""
+		switch {
+		case r.TimedOut || r.Signal != "":
+			failure = r.Error
+		case r.ExitCode > 0:
+			failure = fmt.Sprintf("exit status %d", r.ExitCode)
+		}
+		if failure != "" {
 			if text != "" && !strings.HasSuffix(text, "\n") {
 				text += "\n"
 			}
-			text += r.Error
+			text += failure
 		}
 		if text != "" {
 			out = append(out, text)

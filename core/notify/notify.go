@@ -12,10 +12,11 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/event"
-	"github.com/valyala/fastjson"
+	"github.com/hookexec/hookexec/core/payload"
 )
 
 // methodPrefix starts every method name.
@@ -120,10 +121,10 @@ var byFired = func() map[string]*compiled {
 	bySpec := make(map[string]*compiled, len(specs))
 	for _, s := range specs {
 		c := &compiled{method: methodPrefix + s.method}
-		c.head = appendString([]byte(`{"jsonrpc":"2.0","method":`), []byte(c.method))
+		c.head = payload.AppendJSONBytes([]byte(`{"jsonrpc":"2.0","method":`), []byte(c.method))
 		c.head = append(c.head, `,"params":{`...)
 		for _, pr := range s.params {
-			cp := compiledParam{key: append(appendString(nil, []byte(pr.name)), ':')}
+			cp := compiledParam{key: append(payload.AppendJSONBytes(nil, []byte(pr.name)), ':')}
 			for _, f := range pr.from {
 				cp.from = append(cp.from, strings.Split(f, "."))
 			}
@@ -165,13 +166,13 @@ const maxPooled = 64 << 10
 // that method, in the table's order, each copied as JSON from the first payload field present
 // among its candidates; a field the payload lacks (or holds as null) is left out, except
 // "timestamp", which is always last and set to now in RFC 3339 with milliseconds, UTC.
-// Output is compact, valid JSON (strings re-escaped, no HTML escaping). payload is a parsed
-// JSON object; nil, or anything but an object, reads as the empty object. ok is false, and
+// Output is compact, valid JSON (strings re-escaped, no HTML escaping). doc is the parsed
+// payload; nil, or anything but an object, reads as the empty object. ok is false, and
 // msg nil, when Method(fired) has no method.
 //
 // Reading a fastjson value unescapes its strings in place, so the payload must not be read
 // by another goroutine during the call; distinct payloads may be rendered concurrently.
-func Message(fired string, payload *fastjson.Value, now time.Time) (msg []byte, ok bool) {
+func Message(fired string, doc *fastjson.Value, now time.Time) (msg []byte, ok bool) {
 	c := byFired[fired]
 	if c == nil {
 		return nil, false
@@ -180,9 +181,9 @@ func Message(fired string, payload *fastjson.Value, now time.Time) (msg []byte, 
 	buf := append((*bp)[:0], c.head...)
 	for i := range c.params {
 		pr := &c.params[i]
-		if v := first(payload, pr.from); v != nil {
+		if v := first(doc, pr.from); v != nil {
 			buf = append(buf, pr.key...)
-			buf = appendValue(buf, v)
+			buf = payload.AppendJSON(buf, v)
 			buf = append(buf, ',')
 		}
 	}
@@ -198,97 +199,15 @@ func Message(fired string, payload *fastjson.Value, now time.Time) (msg []byte, 
 }
 
 // first returns the value of the first candidate present and not null, or nil.
-func first(payload *fastjson.Value, from [][]string) *fastjson.Value {
-	if payload == nil {
+func first(doc *fastjson.Value, from [][]string) *fastjson.Value {
+	if doc == nil {
 		return nil
 	}
 	for _, path := range from {
-		if v := payload.Get(path...); v != nil && v.Type() != fastjson.TypeNull {
+		if v := doc.Get(path...); v != nil && v.Type() != fastjson.TypeNull {
 			return v
 		}
 	}
 	return nil
 }
 
-// appendValue writes v as compact JSON. It does not use v.MarshalTo for strings: once a
-// string has been read, fastjson re-quotes it Go-style (\x1b, \v), which JSON parsers reject.
-func appendValue(dst []byte, v *fastjson.Value) []byte {
-	switch v.Type() {
-	case fastjson.TypeString:
-		return appendString(dst, v.GetStringBytes())
-	case fastjson.TypeObject:
-		o := v.GetObject()
-		dst = append(dst, '{')
-		n := 0
-		o.Visit(func(k []byte, vv *fastjson.Value) {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			dst = appendValue(dst, vv)
-		})
-		return append(dst, '}')
-	case fastjson.TypeArray:
-		dst = append(dst, '[')
-		for i, vv := range v.GetArray() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, vv)
-		}
-		return append(dst, ']')
-	default: // numbers keep their text; true, false, null
-		return v.MarshalTo(dst)
-	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string: quote, backslash and control characters escaped,
-// invalid UTF-8 replaced by U+FFFD, everything else (including <, >, &) as is.
-func appendString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}

@@ -103,7 +103,7 @@ func Render(v *fastjson.Value) string {
 		b, _ := v.StringBytes()
 		return string(b)
 	default:
-		return string(v.MarshalTo(nil))
+		return string(AppendJSON(nil, v))
 	}
 }
 

@@ -81,3 +81,22 @@ func TestAppendJSONString(t *testing.T) {
 		require.Equal(t, s, got)
 	}
 }
+
+// Reading a string makes fastjson re-quote it Go-style (\x1b) in MarshalTo; stdin must stay
+// valid JSON however the payload was read before (ANSI colours in tool output are common).
+func TestStdinValidAfterReads(t *testing.T) {
+	doc, err := Parse([]byte(`{"tool_name":"a\u001bb\u000bc","tool_response":"\u001b[31mred\u001b[0m\n","x":{"y":"q\u0001\ud83d\ude00"}}`))
+	require.NoError(t, err)
+	defer doc.Release()
+	for _, expr := range []string{"tool_name", "tool_response", "x.y", "x"} {
+		p, err := Compile(expr)
+		require.NoError(t, err)
+		_ = doc.Render(p)
+	}
+	out := doc.Stdin(Claude, Frame{})
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(out, &m), string(out))
+	require.Equal(t, "a\x1bb\vc", m["tool_name"])
+	require.Equal(t, "\x1b[31mred\x1b[0m\n", m["tool_response"])
+	require.Equal(t, map[string]any{"y": "q\x01😀"}, m["x"])
+}

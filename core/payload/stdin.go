@@ -3,6 +3,7 @@ package payload
 import (
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
@@ -66,38 +67,100 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		}
 	}
 	obj.Visit(func(k []byte, v *fastjson.Value) {
-		field(string(k), v.MarshalTo(nil))
+		field(string(k), AppendJSON(nil, v))
 	})
 	if env == Claude && obj.Get("tool_input") == nil {
 		if v := obj.Get("tool_args"); v != nil {
-			field("tool_input", v.MarshalTo(nil))
+			field("tool_input", AppendJSON(nil, v))
 		}
 	}
 	buf = append(buf, '}', '\n')
 	return buf
 }
 
-// AppendJSONString appends s to dst as a JSON string literal. strconv.Quote is not JSON
-// (it emits \x..), so escape by hand: control characters, quote and backslash.
-func AppendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			dst = append(dst, c)
+// AppendJSONString appends s to dst as a JSON string literal (strconv.Quote is not JSON).
+func AppendJSONString(dst []byte, s string) []byte { return AppendJSONBytes(dst, []byte(s)) }
+
+// AppendJSON appends v as compact JSON. Use it instead of v.MarshalTo: once a string of a
+// document has been read (a template, an env var, a matcher subject), fastjson re-quotes it
+// Go-style (\x1b, \v), which JSON parsers reject.
+func AppendJSON(dst []byte, v *fastjson.Value) []byte {
+	switch v.Type() {
+	case fastjson.TypeString:
+		return AppendJSONBytes(dst, v.GetStringBytes())
+	case fastjson.TypeObject:
+		o := v.GetObject()
+		dst = append(dst, '{')
+		n := 0
+		o.Visit(func(k []byte, vv *fastjson.Value) {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = AppendJSONBytes(dst, k)
+			dst = append(dst, ':')
+			dst = AppendJSON(dst, vv)
+		})
+		return append(dst, '}')
+	case fastjson.TypeArray:
+		dst = append(dst, '[')
+		for i, vv := range v.GetArray() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSON(dst, vv)
 		}
+		return append(dst, ']')
+	default: // numbers keep their text; true, false, null
+		return v.MarshalTo(dst)
 	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendJSONBytes appends s as a JSON string: quote, backslash and control characters escaped,
+// invalid UTF-8 replaced by U+FFFD, everything else (including <, >, &) as is.
+func AppendJSONBytes(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }

@@ -117,6 +117,8 @@ class Engine:
         self._thunk: Any = None  # the C listener handed to the library, if any
         self._evaluator: Any = None  # the C prompt evaluator handed to the library, if any
         self._listener: Optional[Listener] = None
+        self._notify: Optional[Callable[[Dict[str, Any]], None]] = None
+        self._notifications = False  # the library announces every fire (autohand)
         # (canonical event → (enabled hooks, subject fields), (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...]]], Dict[Tuple[str, str], int]] = ({}, {})
         self._empty: Dict[str, FireResult] = {}
@@ -150,7 +152,7 @@ class Engine:
             self._closed = True  # from here on every method raises ClosedError
             self._lib.hookexec_close(self._h)
             # Async hooks that finished while close waited were delivered; nothing is after.
-            self._listener = None
+            self._listener = self._notify = None
             _live_thunks.pop(id(self._thunk), None)
             _live_thunks.pop(id(self._evaluator), None)
 
@@ -204,6 +206,8 @@ class Engine:
         """The result of a fire that certainly matches nothing, or None (ask the library)."""
         if self._piped or (payload is not None and type(payload) is not dict):
             return None
+        if self._notify is not None and self._notifications:
+            return None  # every fire is announced, matched or not
         canon = self._names.get(event)
         if canon is None:
             return None
@@ -275,6 +279,7 @@ class Engine:
         # Sticky: output queued by a pipe_output hook outlives a reload that removes the hook.
         self._piped = self._piped or any(h.get("pipe_output") for h in cfg.get("hooks") or ())
         self._names = dict(cfg.get("event_names") or {})
+        self._notifications = bool(cfg.get("notifications"))
         self._summary = (events, {})
 
     def drain(self) -> List[str]:
@@ -288,28 +293,43 @@ class Engine:
     def on_async(self, fn: Optional[Listener]) -> Optional[Listener]:
         """Registers ``fn(kind, data)`` for what happens outside a fire's return value: kind
         "async" (the result of an ``async: true`` hook, data {event, hook, blocked, decision,
-        reason}) and, in later library versions, other kinds. ``fn`` runs on a thread of the
-        library; an exception in it goes to ``sys.unraisablehook``, never into C. Nothing is
-        delivered after close() returns (results of async hooks that finish while close() waits
-        for them still are). None removes the listener. Returns ``fn`` (usable as a
-        decorator)."""
+        reason}) and any later kind other than notifications, which go to
+        :meth:`on_notification`. ``fn`` runs on a thread of the library; an exception in it
+        goes to ``sys.unraisablehook``, never into C. Nothing is delivered after close()
+        returns (results of async hooks that finish while close() waits for them still are).
+        None removes the listener. Returns ``fn`` (usable as a decorator)."""
         self._check_open()
-        if fn is None:
-            self._lib.hookexec_set_listener(self._h, _ffi.LISTENER_FN(), None)  # NULL removes it
-            self._listener = None
-            return None
-        if not callable(fn):
+        if fn is not None and not callable(fn):
             raise TypeError("on_async() needs a callable or None")
+        self._listener = fn
+        self._sync_listener()
+        return fn
+
+    def on_notification(self, fn: Optional[Callable[[Dict[str, Any]], None]]) -> Optional[Callable[[Dict[str, Any]], None]]:
+        """Registers ``fn(message)`` for JSON-RPC 2.0 notifications: with autohand hooks loaded
+        (or ``notifications=True``), every fire is announced as
+        ``{"jsonrpc": "2.0", "method": "autohand.hook.preTool", "params": {...}}``, in fire
+        order, whether or not a hook matched. Same threading and error rules as
+        :meth:`on_async`. None removes it. Returns ``fn``."""
+        self._check_open()
+        if fn is not None and not callable(fn):
+            raise TypeError("on_notification() needs a callable or None")
+        self._notify = fn
+        self._sync_listener()
+        return fn
+
+    def _sync_listener(self) -> None:
+        """Hands the library one C listener while any Python listener is registered."""
+        if self._listener is None and self._notify is None:
+            self._lib.hookexec_set_listener(self._h, _ffi.LISTENER_FN(), None)  # NULL removes it
+            return
         if self._thunk is None:
-            # One C thunk per engine, dispatching to the current Python listener. It refers to
+            # One C thunk per engine, dispatching to the current Python listeners. It refers to
             # the engine weakly, so an engine with a listener is still collected (and closed).
             # It is kept in a module-level dict until close() succeeds: C may call it until then.
             self._thunk = _ffi.LISTENER_FN(_make_dispatch(self))
             _live_thunks[id(self._thunk)] = self._thunk
-        self._listener = fn
         self._lib.hookexec_set_listener(self._h, self._thunk, None)
-        return fn
-
 
     def set_prompt_evaluator(self, fn: Optional[Callable[[str, Dict[str, Any]], Dict[str, Any]]]) -> None:
         """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
@@ -364,12 +384,18 @@ def _make_dispatch(engine: Engine) -> Callable[[Any, Optional[bytes], Optional[b
         fn = None
         try:
             eng = ref()
-            fn = eng._listener if eng is not None else None
+            if eng is None:
+                return
+            k = (kind or b"").decode("utf-8", "replace")
+            fn = eng._notify if k == "notification" else eng._listener
             if fn is None:
                 return
             _in_listener.engine = eng
             try:
-                fn((kind or b"").decode("utf-8", "replace"), json.loads(data) if data else None)
+                if k == "notification":
+                    fn(json.loads(data) if data else None)
+                else:
+                    fn(k, json.loads(data) if data else None)
             finally:
                 _in_listener.engine = None
         except BaseException as e:  # noqa: BLE001 — nothing may propagate into C

@@ -821,6 +821,84 @@ static void test_listener(void) {
 	remove_tree(dir);
 }
 
+/* ---------------------------------------------------------------- 10b. JSON-RPC notifications */
+
+struct notes {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int n;
+	int on_firing_thread;
+	pthread_t firing_thread;
+	char *json[8];
+};
+
+static void note_listener(void *user_data, const char *kind, const char *json) {
+	struct notes *s = user_data;
+	if (!kind || strcmp(kind, "notification") != 0) return;
+	pthread_mutex_lock(&s->mu);
+	if (pthread_equal(pthread_self(), s->firing_thread)) s->on_firing_thread++;
+	if (s->n < 8) s->json[s->n] = strdup(json ? json : "(null)");
+	s->n++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* An autohand config makes every fire a JSON-RPC 2.0 notification to the listener, in fire
+ * order, matched or not, never on the firing thread. */
+static void test_notifications(void) {
+	char *dir = make_tmpdir();
+	char *cfgdir = fmt("%s/.autohand", dir);
+	mkdir(cfgdir, 0755);
+	free(write_file(cfgdir, "config.json",
+	                "{\"hooks\":{\"enabled\":true,\"hooks\":[{\"event\":\"pre-tool\",\"command\":\"true\","
+	                "\"matcher\":\"^run_command$\"}]}}"));
+	char *opts = options(dir, NULL, "\"profile\":\"autohand\"");
+	struct notes s;
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.cv, NULL);
+	s.firing_thread = pthread_self();
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		char *cfg = NULL;
+		CHECK_RC(hookexec_config(e, &cfg), HOOKEXEC_OK);
+		CHECK_HAS(cfg, "\"notifications\":true");
+		hookexec_free(cfg);
+		CHECK_RC(hookexec_set_listener(e, note_listener, &s), HOOKEXEC_OK);
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "pre-tool", "{\"tool_name\":\"run_command\",\"tool_input\":{\"command\":\"ls\"},\"tool_use_id\":\"c1\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"matched\":1");
+		hookexec_free(res);
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "SessionEnd", "{\"session_end_reason\":\"quit\",\"duration\":5}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"matched\":0");
+		hookexec_free(res);
+
+		struct timespec deadline;
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 5;
+		pthread_mutex_lock(&s.mu);
+		while (s.n < 2) {
+			if (pthread_cond_timedwait(&s.cv, &s.mu, &deadline) == ETIMEDOUT) break;
+		}
+		pthread_mutex_unlock(&s.mu);
+		CHECK_INT(s.n, 2);
+		if (s.n >= 2) {
+			CHECK_HAS(s.json[0], "{\"jsonrpc\":\"2.0\",\"method\":\"autohand.hook.preTool\",\"params\":{");
+			CHECK_HAS(s.json[0], "\"toolId\":\"c1\",\"toolName\":\"run_command\",\"args\":{\"command\":\"ls\"},\"timestamp\":\"");
+			CHECK_HAS(s.json[1], "\"method\":\"autohand.hook.sessionEnd\",\"params\":{\"reason\":\"quit\",\"duration\":5,");
+		}
+		CHECK_INT(s.on_firing_thread, 0);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+	}
+	for (int i = 0; i < s.n && i < 8; i++) free(s.json[i]);
+	pthread_cond_destroy(&s.cv);
+	pthread_mutex_destroy(&s.mu);
+	free(opts);
+	free(cfgdir);
+	remove_tree(dir);
+}
+
 /* ---------------------------------------------------------------- 11. close with async running */
 
 static void test_close_kills_async(void) {
@@ -1029,6 +1107,7 @@ static const struct test tests[] = {
 	{"fork", test_fork},
 	{"timeout", test_timeout},
 	{"listener", test_listener},
+	{"notifications", test_notifications},
 	{"close_kills_async", test_close_kills_async},
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
