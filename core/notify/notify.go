@@ -210,4 +210,3 @@ func first(doc *fastjson.Value, from [][]string) *fastjson.Value {
 	}
 	return nil
 }
-
