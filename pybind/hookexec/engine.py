@@ -47,7 +47,7 @@ __all__ = ["Engine", "debug_live"]
 _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
-        "close_timeout_ms", "session_id", "transcript_path", "env",
+        "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
     }
 )
 

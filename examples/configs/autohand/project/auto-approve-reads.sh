@@ -1,0 +1,2 @@
+#!/bin/bash
+echo '{"decision": "allow", "reason": "Read operations are safe"}'

@@ -1,0 +1,107 @@
+"""The shared conformance vectors (tests/conformance/<dialect>/*.json) through the C library.
+
+tests/conformance/conformance_test.go runs the same files through the Go engine with the same
+semantics; tests/conformance/README.md describes the format. Run one dialect with e.g.
+``-k autohand``.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import hookexec
+from conftest import REPO
+
+VECTORS = sorted((REPO / "tests" / "conformance").glob("*/*.json"))
+
+
+def _substitute(x: Any, project: str, home: str) -> Any:
+    """$PROJECT and $HOME in every string (keys included) become the temp dirs."""
+    if isinstance(x, str):
+        return x.replace("$PROJECT", project).replace("$HOME", home)
+    if isinstance(x, list):
+        return [_substitute(v, project, home) for v in x]
+    if isinstance(x, dict):
+        return {_substitute(k, project, home): _substitute(v, project, home) for k, v in x.items()}
+    return x
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality of decoded JSON values, with true != 1 (as in Go)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _match(at: str, got: Dict[str, Any], want: Dict[str, Any]) -> List[str]:
+    """The subset check: X_contains is a substring test on string field X (or on any element
+    of list field X, such as agent_output), hooks is compared
+    element-wise (same length) with these rules, any other key must be JSON-equal."""
+    errs: List[str] = []
+    for k, w in want.items():
+        if k == "hooks":
+            gl = got.get(k) or []
+            if len(gl) != len(w):
+                errs.append(f"{at}.hooks: {len(gl)} hooks, want {len(w)}")
+                continue
+            for i, (g, x) in enumerate(zip(gl, w)):
+                errs += _match(f"{at}.hooks[{i}]", g, x)
+        elif k.endswith("_contains"):
+            field = k[: -len("_contains")]
+            s = got.get(field)
+            items = s if isinstance(s, list) else [s]
+            if not any(isinstance(x, str) and w in x for x in items):
+                errs.append(f"{at}.{field} = {json.dumps(s)}, want it to contain {w!r}")
+        elif not _json_equal(got.get(k), w):
+            errs.append(f"{at}.{k} = {json.dumps(got.get(k))}, want {json.dumps(w)}")
+    return errs
+
+
+def _check_config(want: Dict[str, Any], cfg: Dict[str, Any]) -> None:
+    texts = [f"{w.get('source')}: {w.get('message')}" for w in cfg.get("warnings") or []]
+    for s in want.get("warnings_contain", []):
+        assert any(s in t for t in texts), f"no config warning contains {s!r}; warnings: {texts}"
+    hooks = cfg.get("hooks") or []
+    if "hooks" in want:
+        assert len(hooks) == want["hooks"], "config hooks"
+    if "enabled" in want:
+        assert sum(1 for h in hooks if h.get("enabled") is True) == want["enabled"], "enabled config hooks"
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=[f"{p.parent.name}/{p.stem}" for p in VECTORS])
+def test_conformance(path: Path, tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    v = _substitute(json.loads(path.read_text()), str(project), str(home))
+    assert v.get("description"), "every vector says what it checks"
+
+    for name, content in (v.get("files") or {}).items():
+        top, _, rest = name.partition("/")
+        assert top in ("home", "project"), f"file {name!r}: must start with home/ or project/"
+        dst = (home if top == "home" else project) / rest
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_text(content if isinstance(content, str) else json.dumps(content, indent=2, ensure_ascii=False))
+        if name.endswith(".sh"):
+            dst.chmod(dst.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+    options = dict(v.get("options") or {})
+    options["env"] = {**(options.get("env") or {}), "HOME": str(home)}
+    with hookexec.Engine(profile=v.get("profile") or "cli-agent", project_dir=project, home=home, **options) as eng:
+        if v.get("config") is not None:
+            _check_config(v["config"], eng.config())
+        for i, f in enumerate(v["fires"]):
+            r = eng.fire(f["event"], f.get("payload") or {})
+            errs = _match(f"fires[{i}]", dict(r.raw), f.get("expect") or {})
+            assert not errs, f"fire {i} ({f['event']}):\n  " + "\n  ".join(errs) + f"\nresult: {json.dumps(r.raw)}"
