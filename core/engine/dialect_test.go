@@ -580,3 +580,18 @@ func TestMixedDialects(t *testing.T) {
 	require.Equal(t, "claude\n", r.Hooks[2].Stdout)
 	require.True(t, cfg.Notifications, "an autohand file turns notifications on")
 }
+
+func TestMycodeOutputCap(t *testing.T) {
+	e, _, _ := openProfile(t, "mycode", func(project, home string) {
+		writeFile(t, project, ".gen/settings.json", `{"hooks": {"Stop": [{"type": "command", "command": "head -c 40000 /dev/zero | tr '\\0' x"}]}}`)
+	})
+	r := fireT(t, e, "Stop", `{}`)
+	require.True(t, r.Hooks[0].StdoutTruncated)
+	require.Len(t, r.Hooks[0].Stdout, 30<<10, "mycode truncates output at 30 KiB")
+
+	on, _, _ := openProfile(t, "mycode", func(project, home string) {
+		writeFile(t, project, ".gen/settings.json", `{"hooks": {"Stop": [{"type": "command", "command": "head -c 40000 /dev/zero | tr '\\0' x"}]}}`)
+	}, func(o *Options) { o.OutputCapBytes = 64 << 10 })
+	r = fireT(t, on, "Stop", `{}`)
+	require.False(t, r.Hooks[0].StdoutTruncated, "the host's output_cap_bytes wins")
+}
