@@ -145,54 +145,42 @@ func looksAutoAgent(path string, v *fastjson.Value) bool {
 			return true
 		}
 	}
-	hooks := v.Get("hooks")
-	if hooks == nil {
-		return false
-	}
-	found := false
-	obj, err := hooks.Object()
-	if err != nil {
-		return false
-	}
-	obj.Visit(func(k []byte, list *fastjson.Value) {
-		arr, _ := list.Array()
-		for _, h := range arr {
-			if t := string(h.GetStringBytes("type")); t == "git-commit" || t == "git-push" {
-				found = true
-			}
+	return anyHandler(v.Get("hooks"), func(ev string, h *fastjson.Value, flat bool) bool {
+		if t := string(h.GetStringBytes("type")); t == "git-commit" || t == "git-push" {
+			return true
 		}
-		if !event.Lookup(string(k)).Known && event.LooksOpenEnded(string(k)) && len(arr) > 0 && arr[0].Get("hooks") == nil {
-			found = true // flat hooks under an AutoAgent lifecycle name (PreExecutionStart, ...)
-		}
+		// A flat hook under an AutoAgent lifecycle name (PreExecutionStart, ...).
+		return flat && !event.Lookup(ev).Known && event.LooksOpenEnded(ev)
 	})
-	return found
 }
 
-// hasHandlerKey reports whether any handler under hooks (flat or in a matcher group) has key.
+// hasHandlerKey reports whether any handler under hooks has key.
 func hasHandlerKey(hooks *fastjson.Value, key string) bool {
+	return anyHandler(hooks, func(_ string, h *fastjson.Value, _ bool) bool { return h.Exists(key) })
+}
+
+// anyHandler reports whether pred holds for a handler of a Claude-shaped hooks object:
+// a flat entry under an event key, or one inside a matcher group's "hooks".
+func anyHandler(hooks *fastjson.Value, pred func(event string, h *fastjson.Value, flat bool) bool) bool {
 	if hooks == nil {
 		return false
 	}
-	found := false
 	obj, err := hooks.Object()
 	if err != nil {
 		return false
 	}
-	obj.Visit(func(_ []byte, list *fastjson.Value) {
+	found := false
+	obj.Visit(func(k []byte, list *fastjson.Value) {
 		arr, _ := list.Array()
-		for _, h := range arr {
-			if h.Exists(key) {
-				found = true
-			}
-			inner := h.Get("hooks")
-			if inner == nil || inner.Type() != fastjson.TypeArray {
+		for _, entry := range arr {
+			inner := entry.Get("hooks")
+			if inner == nil {
+				found = found || pred(string(k), entry, true)
 				continue
 			}
-			arr2, _ := inner.Array()
-			for _, x := range arr2 {
-				if x.Exists(key) {
-					found = true
-				}
+			handlers, _ := inner.Array()
+			for _, h := range handlers {
+				found = found || pred(string(k), h, false)
 			}
 		}
 	})
