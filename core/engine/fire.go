@@ -144,7 +144,7 @@ type fire struct {
 	name     string // as the host fired it
 	ev       event.Info
 	doc      *payload.Doc
-	env      []string // HOOK_EVENT spelt as fired; see envFor
+	env      []string // HOOK_EVENT spelt as fired; see view
 	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
