@@ -262,7 +262,7 @@ func TestAutoAgent(t *testing.T) {
 		    {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"too late\"}'"}
 		  ],
 		  "Stop": [
-		    {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"3 todos left\", \"feedback\": \"finish TODO.md\"}'"}
+		    {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"3 checklist items left\", \"feedback\": \"finish the checklist\"}'"}
 		  ],
 		  "PreGitCommit": [
 		    {"type": "command", "command": "exit 1", "blocking": true},
@@ -309,8 +309,8 @@ func TestAutoAgent(t *testing.T) {
 	// Stop can block; feedback reaches the agent.
 	r = fireT(t, e, "Stop", `{"reason": "completed", "issuesCompleted": 4, "issuesTotal": 5}`)
 	require.True(t, r.Blocked)
-	require.Equal(t, "3 todos left", r.Reason)
-	require.Equal(t, "finish TODO.md", r.AdditionalContext)
+	require.Equal(t, "3 checklist items left", r.Reason)
+	require.Equal(t, "finish the checklist", r.AdditionalContext)
 
 	// blocking: any non-zero exit blocks.
 	r = fireT(t, e, "PreGitCommit", `{}`)

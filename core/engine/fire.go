@@ -92,10 +92,21 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 	}
 	subject := doc.First(ev.Subject)
 	var out []*hook
+	var tool, path string
+	looked := false
 	for _, h := range hooks {
-		if h.matcher.Match(subject) && (h.filter == nil || h.filter.Match(doc.String("tool_name"), filePath(doc))) {
-			out = append(out, h)
+		if !h.matcher.Match(subject) {
+			continue
 		}
+		if h.filter != nil {
+			if !looked {
+				tool, path, looked = doc.String("tool_name"), filePath(doc), true
+			}
+			if !h.filter.Match(tool, path) {
+				continue
+			}
+		}
+		out = append(out, h)
 	}
 	return out
 }
