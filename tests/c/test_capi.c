@@ -733,6 +733,20 @@ static void test_timeout(void) {
 
 /* ---------------------------------------------------------------- 10. listener */
 
+/* Waits up to 5 s until *count (guarded by mu, signalled on cv) reaches want; returns it. */
+static int wait_count(pthread_mutex_t *mu, pthread_cond_t *cv, const int *count, int want) {
+	struct timespec deadline;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 5;
+	pthread_mutex_lock(mu);
+	while (*count < want) {
+		if (pthread_cond_timedwait(cv, mu, &deadline) == ETIMEDOUT) break;
+	}
+	int got = *count;
+	pthread_mutex_unlock(mu);
+	return got;
+}
+
 struct listen_state {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -784,15 +798,7 @@ static void test_listener(void) {
 		CHECK_HAS(res, "\"blocked\":false");
 		hookexec_free(res);
 
-		struct timespec deadline;
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_sec += 5;
-		pthread_mutex_lock(&s.mu);
-		while (s.async_calls == 0) {
-			if (pthread_cond_timedwait(&s.cv, &s.mu, &deadline) == ETIMEDOUT) break;
-		}
-		int got = s.async_calls;
-		pthread_mutex_unlock(&s.mu);
+		int got = wait_count(&s.mu, &s.cv, &s.async_calls, 1);
 		CHECK(got >= 1);
 		if (got >= 1) {
 			CHECK(strcmp(s.kind, "async") == 0);
@@ -874,16 +880,9 @@ static void test_notifications(void) {
 		CHECK_HAS(res, "\"matched\":0");
 		hookexec_free(res);
 
-		struct timespec deadline;
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_sec += 5;
-		pthread_mutex_lock(&s.mu);
-		while (s.n < 2) {
-			if (pthread_cond_timedwait(&s.cv, &s.mu, &deadline) == ETIMEDOUT) break;
-		}
-		pthread_mutex_unlock(&s.mu);
-		CHECK_INT(s.n, 2);
-		if (s.n >= 2) {
+		int got = wait_count(&s.mu, &s.cv, &s.n, 2);
+		CHECK_INT(got, 2);
+		if (got >= 2) {
 			CHECK_HAS(s.json[0], "{\"jsonrpc\":\"2.0\",\"method\":\"autohand.hook.preTool\",\"params\":{");
 			CHECK_HAS(s.json[0], "\"toolId\":\"c1\",\"toolName\":\"run_command\",\"args\":{\"command\":\"ls\"},\"timestamp\":\"");
 			CHECK_HAS(s.json[1], "\"method\":\"autohand.hook.sessionEnd\",\"params\":{\"reason\":\"quit\",\"duration\":5,");
