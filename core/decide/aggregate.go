@@ -16,6 +16,7 @@ type Summary struct {
 	UpdatedInput      []byte // nil when no hook changed the input
 	AdditionalContext string
 	SystemMessage     string
+	WorktreePath      string // the first WorktreeCreate path, in config order
 	Warnings          []string
 }
 
@@ -51,6 +52,9 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 		}
 		if v.UpdatedInput != nil {
 			s.UpdatedInput = v.UpdatedInput
+		}
+		if s.WorktreePath == "" {
+			s.WorktreePath = v.WorktreePath
 		}
 		if v.ModifiedArgs != nil {
 			base := s.UpdatedInput

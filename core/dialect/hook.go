@@ -24,6 +24,23 @@ type Hook struct {
 	Command     string // shell string for type command (may be "" when Args is set)
 	Args        []string
 	Prompt      string // type prompt: text handed to the host's evaluator
+	// If is a permission rule ("Bash(git *)") the tool call must satisfy; only tool events
+	// evaluate it, and on any other event the hook never runs.
+	If string
+	// Once: the hook runs at most once per session.
+	Once bool
+	// URL is an http handler's endpoint.
+	URL string
+	// Plugin names the plugin whose hooks/hooks.json declared the hook ("" for settings
+	// files); PluginRoot and PluginData are its ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}.
+	Plugin     string
+	PluginRoot string
+	PluginData string
+	// Managed: the hook comes from managed policy settings.
+	Managed bool
+	// Shell is the handler's "shell" field: "" or "bash" run the command with /bin/sh;
+	// "powershell" cannot run off Windows and is reported as a non-blocking error.
+	Shell string
 	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
 	// remote and branch ("current" is the checked-out branch).
 	Message  string
@@ -86,6 +103,10 @@ type File struct {
 	Warnings    []Warning
 	DisableAll  *bool    // disableAllHooks, when the file sets it
 	DisabledIDs []string // disabledHooks
+	// AllowManagedHooksOnly and AllowedHTTPHookURLs are Claude Code's policy settings, when
+	// the file sets them (nil: not set; an empty list allows no URL).
+	AllowManagedHooksOnly *bool
+	AllowedHTTPHookURLs   []string
 }
 
 // Read translates one file: data in dialect d, detected from source's name and shape when

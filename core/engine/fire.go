@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/run"
 	"github.com/hookexec/hookexec/core/template"
+	"github.com/valyala/fastjson"
 )
 
 // Fire runs the hooks configured for event that match payload (a JSON object) and returns
@@ -43,15 +45,47 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	}
 	res := emptyResult(ev.Name)
 	res.AgentOutput = e.takePending()
-	selected := p.selectHooks(ev, doc)
+	session := doc.String("session_id")
+	if session == "" {
+		session = e.opts.SessionID
+	}
+	switch ev.Name {
+	case "SessionEnd":
+		defer e.sessions.end(session)
+	case "UserPromptSubmit":
+		e.sessions.stopFire(session, false, 0) // a new turn: Stop blocks count afresh
+	}
+	subject := ev.SubjectOf(doc.First(ev.Subject))
+	var notes []string
+	if ev.CanBlock && !ev.Blocks(subject) {
+		// ConfigChange of policy_settings: hooks run, but nothing they say can block it.
+		ev.CanBlock = false
+		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
+	}
+	selected := p.selectHooks(ev, doc, subject, e.selectContext(doc, session))
 	if len(selected) == 0 {
 		res.DurationMs = ms(time.Since(start))
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	f.warnings = append(f.warnings, notes...)
+	envFile := ""
+	if envFileEvents[ev.Name] {
+		if envFile, err = newEnvFile(); err != nil {
+			f.warnings = append(f.warnings, "CLAUDE_ENV_FILE not provided: "+err.Error())
+		} else {
+			f.env = append(f.env, "CLAUDE_ENV_FILE="+envFile)
+		}
+	}
 	results := make([]HookResult, len(selected))
 	verdicts := make([]decide.Verdict, len(selected))
 	f.runAll(selected, results, verdicts)
+	if envFile != "" {
+		var warnings []string
+		res.Env, warnings = readEnvFile(envFile, f.env)
+		f.warnings = append(f.warnings, warnings...)
+		e.removeEnvFile(envFile, f.hasAsync, &f.async)
+	}
 
 	sum := decide.Aggregate(f.toolInput(), verdicts)
 	res.Matched = len(selected)
@@ -63,6 +97,13 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
+	res.WorktreePath = sum.WorktreePath
+	if ev.Name == "Stop" {
+		if override, w := e.sessions.stopFire(session, res.Blocked, e.maxStopBlocks); override {
+			res.Blocked, res.Decision = false, decide.None.String()
+			f.warnings = append(f.warnings, w)
+		}
+	}
 	res.Warnings = append(f.warnings, sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
@@ -85,12 +126,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 
 // selectHooks returns the enabled hooks of the event whose matcher accepts the payload's
 // subject and whose filter (autohand) accepts its tool and file path.
-func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
+func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject string, sc selectContext) []*hook {
 	hooks := p.byEvent[ev.Name]
 	if len(hooks) == 0 {
 		return nil
 	}
-	subject := doc.First(ev.Subject)
 	var out []*hook
 	var tool, path string
 	looked := false
@@ -106,9 +146,38 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 				continue
 			}
 		}
+		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), sc.cwd) {
+			continue
+		}
+		if h.cfg.Once && !sc.claimOnce(h.cfg.ID) {
+			continue // ran once in this session already
+		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// selectContext is what selecting hooks needs besides the payload: where relative paths
+// of "if" rules start, and the session's "once" record.
+type selectContext struct {
+	cwd       string
+	claimOnce func(id string) bool
+}
+
+func (e *Engine) selectContext(doc *payload.Doc, session string) selectContext {
+	cwd := doc.String("cwd")
+	if cwd == "" {
+		cwd = e.opts.ProjectDir
+	}
+	return selectContext{cwd: cwd, claimOnce: func(id string) bool { return e.sessions.claimOnce(session, id) }}
+}
+
+// toolInput is the payload's tool input object (cli-agent names it tool_args), or nil.
+func toolInput(doc *payload.Doc) *fastjson.Value {
+	if v := doc.Root().Get("tool_input"); v != nil {
+		return v
+	}
+	return doc.Root().Get("tool_args")
 }
 
 // filePathKeys are where a payload names the file a fire is about, first present wins.
@@ -140,7 +209,9 @@ func (e *Engine) Match(name, subject string) (int, error) {
 		return 0, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
 	n := 0
-	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
+	ev := event.Lookup(name)
+	subject = ev.SubjectOf(subject)
+	for _, h := range e.plan.Load().byEvent[ev.Name] {
 		if h.cfg.Match.Match(subject) {
 			n++
 		}
@@ -160,6 +231,8 @@ type fire struct {
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
 	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
+	async    sync.WaitGroup                    // the fire's async hooks, until they finish
+	hasAsync bool                              // the fire started async hooks
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -263,6 +336,8 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		if h.cfg.Async {
 			results[i] = job.pending()
 			verdicts[i] = decide.Verdict{Continue: true}
+			f.async.Add(1)
+			f.hasAsync, job.done = true, f.async.Done
 			f.e.startAsync(job)
 			continue
 		}
@@ -294,6 +369,7 @@ type job struct {
 	prompt    string // a prompt hook's prompt, or git-commit's message
 	payload   []byte
 	evaluator PromptEvaluator
+	done      func() // called when an async job finished; nil for others
 }
 
 func (f *fire) prepare(h *hook) *job {
@@ -313,9 +389,9 @@ func (f *fire) prepare(h *hook) *job {
 		return j
 	}
 	if c := h.cfg.Cmd; c != nil {
-		j.argv = c.Argv(render(h.cfg.CmdPaths))
+		j.argv = withShell(h.cfg.Shell, c.Argv(render(h.cfg.CmdPaths)))
 		if c.Mode() == template.Direct {
-			shell := c.ShellArgv(render(h.cfg.CmdPaths)) // rendered now: the payload dies with the fire
+			shell := withShell(h.cfg.Shell, c.ShellArgv(render(h.cfg.CmdPaths))) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }
 		}
 	}
@@ -374,10 +450,27 @@ func (j *job) pending() HookResult {
 	return r
 }
 
+// withShell runs a shell-form command with bash when the hook asks for it ("shell": "bash");
+// Claude Code's default, sh, is what /bin/sh -c gives.
+func withShell(shell string, argv []string) []string {
+	if shell == "bash" && len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+		return []string{"bash", "-c", argv[2]}
+	}
+	return argv
+}
+
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	if j.h.cfg.Type == "prompt" {
 		return j.evaluate(ctx)
+	}
+	if j.h.cfg.Shell == "powershell" && len(j.h.cfg.Args) == 0 && runtime.GOOS != "windows" {
+		// Claude Code runs these with PowerShell on Windows only; here it is a non-blocking error.
+		hr := j.h.base()
+		hr.ExitCode = -1
+		v := decide.Verdict{Continue: true, Error: "shell \"powershell\" runs only on Windows; the hook was not run"}
+		j.finish(&hr, &v)
+		return hr, v
 	}
 	var r run.Result
 	if j.h.git() {
@@ -423,6 +516,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		Failure:    failure,
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
+
+		DecisionObjects: j.h.cfg.Dialect.DecisionObjects,
 	})
 	j.finish(&hr, &v)
 	return hr, v
@@ -500,6 +595,9 @@ func (e *Engine) startAsync(j *job) {
 	e.async.Add(1)
 	go func() {
 		defer e.async.Done()
+		if j.done != nil {
+			defer j.done()
+		}
 		hr, v := j.execute(e.ctx)
 		e.mu.Lock()
 		fn := e.listen

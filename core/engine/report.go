@@ -46,6 +46,10 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	If          string            `json:"if,omitempty"`      // the permission rule the tool call must satisfy
+	Once        bool              `json:"once,omitempty"`    // runs once per session
+	Plugin      string            `json:"plugin,omitempty"`  // the plugin that declared it
+	Managed     bool              `json:"managed,omitempty"` // from managed policy settings
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -89,6 +93,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
+			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed,
 		})
 	}
 	return r, nil

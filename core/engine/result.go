@@ -18,9 +18,14 @@ type Result struct {
 	AdditionalContext string          `json:"additional_context"`
 	SystemMessage     string          `json:"system_message"`
 	AgentOutput       []string        `json:"agent_output"` // piped output of earlier fires, FIFO
-	DurationMs        float64         `json:"duration_ms"`
-	Warnings          []string        `json:"warnings"`
-	Hooks             []HookResult    `json:"hooks"`
+	// Env holds the exports hooks wrote to CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged,
+	// FileChanged), for the host to apply to the commands it runs later; empty otherwise.
+	Env map[string]string `json:"env"`
+	// WorktreePath is the directory a WorktreeCreate hook created; "" otherwise.
+	WorktreePath string       `json:"worktree_path"`
+	DurationMs   float64      `json:"duration_ms"`
+	Warnings     []string     `json:"warnings"`
+	Hooks        []HookResult `json:"hooks"`
 }
 
 // HookResult is what one hook of a fire did, in config order.
@@ -51,6 +56,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.AgentOutput == nil {
 		r.AgentOutput = []string{}
+	}
+	if r.Env == nil {
+		r.Env = map[string]string{}
 	}
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}

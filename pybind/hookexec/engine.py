@@ -48,6 +48,7 @@ _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
+        "plugins", "managed_settings", "max_stop_blocks",
     }
 )
 

@@ -111,6 +111,10 @@ class FireResult:
     warnings: List[str]
     hooks: List[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # Exports the hooks wrote to $CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged,
+    # FileChanged), for the host to apply to the commands it runs later.
+    env: Dict[str, str] = field(default_factory=dict)
+    worktree_path: str = ""  # the directory a WorktreeCreate hook created
 
     @property
     def should_continue(self) -> bool:
@@ -141,6 +145,8 @@ class FireResult:
             warnings=ReadOnlyList(g("warnings") or ()),
             hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
             raw=ReadOnlyDict(d),
+            env=ReadOnlyDict(g("env") or {}),
+            worktree_path=g("worktree_path") or "",
         )
 
     @classmethod
@@ -165,5 +171,8 @@ class FireResult:
                 "event": event, "matched": 0, "blocked": False, "decision": "none", "reason": "",
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
+                "env": {}, "worktree_path": "",
             }),
+            env=ReadOnlyDict(),
+            worktree_path="",
         )
