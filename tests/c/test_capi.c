@@ -233,6 +233,20 @@ static void sleep_ms(long ms) {
 	}
 }
 
+/* Waits up to HANG_GUARD_S until *count (guarded by mu, signalled on cv) reaches want; returns it. */
+static int wait_count(pthread_mutex_t *mu, pthread_cond_t *cv, const int *count, int want) {
+	struct timespec deadline;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += (time_t)HANG_GUARD_S;
+	pthread_mutex_lock(mu);
+	while (*count < want) {
+		if (pthread_cond_timedwait(cv, mu, &deadline) == ETIMEDOUT) break;
+	}
+	int got = *count;
+	pthread_mutex_unlock(mu);
+	return got;
+}
+
 /* ---------------------------------------------------------------- 1. version */
 
 static void test_version(void) {
@@ -613,6 +627,110 @@ static void test_threads(void) {
 	remove_tree(dir);
 }
 
+/* ---------------------------------------------------------------- 7b. fire while closing */
+
+/* Threads fire until the engine refuses while the main thread closes it. Close waits for the
+ * fires in flight, so none of them sees its hooks killed, and every later fire is ECLOSED;
+ * no listener call comes after close returned. */
+
+#define N_CLOSERS 8
+
+struct closing_state {
+	hookexec_engine *e;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int fired;    /* threads that finished at least one fire */
+	int listened; /* listener calls */
+	int ok, closed, killed, other;
+	char *first_other;
+};
+
+static void closing_listener(void *user_data, const char *kind, const char *json) {
+	(void)kind;
+	(void)json;
+	struct closing_state *s = user_data;
+	pthread_mutex_lock(&s->mu);
+	s->listened++;
+	pthread_mutex_unlock(&s->mu);
+}
+
+static void *closing_thread(void *p) {
+	struct closing_state *s = p;
+	int first = 1;
+	for (;;) {
+		char *res = NULL;
+		int rc = hookexec_fire(s->e, "Stop", "{}", &res);
+		pthread_mutex_lock(&s->mu);
+		if (rc == HOOKEXEC_OK && res && strstr(res, "killed: the engine closed")) {
+			s->killed++;
+		} else if (rc == HOOKEXEC_OK) {
+			s->ok++;
+		} else if (rc == HOOKEXEC_ECLOSED) {
+			s->closed++;
+		} else {
+			s->other++;
+			if (!s->first_other) s->first_other = strdup(hookexec_errstr(rc));
+		}
+		if (first) {
+			first = 0;
+			s->fired++;
+			pthread_cond_broadcast(&s->cv);
+		}
+		pthread_mutex_unlock(&s->mu);
+		hookexec_free(res);
+		if (rc != HOOKEXEC_OK) return NULL;
+	}
+}
+
+static void test_fire_while_closing(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir,
+	                     "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sleep 0.05\"},"
+	                     "{\"type\":\"command\",\"command\":\"true\",\"async\":true}]}]}}",
+	                     "\"notifications\":true");
+	for (int round = 0; round < 3; round++) {
+		hookexec_engine *e = OPEN(opts);
+		if (!e) break;
+		struct closing_state s;
+		memset(&s, 0, sizeof s);
+		s.e = e;
+		pthread_mutex_init(&s.mu, NULL);
+		pthread_cond_init(&s.cv, NULL);
+		CHECK_RC(hookexec_set_listener(e, closing_listener, &s), HOOKEXEC_OK);
+		pthread_t th[N_CLOSERS];
+		int started = 0;
+		for (int i = 0; i < N_CLOSERS; i++) {
+			if (pthread_create(&th[i], NULL, closing_thread, &s) != 0) break;
+			started++;
+		}
+		CHECK_INT(started, N_CLOSERS);
+		/* close while every thread is firing */
+		CHECK_INT(wait_count(&s.mu, &s.cv, &s.fired, started), started);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		pthread_mutex_lock(&s.mu);
+		int listened = s.listened;
+		pthread_mutex_unlock(&s.mu);
+		for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_ECLOSED);
+		CHECK(res == NULL);
+		sleep_ms(50);
+		pthread_mutex_lock(&s.mu);
+		CHECK_INT(s.listened, listened); /* nothing after close returned */
+		pthread_mutex_unlock(&s.mu);
+		CHECK_INT(s.killed, 0);          /* close waited for the fires in flight */
+		CHECK_INT(s.closed, started);    /* each thread stopped at its first ECLOSED */
+		CHECK_INT(s.other, 0);
+		if (s.first_other) check_failed(__FILE__, __LINE__, "a fire returned %s", s.first_other);
+		CHECK(s.ok >= started);
+		free(s.first_other);
+		pthread_cond_destroy(&s.cv);
+		pthread_mutex_destroy(&s.mu);
+	}
+	free(opts);
+	remove_tree(dir);
+}
+
 /* ---------------------------------------------------------------- 8. fork */
 
 static void test_fork(void) {
@@ -629,7 +747,7 @@ static void test_fork(void) {
 		if (pid == 0) {
 			/* child: every call must return EFORK at once; a hang is killed by the alarm */
 			signal(SIGALRM, SIG_DFL);
-			alarm(5);
+			alarm((unsigned)HANG_GUARD_S);
 			int bits = 0;
 			char *r = (char *)0x1;
 			if (hookexec_fire(e, "Stop", "{}", &r) != HOOKEXEC_EFORK) bits |= 1;
@@ -738,20 +856,6 @@ static void test_timeout(void) {
 }
 
 /* ---------------------------------------------------------------- 10. listener */
-
-/* Waits up to HANG_GUARD_S until *count (guarded by mu, signalled on cv) reaches want; returns it. */
-static int wait_count(pthread_mutex_t *mu, pthread_cond_t *cv, const int *count, int want) {
-	struct timespec deadline;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += (time_t)HANG_GUARD_S;
-	pthread_mutex_lock(mu);
-	while (*count < want) {
-		if (pthread_cond_timedwait(cv, mu, &deadline) == ETIMEDOUT) break;
-	}
-	int got = *count;
-	pthread_mutex_unlock(mu);
-	return got;
-}
 
 struct listen_state {
 	pthread_mutex_t mu;
@@ -1118,6 +1222,7 @@ static const struct test tests[] = {
 	{"config_warnings", test_config_warnings},
 	{"close_semantics", test_close_semantics},
 	{"threads", test_threads},
+	{"fire_while_closing", test_fire_while_closing},
 	{"fork", test_fork},
 	{"timeout", test_timeout},
 	{"listener", test_listener},
