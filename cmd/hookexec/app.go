@@ -91,27 +91,28 @@ func (a *app) open() (*engine.Engine, error) {
 	return engine.Open(o)
 }
 
-// projectDir and homeDir are the directories in force, absolute.
-func (a *app) projectDir() string {
-	if a.globals.project != "" {
-		if abs, err := filepath.Abs(a.globals.project); err == nil {
-			return abs
-		}
-		return a.globals.project
+// openNoArgs opens an engine for a verb that takes no positional arguments.
+func (a *app) openNoArgs(verb string, args []string) (*engine.Engine, error) {
+	if len(args) > 0 {
+		return nil, usagef("%s: takes no arguments (got %q)", verb, args[0])
 	}
-	wd, _ := os.Getwd()
-	return wd
+	return a.open()
 }
 
-func (a *app) homeDir() string {
-	if a.globals.home != "" {
-		if abs, err := filepath.Abs(a.globals.home); err == nil {
-			return abs
-		}
-		return a.globals.home
+// projectDir and homeDir are the directories in force, absolute.
+func (a *app) projectDir() string { return absDir(a.globals.project, os.Getwd) }
+func (a *app) homeDir() string    { return absDir(a.globals.home, os.UserHomeDir) }
+
+// absDir is dir made absolute, or the default when dir is "".
+func absDir(dir string, def func() (string, error)) string {
+	if dir == "" {
+		d, _ := def()
+		return d
 	}
-	h, _ := os.UserHomeDir()
-	return h
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 func expandHome(p, home string) string {

@@ -36,10 +36,7 @@ type listJSON struct {
 }
 
 func runList(a *app, args []string) int {
-	if len(args) > 0 {
-		return a.fail(usagef("list: takes no arguments (got %q)", args[0]))
-	}
-	eng, err := a.open()
+	eng, err := a.openNoArgs("list", args)
 	if err != nil {
 		return a.fail(err)
 	}

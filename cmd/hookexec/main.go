@@ -15,10 +15,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -130,14 +131,7 @@ func unknownVerb(name string) error {
 	return usagef("unknown command %q (commands: %s)", name, strings.Join(verbNames(), ", "))
 }
 
-func verbNames() []string {
-	out := make([]string, 0, len(verbs))
-	for n := range verbs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func verbNames() []string { return slices.Sorted(maps.Keys(verbs)) }
 
 // fail prints err as one line and returns its exit status.
 func (a *app) fail(err error) int {

@@ -28,10 +28,7 @@ type validateJSON struct {
 }
 
 func runValidate(a *app, args []string) int {
-	if len(args) > 0 {
-		return a.fail(usagef("validate: takes no arguments (got %q)", args[0]))
-	}
-	eng, err := a.open()
+	eng, err := a.openNoArgs("validate", args)
 	if err != nil {
 		return a.fail(err)
 	}
