@@ -128,8 +128,9 @@ int hookexec_config(hookexec_engine *e, char **config_out);
 int hookexec_reload(hookexec_engine *e, char **error_out);
 
 /*
- * Returns and clears the output of `pipe_output` hooks not yet handed out, as a JSON array of
- * strings; release with hookexec_free.
+ * Returns and clears the queued output of `pipe_output` hooks (session_start, post_iteration,
+ * on_task_complete) that no pre_iteration fire has taken yet, as a JSON array of strings
+ * (iteratr's final delivery); release with hookexec_free.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
  * HOOKEXEC_EINTERNAL.
  */

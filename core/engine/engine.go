@@ -97,7 +97,7 @@ type Engine struct {
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
-	pending     []string // piped output waiting for the next fire
+	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       [][]byte // notifications waiting for the listener, in fire order
 	delivering  bool     // a goroutine is delivering notes
 }
@@ -210,7 +210,8 @@ func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
 	return nil
 }
 
-// Drain returns and clears the piped output that would go to the next fire's agent_output.
+// Drain returns and clears the piped output waiting for the next pre_iteration: iteratr's
+// final delivery, after its loop ends.
 func (e *Engine) Drain() ([]string, error) {
 	if !e.gate.enter() {
 		return nil, ErrClosed

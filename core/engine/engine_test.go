@@ -378,16 +378,43 @@ func TestPromptHooks(t *testing.T) {
 	require.Equal(t, "not yet", r.Reason)
 }
 
-func TestPipedOutputReachesNextFire(t *testing.T) {
-	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"echo piped","pipe_output":true}]}]}}`)
-	r := fireT(t, e, "Stop", `{}`)
-	require.Empty(t, r.AgentOutput)
-	r = fireT(t, e, "Notification", `{}`)
-	require.Equal(t, []string{"piped\n"}, r.AgentOutput)
-	fireT(t, e, "Stop", `{}`)
+// TestPendingBufferOnlyAtPreIteration follows seed 004: piped output of session_start,
+// post_iteration and on_task_complete queues FIFO and reaches the agent only at the next
+// pre_iteration (before that fire's own output) or through Drain; on_error hands over its
+// own output at once and leaves the queue alone; no other fire takes the queue.
+func TestPendingBufferOnlyAtPreIteration(t *testing.T) {
+	piped := func(out string) string {
+		return `[{"hooks":[{"command":"echo ` + out + `","pipe_output":true}]}]`
+	}
+	e, _ := open(t, `{"hooks":{"SessionStart":`+piped("start")+`,"PostIteration":`+piped("post")+
+		`,"TaskComplete":`+piped("task")+`,"SessionError":`+piped("recover")+`,"PreIteration":`+piped("pre")+
+		`,"PreToolUse":[{"hooks":[{"command":"true"}]}]}}`)
+	steps := []struct {
+		event string
+		want  []string
+	}{
+		{"SessionStart", []string{}},
+		{"PostIteration", []string{}},
+		{"PreToolUse", []string{}},
+		{"TaskComplete", []string{}},
+		{"Stop", []string{}},
+		{"SessionError", []string{"recover\n"}},
+		{"PreIteration", []string{"start\n", "post\n", "task\n", "pre\n"}},
+		{"PreIteration", []string{"pre\n"}},
+		{"PostIteration", []string{}},
+		{"TaskComplete", []string{}},
+	}
+	for i, s := range steps {
+		r := fireT(t, e, s.event, `{}`)
+		require.Equal(t, s.want, append([]string{}, r.AgentOutput...), "fire %d (%s)", i, s.event)
+	}
 	out, err := e.Drain()
 	require.NoError(t, err)
-	require.Equal(t, []string{"piped\n"}, out)
+	require.Equal(t, []string{"post\n", "task\n"}, out, "final delivery")
+	out, err = e.Drain()
+	require.NoError(t, err)
+	require.Empty(t, out)
+	require.Equal(t, []string{"pre\n"}, fireT(t, e, "PreIteration", `{}`).AgentOutput)
 }
 
 func TestHostileEnvValuesDoNotStopGuards(t *testing.T) {

@@ -19,7 +19,7 @@ answer is certain:
   per event and subject until the next reload);
 - the payload is a dict or None (anything else goes to the library for its verdict);
 - no ``pipe_output`` hook was ever configured on this engine (their queued output belongs
-  to the next fire's ``agent_output``, which only the library holds).
+  to the next pre_iteration fire's ``agent_output``, which only the library holds).
 """
 
 from __future__ import annotations
@@ -283,7 +283,9 @@ class Engine:
         self._summary = (events, {})
 
     def drain(self) -> List[str]:
-        """Returns and clears the queued output of pipe_output hooks."""
+        """Returns and clears the queued output of pipe_output hooks (session_start,
+        post_iteration, on_task_complete) that no pre_iteration fire has taken yet: iteratr's
+        final delivery."""
         self._check_open()
         raw = _ffi.call_string(self._lib.hookexec_drain, self._h)
         return json.loads(raw)
