@@ -318,6 +318,8 @@ func TestErrorsAndClose(t *testing.T) {
 	require.ErrorIs(t, err, ErrClosed)
 	_, err = e.Match("Stop", "")
 	require.ErrorIs(t, err, ErrClosed)
+	_, err = e.MatchIDs("Stop", "")
+	require.ErrorIs(t, err, ErrClosed)
 
 	_, err = ParseOptions([]byte(`{"profle":"claude"}`))
 	require.ErrorIs(t, err, ErrInvalid)
@@ -336,6 +338,39 @@ func TestMatchCounts(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, n, subject)
 	}
+}
+
+// TestMatchIDs: the ids of the hooks Match counts, in config order, each hook's own matcher
+// deciding; disabled hooks never appear; files and inline config alike.
+func TestMatchIDs(t *testing.T) {
+	cfg := `{"hooks":{"PreToolUse":[{"matcher":"write_file","hooks":[{"command":"echo w","name":"w"}]},
+		{"matcher":"bash_execute","hooks":[{"command":"echo b","name":"b"},{"command":"echo off","name":"off"}]},
+		{"matcher":"mcp__*","hooks":[{"command":"echo m","name":"m"}]},{"hooks":[{"command":"echo all","name":"all"}]}]},
+		"disabledHooks":["off"]}`
+	e, dir := open(t, cfg)
+	file := filepath.Join(dir, ".config", "agent", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
+	require.NoError(t, os.WriteFile(file, []byte(`{"hooks":{"PreToolUse":[{"matcher":"^bash","hooks":[{"command":"echo file","name":"file"}]}]}}`), 0o644))
+	require.NoError(t, e.Reload())
+	for _, tc := range []struct {
+		event, subject string
+		want           []string
+	}{
+		{"PreToolUse", "bash_execute", []string{"b", "all", "file"}},
+		{"PreToolUse", "write_file", []string{"w", "all"}},
+		{"PreToolUse", "mcp__fs__read", []string{"m", "all"}},
+		{"PreToolUse", "read_file", []string{"all"}},
+		{"Stop", "", []string{}},
+	} {
+		ids, err := e.MatchIDs(tc.event, tc.subject)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, ids, "%s %s", tc.event, tc.subject)
+		n, err := e.Match(tc.event, tc.subject)
+		require.NoError(t, err)
+		require.Len(t, ids, n, "MatchIDs lists what Match counts")
+	}
+	_, err := e.MatchIDs("", "x")
+	require.ErrorIs(t, err, ErrInvalid)
 }
 
 func TestAsyncHookGoesToListener(t *testing.T) {

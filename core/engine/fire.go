@@ -142,6 +142,26 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	return n, nil
 }
 
+// MatchIDs returns the ids of the enabled hooks that would run for event and subject, in
+// config order, without running any: the hooks Match counts (matchers only; autohand's
+// tool/path filters need a payload and are applied by Fire). Never nil.
+func (e *Engine) MatchIDs(name, subject string) ([]string, error) {
+	if !e.gate.enter() {
+		return nil, ErrClosed
+	}
+	defer e.gate.leave()
+	if name == "" {
+		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
+	}
+	ids := []string{}
+	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
+		if h.cfg.Match.Match(subject) {
+			ids = append(ids, h.cfg.ID)
+		}
+	}
+	return ids, nil
+}
+
 // fire is the per-fire state shared by its hooks. It is used only by the firing goroutine
 // (prepare renders everything a hook needs before the hook runs elsewhere).
 type fire struct {
