@@ -10,7 +10,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so
+.PHONY: help test test-go test-cross test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -31,11 +31,18 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-c test-cpp test-python ## everything: Go (race), C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The pure-Go packages (the core, the CLI) must build for the hosts agents run on; vet also
+# type-checks their tests.
+CROSS_PKGS := ./core/... $(if $(wildcard cmd),./cmd/...)
+test-cross: ## cross-compile the pure-Go packages for macOS and Windows
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet $(CROSS_PKGS)
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet $(CROSS_PKGS)
 
 test-c: $(BUILD)/test_capi ## the C test program
 	cd tests/c && ../../$(BUILD)/test_capi

@@ -30,9 +30,29 @@
 extern "C" {
 #endif
 
+/*
+ * The version of this header, from the VERSION file of the hookexec repository (`make
+ * version` writes these lines; a test checks them). The library a program runs with may be
+ * another build than the header it was compiled with; as with sqlite3.h, a host checks at
+ * load time that they agree where it matters, the major version:
+ *
+ *     if (hookexec_version_number() / 1000000 != HOOKEXEC_VERSION_MAJOR) {
+ *         fprintf(stderr, "built against hookexec %s, running with %s\n",
+ *                 HOOKEXEC_VERSION, hookexec_version());
+ *         exit(1);
+ *     }
+ *
+ * HOOKEXEC_VERSION_CHECK() is that test. Within one major version the library only grows
+ * (new functions, new listener kinds, new result fields), so a newer minor is compatible.
+ */
+#define HOOKEXEC_VERSION_MAJOR 0
+#define HOOKEXEC_VERSION_MINOR 1
+#define HOOKEXEC_VERSION_PATCH 0
 #define HOOKEXEC_VERSION "0.1.0"
 /* X*1000000 + Y*1000 + Z for version X.Y.Z; compare with hookexec_version_number(). */
 #define HOOKEXEC_VERSION_NUMBER 1000
+/* True when the library loaded at run time has this header's major version. */
+#define HOOKEXEC_VERSION_CHECK() (hookexec_version_number() / 1000000 == HOOKEXEC_VERSION_MAJOR)
 
 /* Status codes. */
 #define HOOKEXEC_OK 0
