@@ -6,11 +6,14 @@ CC ?= cc
 CXX ?= c++
 BUILD := build
 LIB := $(BUILD)/libhookexec.so
+CLI := $(BUILD)/hookexec
+# The one version (VERSION); `make version` copies it into the header and core/version.
+VERSION := $(shell cat VERSION)
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-go test-cross test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so version
+.PHONY: help all test test-go test-cross test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -21,6 +24,14 @@ $(LIB): $(GO_SOURCES) $(C_SOURCES) capi/exports.map ## the C shared library (Go 
 	@rm -f $(BUILD)/libhookexec.h  # cgo's generated header; include/hookexec.h is the public one
 
 libhookexec.so: $(LIB) ## alias for build/libhookexec.so
+
+$(CLI): $(GO_SOURCES) ## the hookexec command
+	@mkdir -p $(BUILD)
+	$(GO) build -o $@ ./cmd/hookexec
+
+hookexec: $(CLI) ## alias for build/hookexec
+
+all: $(LIB) $(CLI) ## the library and the command
 
 $(BUILD)/test_capi: tests/c/test_capi.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
@@ -65,6 +76,15 @@ demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
 bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+
+version: ## copy VERSION into include/hookexec.h and core/version (a Go test checks that they agree)
+	@IFS=. read -r ma mi pa <<<"$(VERSION)"; \
+	sed -i -e "s/^#define HOOKEXEC_VERSION_MAJOR .*/#define HOOKEXEC_VERSION_MAJOR $$ma/" \
+	       -e "s/^#define HOOKEXEC_VERSION_MINOR .*/#define HOOKEXEC_VERSION_MINOR $$mi/" \
+	       -e "s/^#define HOOKEXEC_VERSION_PATCH .*/#define HOOKEXEC_VERSION_PATCH $$pa/" \
+	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
+	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
+	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)
