@@ -75,8 +75,10 @@ typedef struct hookexec_engine hookexec_engine;
  *                        sent for every fire, matched or not, in fire order, when autohand
  *                        hooks are loaded or options set "notifications": true;
  * and, in later versions, other kinds (ignore what you do not know). Called on a thread the
- * library owns, never the thread that fired; json is valid only during the call. It must not
- * call hookexec_close on the same engine.
+ * library owns, never the thread that fired, possibly on several threads at once; json is
+ * valid only during the call. It must not call hookexec_close on the same engine. Once
+ * hookexec_set_listener replacing it (or hookexec_close) has returned, it is not running and
+ * will not be called again, so user_data may be freed then.
  */
 typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
 
@@ -156,7 +158,10 @@ int hookexec_reload(hookexec_engine *e, char **error_out);
 int hookexec_drain(hookexec_engine *e, char **out);
 
 /*
- * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn.
+ * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn. Returns only once
+ * calls to the listener it replaces have returned, so the old user_data may be freed then;
+ * called from inside that listener's own callback it returns at once (the running call
+ * finishes after it) and no further call to the old listener starts.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);

@@ -32,4 +32,9 @@ func TestOneVersion(t *testing.T) {
 	require.Equal(t, strconv.Itoa(Patch), macro("HOOKEXEC_VERSION_PATCH"))
 	require.Equal(t, `"`+want+`"`, macro("HOOKEXEC_VERSION"))
 	require.Equal(t, strconv.Itoa(Number), macro("HOOKEXEC_VERSION_NUMBER"))
+
+	// The symbol version node of the shared library names the major version.
+	m, err := os.ReadFile("../../capi/exports.map")
+	require.NoError(t, err)
+	require.Regexp(t, `(?m)^HOOKEXEC_`+strconv.Itoa(Major)+` \{`, string(m), "capi/exports.map's version node")
 }
