@@ -34,14 +34,7 @@ func runExec(parent context.Context, spec *Spec, start time.Time) Result {
 		r.Err = fmt.Errorf("hookexec: run: %w", err)
 		return r
 	}
-	grace := spec.Grace
-	if grace <= 0 {
-		grace = defaultGrace
-	}
-	limit := spec.OutputCap
-	if limit == 0 {
-		limit = defaultCap
-	}
+	grace, limit := spec.limits()
 	ctx, cancel := parent, context.CancelFunc(func() {})
 	if spec.Timeout > 0 {
 		ctx, cancel = context.WithDeadline(parent, start.Add(spec.Timeout))

@@ -97,6 +97,18 @@ const (
 
 var errEmptyArgv = errors.New("hookexec: run: empty argv")
 
+// limits are the grace and the output cap in force, defaults filled in.
+func (s *Spec) limits() (grace time.Duration, outputCap int) {
+	grace, outputCap = s.Grace, s.OutputCap
+	if grace <= 0 {
+		grace = defaultGrace
+	}
+	if outputCap == 0 {
+		outputCap = defaultCap
+	}
+	return grace, outputCap
+}
+
 // Run starts the child in its own process group, feeds stdin, captures output,
 // enforces the timeout and waits. When ctx ends first it kills like a timeout but
 // sets Err to wrap ctx's error (context.Canceled) instead of TimedOut. Run never

@@ -45,14 +45,7 @@ func run(parent context.Context, spec *Spec, start time.Time) Result {
 		r.Err = fmt.Errorf("hookexec: run %q: %w", spec.Argv[0], err)
 		return r
 	}
-	grace := spec.Grace
-	if grace <= 0 {
-		grace = defaultGrace
-	}
-	limit := spec.OutputCap
-	if limit == 0 {
-		limit = defaultCap
-	}
+	grace, limit := spec.limits()
 	p := newProc(grace, limit)
 	defer p.release()
 	if spec.Timeout > 0 {
