@@ -12,3 +12,5 @@ require (
 )
 
 require mvdan.cc/sh/v3 v3.14.1
+
+require golang.org/x/sys v0.49.0

@@ -1,7 +1,9 @@
 // Package engine is hookexec's front: it opens a configuration, compiles it into a
 // per-event index once, and fires events through it — match, render, run, decide — into one
 // Result. An Engine is safe for concurrent use; Reload swaps the compiled configuration
-// atomically, so a fire in flight finishes on the configuration it started with.
+// atomically, so a fire in flight finishes on the configuration it started with. Close
+// waits for the calls in flight and the async hooks they started; every call that starts
+// after Close began returns ErrClosed.
 //
 // It knows nothing about C or Python: capi/ and pybind/ wrap it.
 package engine
@@ -33,11 +35,13 @@ var (
 // Options configure an Engine. Every field is optional; the zero value means the default
 // documented on the field. They decode from the options JSON of hookexec_open.
 type Options struct {
-	Profile    string          `json:"profile"`     // "" means "cli-agent"
-	ProjectDir string          `json:"project_dir"` // "" means the current directory
-	Home       string          `json:"home"`        // "" means $HOME
-	Sources    []string        `json:"sources"`     // explicit files replacing the profile's locations
-	Config     json.RawMessage `json:"config"`      // an inline config object, highest precedence
+	Profile    string `json:"profile"`     // "" means "cli-agent"
+	ProjectDir string `json:"project_dir"` // "" means the current directory
+	Home       string `json:"home"`        // "" means $HOME
+	// Sources are explicit files replacing the profile's locations. Absent or null means the
+	// profile's locations; [] means no files at all (only Config).
+	Sources []string        `json:"sources"`
+	Config  json.RawMessage `json:"config"` // an inline config object, highest precedence
 	// DefaultTimeoutMs replaces the profile's default hook timeout.
 	DefaultTimeoutMs int `json:"default_timeout_ms"`
 	KillGraceMs      int `json:"kill_grace_ms"`    // SIGTERM→SIGKILL grace; 0 means 1000
@@ -101,15 +105,15 @@ type Engine struct {
 	cap         int
 	maxParallel int // hooks of one fire running at once
 	plan        atomic.Pointer[plan]
-	reload      sync.Mutex // serialises Reload
-	closed      atomic.Bool
+	reload      sync.Mutex      // serialises Reload
+	gate        gate            // every public call passes it; Close shuts it and waits
 	ctx         context.Context // cancelled when Close gives up waiting
 	cancel      context.CancelFunc
 	async       sync.WaitGroup
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
-	pending     []string // piped output waiting for the next fire
+	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       [][]byte // notifications waiting for the listener, in fire order
 	delivering  bool     // a goroutine is delivering notes
 	sessions    sessions // per-session "once" record and Stop-block count
@@ -194,9 +198,10 @@ func (e *Engine) load() (*plan, error) {
 // Reload re-reads every source and swaps the configuration atomically. On error the old
 // configuration stays in force.
 func (e *Engine) Reload() error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.reload.Lock()
 	defer e.reload.Unlock()
 	p, err := e.load()
@@ -209,9 +214,10 @@ func (e *Engine) Reload() error {
 
 // SetListener registers fn for async results and notifications (nil removes it).
 func (e *Engine) SetListener(fn Listener) error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.mu.Lock()
 	e.listen = fn
 	e.mu.Unlock()
@@ -220,20 +226,23 @@ func (e *Engine) SetListener(fn Listener) error {
 
 // SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
 func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.mu.Lock()
 	e.eval = fn
 	e.mu.Unlock()
 	return nil
 }
 
-// Drain returns and clears the piped output that would go to the next fire's agent_output.
+// Drain returns and clears the piped output waiting for the next pre_iteration: iteratr's
+// final delivery, after its loop ends.
 func (e *Engine) Drain() ([]string, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	return e.takePending(), nil
 }
 
@@ -245,10 +254,13 @@ func (e *Engine) takePending() []string {
 	return out
 }
 
-// Close stops accepting calls, waits for async hooks up to close_timeout_ms, then kills
-// what still runs. A second Close returns ErrClosed and does nothing else.
+// Close stops accepting calls (they return ErrClosed from now on), waits up to
+// close_timeout_ms for the calls in flight and the async hooks and notifications they
+// started, then kills the hooks that still run, so their fires return at once. A second
+// Close returns ErrClosed and does nothing else. Close must not be called from a listener
+// or prompt evaluator of the same engine: it would wait for itself.
 func (e *Engine) Close() error {
-	if !e.closed.CompareAndSwap(false, true) {
+	if !e.gate.shut() {
 		return ErrClosed
 	}
 	wait := 5 * time.Second
@@ -256,10 +268,17 @@ func (e *Engine) Close() error {
 		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
 	}
 	done := make(chan struct{})
-	go func() { e.async.Wait(); close(done) }()
+	go func() {
+		// Fires first: once none is in flight, nothing adds to async any more.
+		e.gate.wait()
+		e.async.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(wait)
 	select {
 	case <-done:
-	case <-time.After(wait):
+		timer.Stop()
+	case <-timer.C:
 		e.cancel()
 		<-done
 	}

@@ -25,9 +25,10 @@ import (
 // their aggregated decision. Hook failures are part of the Result, never an error; the error
 // is ErrClosed, or ErrInvalid for an empty event name or a payload that is not a JSON object.
 func (e *Engine) Fire(name string, data []byte) (*Result, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	if name == "" {
 		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
@@ -44,7 +45,6 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.announce(name, doc, start)
 	}
 	res := emptyResult(ev.Name)
-	res.AgentOutput = e.takePending()
 	session := doc.String("session_id")
 	if session == "" {
 		session = e.opts.SessionID
@@ -64,6 +64,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	}
 	selected := p.selectHooks(ev, doc, subject, e.selectContext(doc, session))
 	if len(selected) == 0 {
+		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
 		return res, nil
 	}
@@ -111,15 +112,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		}
 	}
 	res.Hooks = results
-	if piped := pipedOutput(selected, results); len(piped) > 0 {
-		if deliversNow(ev) {
-			res.AgentOutput = append(res.AgentOutput, piped...)
-		} else {
-			e.mu.Lock()
-			e.pending = append(e.pending, piped...)
-			e.mu.Unlock()
-		}
-	}
+	res.AgentOutput = e.agentOutput(ev, pipedOutput(selected, results))
 	res.DurationMs = ms(time.Since(start))
 	return res, nil
 }
@@ -202,21 +195,45 @@ func mustPath(expr string) payload.Path {
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
 func (e *Engine) Match(name, subject string) (int, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return 0, ErrClosed
 	}
+	defer e.gate.leave()
 	if name == "" {
 		return 0, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
-	n := 0
+	return len(e.plan.Load().matching(name, subject)), nil
+}
+
+// matching lists the enabled hooks of event name whose matcher accepts subject.
+func (p *plan) matching(name, subject string) []*hook {
 	ev := event.Lookup(name)
 	subject = ev.SubjectOf(subject)
-	for _, h := range e.plan.Load().byEvent[ev.Name] {
+	var out []*hook
+	for _, h := range p.byEvent[ev.Name] {
 		if h.cfg.Match.Match(subject) {
-			n++
+			out = append(out, h)
 		}
 	}
-	return n, nil
+	return out
+}
+
+// MatchIDs returns the ids of the enabled hooks that would run for event and subject, in
+// config order, without running any: the hooks Match counts (matchers only; autohand's
+// tool/path filters need a payload and are applied by Fire). Never nil.
+func (e *Engine) MatchIDs(name, subject string) ([]string, error) {
+	if !e.gate.enter() {
+		return nil, ErrClosed
+	}
+	defer e.gate.leave()
+	if name == "" {
+		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
+	}
+	ids := []string{}
+	for _, h := range e.plan.Load().matching(name, subject) {
+		ids = append(ids, h.cfg.ID)
+	}
+	return ids, nil
 }
 
 // fire is the per-fire state shared by its hooks. It is used only by the firing goroutine
@@ -647,9 +664,27 @@ func pipedOutput(hs []*hook, results []HookResult) []string {
 	return out
 }
 
-// deliversNow reports whether piped output of the event goes to the agent with this fire's
-// result rather than the next fire's: pre_iteration output is part of the iteration it
-// precedes, and on_error output is the recovery prompt (seed 004).
-func deliversNow(ev event.Info) bool { return ev.Name == "PreIteration" || ev.Name == "SessionError" }
+// agentOutput files a fire's piped output the way iteratr does (seed 004) and returns what
+// the fire hands the agent now. A pre_iteration fire starts an iteration: it takes the
+// pending buffer (FIFO), then adds its own output. on_error's output is the recovery prompt,
+// sent at once; the buffer waits. Any other event's output joins the buffer, which only the
+// next pre_iteration or Drain (final delivery) empties.
+func (e *Engine) agentOutput(ev event.Info, piped []string) []string {
+	switch {
+	case ev.Name == "PreIteration":
+		e.mu.Lock()
+		out := append(e.pending, piped...)
+		e.pending = nil
+		e.mu.Unlock()
+		return out
+	case ev.Name == "SessionError":
+		return piped
+	case len(piped) > 0:
+		e.mu.Lock()
+		e.pending = append(e.pending, piped...)
+		e.mu.Unlock()
+	}
+	return nil
+}
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

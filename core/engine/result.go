@@ -17,7 +17,7 @@ type Result struct {
 	UpdatedInput      json.RawMessage `json:"updated_input"` // null when no hook changed the input
 	AdditionalContext string          `json:"additional_context"`
 	SystemMessage     string          `json:"system_message"`
-	AgentOutput       []string        `json:"agent_output"` // piped output of earlier fires, FIFO
+	AgentOutput       []string        `json:"agent_output"` // piped output for the agent now; see agentOutput
 	// Env holds the exports hooks wrote to CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged,
 	// FileChanged), for the host to apply to the commands it runs later; empty otherwise.
 	Env map[string]string `json:"env"`
