@@ -40,6 +40,11 @@ func (l *loader) policy() {
 	for i := range l.set.Hooks {
 		hasManaged = hasManaged || l.set.Hooks[i].Managed
 	}
+	for i := range l.set.Hooks {
+		if h := &l.set.Hooks[i]; managedOnly && !h.Managed && h.Disabled == "" {
+			h.Disabled = "allowManagedHooksOnly is set in managed settings " + l.managed
+		}
+	}
 	switch {
 	case managedDisable:
 		l.set.DisableAll = true
@@ -54,9 +59,6 @@ func (l *loader) policy() {
 	}
 	for i := range l.set.Hooks {
 		h := &l.set.Hooks[i]
-		if managedOnly && !h.Managed && h.Disabled == "" {
-			h.Disabled = "allowManagedHooksOnly is set in managed settings " + l.managed
-		}
 		if h.Type == "http" && l.pol.urlsSet && !urlAllowed(h.URL, l.pol.urls) {
 			msg := "url " + h.URL + " is not in allowedHttpHookUrls"
 			if h.Disabled == "" {

@@ -49,11 +49,8 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	if session == "" {
 		session = e.opts.SessionID
 	}
-	switch ev.Name {
-	case "SessionEnd":
+	if ev.Name == "SessionEnd" {
 		defer e.sessions.end(session)
-	case "UserPromptSubmit":
-		e.sessions.stopFire(session, false, 0) // a new turn: Stop blocks count afresh
 	}
 	subject := ev.SubjectOf(doc.First(ev.Subject))
 	var notes []string

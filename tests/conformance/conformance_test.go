@@ -170,6 +170,10 @@ func checkConfig(t *testing.T, want, cfg map[string]any) {
 	if n, ok := want["hooks"]; ok {
 		require.EqualValues(t, n, len(hooks), "config hooks")
 	}
+	if wh, ok := want["hook_fields"]; ok {
+		errs := match("config", map[string]any{"hooks": hooks}, map[string]any{"hooks": wh})
+		require.Empty(t, errs, "config hooks")
+	}
 	if n, ok := want["enabled"]; ok {
 		enabled := 0
 		for _, h := range hooks {
