@@ -44,6 +44,12 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res := emptyResult(ev.Name)
 	res.AgentOutput = e.takePending()
 	selected := p.selectHooks(ev, doc)
+	if p.trust != nil {
+		selected, res.AwaitingApproval = e.admit(p.trust, selected)
+		for _, a := range res.AwaitingApproval {
+			res.Warnings = append(res.Warnings, a.ID+": not run, awaiting approval ("+a.Reason+")")
+		}
+	}
 	if len(selected) == 0 {
 		res.DurationMs = ms(time.Since(start))
 		return res, nil
@@ -63,7 +69,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
-	res.Warnings = append(f.warnings, sum.Warnings...)
+	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
 			res.Warnings = append(res.Warnings, results[i].ID+": "+w)
@@ -132,6 +138,7 @@ func mustPath(expr string) payload.Path {
 }
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
+// Hooks awaiting approval do not count.
 func (e *Engine) Match(name, subject string) (int, error) {
 	if e.closed.Load() {
 		return 0, ErrClosed
@@ -141,7 +148,7 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	}
 	n := 0
 	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.matcher.Match(subject) {
+		if h.matcher.Match(subject) && (h.gate == nil || h.gate.verdict.Load().Approved) {
 			n++
 		}
 	}

@@ -63,6 +63,8 @@ type Hook struct {
 	URL     string   `json:"url,omitempty"`
 	If      string   `json:"if,omitempty"`
 	Cwd     string   `json:"cwd,omitempty"`
+	Env     []string `json:"env,omitempty"`    // the hook's own KEY=VALUE pairs
+	Filter  []string `json:"filter,omitempty"` // autohand's filter: "tool:NAME", "path:GLOB"
 }
 
 // Fingerprint is the sha256 of everything that says what the hook runs and when, except
@@ -84,10 +86,11 @@ func (h Hook) changes(old Hook) []string {
 		}
 	}
 	add("command", h.Command != old.Command || !slices.Equal(h.Args, old.Args) || h.URL != old.URL)
-	add("matcher", h.Matcher != old.Matcher)
+	add("matcher", h.Matcher != old.Matcher || !slices.Equal(h.Filter, old.Filter))
 	add("type", h.Type != old.Type)
 	add("if", h.If != old.If)
 	add("cwd", h.Cwd != old.Cwd)
+	add("env", !slices.Equal(h.Env, old.Env))
 	return out
 }
 
