@@ -63,7 +63,7 @@ func TestScripts(t *testing.T) {
 		{command: "sh -c 'cd sub; bash ../scripts/check.sh'", dir: filepath.Join(proj, "sub"), want: abs("scripts/check.sh")},
 		{command: "sh -c './tool'", want: abs("tool")},
 		{command: "./tool > scripts/check.sh 2>&1", want: abs("tool")}, // a redirection target is written, not run
-		{command: "bash scripts/new.sh", want: abs("scripts/new.sh")}, // missing now, may arrive later
+		{command: "bash scripts/new.sh", want: abs("scripts/new.sh")},  // missing now, may arrive later
 		{command: "python3 missing.py", want: nil},
 		{command: "black <<tool_input.file_path>>", want: nil},
 		{command: "bash ~/x.sh /etc/passwd ../outside.sh", want: nil},
