@@ -279,6 +279,9 @@ type TrustFile struct {
 	Approved string `json:"approved"` // as approved; "" when never
 }
 
+// JSON encodes the report.
+func (r *TrustReport) JSON() ([]byte, error) { return marshal(r) }
+
 const (
 	statusApproved = "approved"
 	statusAwaiting = "awaiting approval"

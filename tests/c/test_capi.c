@@ -1095,6 +1095,8 @@ static void test_no_leaks(void) {
 	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
 }
 
+#include "trust.c"
+
 static const struct test tests[] = {
 	{"version", test_version},
 	{"null_safety_and_codes", test_null_safety_and_codes},
@@ -1111,6 +1113,7 @@ static const struct test tests[] = {
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
 	{"prompt_hooks", test_prompt_hooks},
+	{"trust", test_trust},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 
