@@ -186,7 +186,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
-	e.gate(p)
+	e.gateProjectHooks(p)
 	return p, nil
 }
 

@@ -150,7 +150,7 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	}
 	n := 0
 	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.cfg.Match.Match(subject) && (h.gate == nil || h.gate.verdict.Load().Approved) {
+		if h.cfg.Match.Match(subject) && (h.approval == nil || h.approval.verdict.Load().Approved) {
 			n++
 		}
 	}

@@ -17,10 +17,10 @@ type plan struct {
 
 // hook is one configured hook in the index.
 type hook struct {
-	cfg   *config.Hook
-	index int // position in config order
-	event event.Info
-	gate  *gate // set when the hook runs only once approved (trust "project")
+	cfg      *config.Hook
+	index    int // position in config order
+	event    event.Info
+	approval *trustGate // set when the hook runs only once approved (trust "project")
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.
@@ -86,7 +86,7 @@ type eventSummary struct {
 func awaiting(hs []*hook) int {
 	n := 0
 	for _, h := range hs {
-		if h.gate != nil && !h.gate.verdict.Load().Approved {
+		if h.approval != nil && !h.approval.verdict.Load().Approved {
 			n++
 		}
 	}

@@ -39,8 +39,8 @@ func trustMode(o Options) (trust.Mode, error) {
 	return m, nil
 }
 
-// gate is the trust decision about one project-level hook.
-type gate struct {
+// trustGate is the trust decision about one project-level hook.
+type trustGate struct {
 	h       *hook
 	entry   trust.Hook
 	files   []string // absolute paths of the project files the hook runs
@@ -52,7 +52,7 @@ type gate struct {
 // file changes (another process approved or revoked), checked with one stat per fire
 // that selects a gated hook.
 type trustState struct {
-	gates []*gate
+	gates []*trustGate
 	mu    sync.Mutex // serialises judging
 	seen  atomic.Pointer[storeStamp]
 }
@@ -85,15 +85,15 @@ func (e *Engine) storeKey() string {
 }
 
 // gatesOf finds the plan's project-level hooks and the files each runs.
-func (e *Engine) gatesOf(p *plan) []*gate {
+func (e *Engine) gatesOf(p *plan) []*trustGate {
 	project, home := e.opts.ProjectDir, e.home()
-	var out []*gate
+	var out []*trustGate
 	for _, h := range p.hooks {
 		c := h.cfg
 		if c.DuplicateOf != "" || !trust.ProjectLevel(c.Source, project, home) {
 			continue
 		}
-		g := &gate{h: h, entry: entryOf(h, project)}
+		g := &trustGate{h: h, entry: entryOf(h, project)}
 		if c.Type == "command" {
 			dir := c.Cwd
 			if dir == "" {
@@ -140,7 +140,7 @@ func prefixed(p string, xs []string) []string {
 
 // judge reads the store once and decides every gate. A store that cannot be read approves
 // nothing: fail closed, and say why.
-func (e *Engine) judge(gates []*gate) error {
+func (e *Engine) judge(gates []*trustGate) error {
 	approvals, err := e.store.Approvals(e.storeKey())
 	for _, g := range gates {
 		v := &trust.Verdict{}
@@ -159,8 +159,8 @@ func (e *Engine) judge(gates []*gate) error {
 	return err
 }
 
-// gate builds the plan's trust state when the mode asks for approvals.
-func (e *Engine) gate(p *plan) {
+// gateProjectHooks builds the plan's trust state when the mode asks for approvals.
+func (e *Engine) gateProjectHooks(p *plan) {
 	if e.trust != trust.Project {
 		return
 	}
@@ -169,7 +169,7 @@ func (e *Engine) gate(p *plan) {
 		return
 	}
 	for _, g := range ts.gates {
-		g.h.gate = g
+		g.h.approval = g
 	}
 	ts.seen.Store(e.stampStore())
 	if err := e.judge(ts.gates); err != nil {
@@ -218,7 +218,7 @@ type Awaiting struct {
 func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 	gated := false
 	for _, h := range selected {
-		gated = gated || h.gate != nil
+		gated = gated || h.approval != nil
 	}
 	if !gated {
 		return selected, nil
@@ -227,7 +227,7 @@ func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 	run := selected[:0:0]
 	var waiting []Awaiting
 	for _, h := range selected {
-		g := h.gate
+		g := h.approval
 		if g == nil {
 			run = append(run, h)
 			continue
@@ -291,15 +291,16 @@ const (
 // against the store and the files on disk. It works in mode "all" too, so approvals can
 // be made before a host turns enforcement on.
 func (e *Engine) TrustList() (*TrustReport, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	r, _, _ := e.trustReport(e.plan.Load())
 	return r, nil
 }
 
 // trustReport judges the plan's project-level hooks now; its error is the store's.
-func (e *Engine) trustReport(p *plan) (*TrustReport, []*gate, error) {
+func (e *Engine) trustReport(p *plan) (*TrustReport, []*trustGate, error) {
 	gates := e.gatesOf(p)
 	r := &TrustReport{Mode: e.trust.String(), Store: e.store.Path, ProjectDir: e.opts.ProjectDir, Hooks: []TrustEntry{}}
 	storeErr := e.judge(gates)
@@ -347,20 +348,21 @@ func (e *Engine) Revoke(ids ...string) (*TrustReport, error) {
 }
 
 func (e *Engine) changeTrust(ids []string, approve bool) (*TrustReport, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	e.reload.Lock()
 	defer e.reload.Unlock()
 	_, gates, err := e.trustReport(e.plan.Load())
 	if err != nil {
 		return nil, err // approving against a store we cannot read would overwrite it
 	}
-	byID := map[string]*gate{}
+	byID := map[string]*trustGate{}
 	for _, g := range gates {
 		byID[g.entry.ID] = g
 	}
-	var targets []*gate
+	var targets []*trustGate
 	if len(ids) == 0 {
 		for _, g := range gates {
 			if !g.verdict.Load().Approved {
