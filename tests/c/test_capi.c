@@ -361,7 +361,7 @@ static void test_null_safety_and_codes(void) {
 
 	/* errstr: non-empty and distinct for every code, a fixed text for unknown ones */
 	const int codes[] = {HOOKEXEC_OK,      HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG,  HOOKEXEC_ECLOSED,
-	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL};
+	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL, HOOKEXEC_ETRUST};
 	const int ncodes = (int)(sizeof codes / sizeof codes[0]);
 	for (int i = 0; i < ncodes; i++) {
 		const char *s = hookexec_errstr(codes[i]);
@@ -371,7 +371,7 @@ static void test_null_safety_and_codes(void) {
 	}
 	CHECK(strcmp(hookexec_errstr(99), "unknown status code") == 0);
 	CHECK(strcmp(hookexec_errstr(-1), "unknown status code") == 0);
-	CHECK(strcmp(hookexec_errstr(HOOKEXEC_EINTERNAL + 1), "unknown status code") == 0);
+	CHECK(strcmp(hookexec_errstr(HOOKEXEC_ETRUST + 1), "unknown status code") == 0);
 
 	remove_tree(dir);
 }
