@@ -1,28 +1,7 @@
 package trust
 
-import (
-	"io/fs"
-	"syscall"
-	"time"
-)
+import "syscall"
 
-var syscallENOTDIR = syscall.ENOTDIR
-
-// statID is what changes when a file's content can have changed.
-type statID struct {
-	dev, ino, size   uint64
-	mtimeNs, ctimeNs int64
-}
-
-func (s statID) ctime() time.Time { return time.Unix(0, s.ctimeNs) }
-
-func identity(fi fs.FileInfo) (statID, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return statID{}, false
-	}
-	return statID{
-		dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size),
-		mtimeNs: st.Mtimespec.Nano(), ctimeNs: st.Ctimespec.Nano(),
-	}, true
+func statTimes(st *syscall.Stat_t) (mtime, ctime int64) {
+	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
 }
