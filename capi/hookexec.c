@@ -70,9 +70,16 @@ int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, c
 	return rc;
 }
 
-/* hx_call_listener lets Go call a C function pointer. */
-void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+/* The engine whose listener the calling thread is running, if any: hookexec_set_listener
+ * called from inside that callback must not wait for the callback to finish. */
+static __thread uintptr_t hx_in_listener = 0;
+
+/* hx_call_listener lets Go call the host's listener of engine h. */
+void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+	uintptr_t outer = hx_in_listener;
+	hx_in_listener = h;
 	fn(user_data, kind, json);
+	hx_in_listener = outer;
 }
 
 static const char hx_fork_msg[] =
@@ -139,6 +146,18 @@ int hookexec_match(hookexec_engine *e, const char *event, const char *subject) {
 	return n;
 }
 
+int hookexec_match_ids(hookexec_engine *e, const char *event, const char *subject, char **ids_json_out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!ids_json_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: ids_json_out is NULL");
+	*ids_json_out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: engine is NULL");
+	if (!event) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: event is NULL");
+	char *err = NULL;
+	int rc = hxgo_match_ids((uintptr_t)e, (char *)event, (char *)(subject ? subject : ""), ids_json_out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
 int hookexec_config(hookexec_engine *e, char **config_out) {
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!config_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_config: config_out is NULL");
@@ -181,7 +200,7 @@ int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *use
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_listener: engine is NULL");
 	char *err = NULL;
-	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, &err);
+	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, hx_in_listener == (uintptr_t)e, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
 }

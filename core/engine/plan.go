@@ -86,7 +86,7 @@ type eventSummary struct {
 func awaiting(hs []*hook) int {
 	n := 0
 	for _, h := range hs {
-		if h.approval != nil && !h.approval.verdict.Load().Approved {
+		if h.awaiting() {
 			n++
 		}
 	}

@@ -66,6 +66,10 @@ func (s *storeStamp) same(fi os.FileInfo) bool {
 	return os.SameFile(s.fi, fi) && s.fi.Size() == fi.Size() && s.fi.ModTime().Equal(fi.ModTime())
 }
 
+// awaiting reports whether the hook is held back for approval, as judged at the last load
+// or store change (a fire also checks the files of an approved one).
+func (h *hook) awaiting() bool { return h.approval != nil && !h.approval.verdict.Load().Approved }
+
 // home is the user's home directory as the engine sees it.
 func (e *Engine) home() string {
 	if e.opts.Home != "" {
