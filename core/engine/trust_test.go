@@ -81,6 +81,9 @@ func TestTrustApproveEditRefuseReapprove(t *testing.T) {
 	n, err := e.Match("PreToolUse", "Bash")
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "a hook awaiting approval would not run")
+	ids, err := e.MatchIDs("PreToolUse", "Bash")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"user"}, ids)
 
 	list, err := e.TrustList()
 	require.NoError(t, err)
