@@ -59,7 +59,14 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		ev.CanBlock = false
 		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
 	}
-	selected := p.selectHooks(ev, doc, subject, e.selectContext(doc, session))
+	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
+	if p.trust != nil {
+		selected, res.AwaitingApproval = e.admit(p.trust, selected)
+		for _, a := range res.AwaitingApproval {
+			res.Warnings = append(res.Warnings, a.ID+": not run, awaiting approval ("+a.Reason+")")
+		}
+	}
+	selected = e.once(selected, session)
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
@@ -102,7 +109,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 			f.warnings = append(f.warnings, w)
 		}
 	}
-	res.Warnings = append(f.warnings, sum.Warnings...)
+	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
 			res.Warnings = append(res.Warnings, results[i].ID+": "+w)
@@ -116,7 +123,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 
 // selectHooks returns the enabled hooks of the event whose matcher accepts the payload's
 // subject and whose filter (autohand) accepts its tool and file path.
-func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject string, sc selectContext) []*hook {
+func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject, cwd string) []*hook {
 	hooks := p.byEvent[ev.Name]
 	if len(hooks) == 0 {
 		return nil
@@ -136,30 +143,31 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject string, sc s
 				continue
 			}
 		}
-		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), sc.cwd) {
+		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), cwd) {
 			continue
-		}
-		if h.cfg.Once && !sc.claimOnce(h.cfg.ID) {
-			continue // ran once in this session already
 		}
 		out = append(out, h)
 	}
 	return out
 }
 
-// selectContext is what selecting hooks needs besides the payload: where relative paths
-// of "if" rules start, and the session's "once" record.
-type selectContext struct {
-	cwd       string
-	claimOnce func(id string) bool
+// ruleCwd is where relative paths of "if" rules start: the payload's cwd, else the project.
+func (e *Engine) ruleCwd(doc *payload.Doc) string {
+	if cwd := doc.String("cwd"); cwd != "" {
+		return cwd
+	}
+	return e.opts.ProjectDir
 }
 
-func (e *Engine) selectContext(doc *payload.Doc, session string) selectContext {
-	cwd := doc.String("cwd")
-	if cwd == "" {
-		cwd = e.opts.ProjectDir
+// once leaves out the "once" hooks that already ran in session, and records the others.
+func (e *Engine) once(hs []*hook, session string) []*hook {
+	out := hs[:0:0]
+	for _, h := range hs {
+		if !h.cfg.Once || e.sessions.claimOnce(session, h.cfg.ID) {
+			out = append(out, h)
+		}
 	}
-	return selectContext{cwd: cwd, claimOnce: func(id string) bool { return e.sessions.claimOnce(session, id) }}
+	return out
 }
 
 // toolInput is the payload's tool input object (cli-agent names it tool_args), or nil.
@@ -191,6 +199,7 @@ func mustPath(expr string) payload.Path {
 }
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
+// Hooks awaiting approval (as judged at load) do not count.
 func (e *Engine) Match(name, subject string) (int, error) {
 	if !e.gate.enter() {
 		return 0, ErrClosed
@@ -202,13 +211,14 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	return len(e.plan.Load().matching(name, subject)), nil
 }
 
-// matching lists the enabled hooks of event name whose matcher accepts subject.
+// matching lists the enabled hooks of event name whose matcher accepts subject, leaving
+// out those awaiting approval.
 func (p *plan) matching(name, subject string) []*hook {
 	ev := event.Lookup(name)
 	subject = ev.SubjectOf(subject)
 	var out []*hook
 	for _, h := range p.byEvent[ev.Name] {
-		if h.cfg.Match.Match(subject) {
+		if h.cfg.Match.Match(subject) && !h.awaiting() {
 			out = append(out, h)
 		}
 	}

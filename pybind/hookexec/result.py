@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["FireResult", "HookResult"]
+__all__ = ["AwaitingApproval", "FireResult", "HookResult"]
 
 
 def _refuse(self, *args, **kwargs):
@@ -86,6 +86,32 @@ class HookResult:
 
 
 @dataclass(frozen=True)
+class AwaitingApproval:
+    """A project-level hook the fire selected but did not run (trust "project"): it is not
+    approved, or ``reason`` says what changed since it was ("new hook", "command changed",
+    "script .claude/hooks/guard.py changed", "trust store unreadable: ...")."""
+
+    id: str
+    source: str
+    event: str
+    matcher: str
+    command: str
+    reason: str
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "AwaitingApproval":
+        g = d.get
+        return cls(
+            id=g("id") or "",
+            source=g("source") or "",
+            event=g("event") or "",
+            matcher=g("matcher") or "",
+            command=g("command") or "",
+            reason=g("reason") or "",
+        )
+
+
+@dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
     mutation, because the fast path hands the same empty result to every caller.
@@ -115,6 +141,8 @@ class FireResult:
     # FileChanged), for the host to apply to the commands it runs later.
     env: Dict[str, str] = field(default_factory=dict)
     worktree_path: str = ""  # the directory a WorktreeCreate hook created
+    # Hooks not run because they await approval (trust "project"); they neither block nor allow.
+    awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
     @property
     def should_continue(self) -> bool:
@@ -147,6 +175,7 @@ class FireResult:
             raw=ReadOnlyDict(d),
             env=ReadOnlyDict(g("env") or {}),
             worktree_path=g("worktree_path") or "",
+            awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
     @classmethod
@@ -172,6 +201,7 @@ class FireResult:
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
                 "env": {}, "worktree_path": "",
+                "awaiting_approval": [],
             }),
             env=ReadOnlyDict(),
             worktree_path="",
