@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -131,7 +135,23 @@ func entryOf(h *hook, project string) trust.Hook {
 	if len(c.FilterTools)+len(c.FilterPaths) > 0 {
 		t.Filter = append(append([]string{}, prefixed("tool:", c.FilterTools)...), prefixed("path:", c.FilterPaths)...)
 	}
+	t.Settings = settingsDigest(c.Hook)
 	return t
+}
+
+// settingsDigest hashes every field of the entry not named above, except those that do not
+// change what runs (id, name, description, the resolved timeout) or that say where and how
+// it was read.
+func settingsDigest(h dialect.Hook) string {
+	h.ID, h.Name, h.Description, h.Timeout = "", "", "", 0
+	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", nil
+	h.Source, h.Dialect, h.Disabled, h.DuplicateOf = "", nil, "", ""
+	b, err := json.Marshal(h)
+	if err != nil { // a field JSON cannot encode: its printed form still changes with it
+		b = []byte(fmt.Sprintf("%+v", h))
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 func prefixed(p string, xs []string) []string {
