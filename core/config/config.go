@@ -57,6 +57,9 @@ type Hook struct {
 	Blocking   bool
 	PipeOutput bool // output handed to the agent (iteratr)
 	Sequential bool // run after the previous hook of the fire finished, not in parallel
+	// Persistent keeps one process of the command running across fires, speaking the
+	// one-line JSON protocol on its stdin and stdout (see core/persist).
+	Persistent bool
 	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
 	StopOnBlock bool
 	Source      string
@@ -295,6 +298,9 @@ func (h *Hook) identity() string {
 	// Fields of the other dialects join only when set, so ids of Claude-shaped hooks stay as they were.
 	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
 		parts = append(parts, extra...)
+	}
+	if h.Persistent {
+		parts = append(parts, "persistent") // a long-lived process is not the same handler as a one-shot
 	}
 	return strings.Join(parts, "\x01")
 }

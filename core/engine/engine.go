@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/persist"
 )
 
 // Errors returned by the Engine's methods; test with errors.Is.
@@ -95,9 +96,10 @@ type Engine struct {
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
-	pending     []string // piped output waiting for the next fire
-	notes       [][]byte // notifications waiting for the listener, in fire order
-	delivering  bool     // a goroutine is delivering notes
+	pending     []string      // piped output waiting for the next fire
+	notes       [][]byte      // notifications waiting for the listener, in fire order
+	delivering  bool          // a goroutine is delivering notes
+	procs       *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -135,12 +137,14 @@ func Open(o Options) (*Engine, error) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e.procs = persist.NewPool()
 	p, err := e.load()
 	if err != nil {
 		e.cancel()
 		return nil, err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return e, nil
 }
 
@@ -164,6 +168,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := compile(set, e.opts.ProjectDir)
 	p.notify = notifies(set, e.opts.Notifications)
+	e.attachPersistent(p)
 	return p, nil
 }
 
@@ -180,6 +185,7 @@ func (e *Engine) Reload() error {
 		return err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return nil
 }
 
@@ -227,10 +233,7 @@ func (e *Engine) Close() error {
 	if !e.closed.CompareAndSwap(false, true) {
 		return ErrClosed
 	}
-	wait := 5 * time.Second
-	if e.opts.CloseTimeoutMs > 0 {
-		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
-	}
+	wait := e.closeTimeout()
 	done := make(chan struct{})
 	go func() { e.async.Wait(); close(done) }()
 	select {
@@ -240,6 +243,7 @@ func (e *Engine) Close() error {
 		<-done
 	}
 	e.cancel()
+	e.procs.Close(wait)
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/template"
 )
 
@@ -28,6 +29,7 @@ type hook struct {
 	paths   []payload.Path    // compiled cmd.Placeholders()
 	prompt  *template.Command // prompt text, or git-commit's message, rendered literally
 	ppaths  []payload.Path
+	proc    *persist.Hook // a persistent hook's process manager; nil for one-shot hooks
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.
@@ -90,6 +92,9 @@ func compile(set *config.Set, project string) *plan {
 			}
 			if err == nil {
 				h.paths, err = compilePaths(h.cmd.Placeholders())
+			}
+			if err == nil && c.Persistent && len(h.paths) > 0 {
+				err = errPersistentTemplate(h.cmd.Placeholders())
 			}
 		case "prompt", "git-commit":
 			// The prompt goes to the host's evaluator and the message to git as data, never

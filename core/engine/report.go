@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/persist"
 )
 
 // ConfigReport is the merged configuration as hosts and the CLI see it.
@@ -46,6 +48,9 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	Persistent  bool              `json:"persistent"`
+	// Process is a persistent hook's process: state, pid, starts, failures.
+	Process *persist.Status `json:"process,omitempty"`
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -88,8 +93,16 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
-			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
+			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent,
 		})
+		if h.proc != nil {
+			st := h.proc.Status()
+			r.Hooks[len(r.Hooks)-1].Process = &st
+			if st.State == "disabled" {
+				// Clipped: r.Warnings shares the plan's array, which fires read.
+				r.Warnings = append(slices.Clip(r.Warnings), config.Warning{Source: c.Source, Hook: c.ID, Message: "persistent hook " + h.proc.Disabled(), Error: true})
+			}
+		}
 	}
 	return r, nil
 }

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hookexec/core/persist"
+	"github.com/hookexec/hookexec/core/template"
+)
+
+// errPersistentTemplate is the config error of a persistent command with placeholders: it
+// starts once, so there is no fire to take their values from.
+func errPersistentTemplate(names []string) error {
+	return fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(names, ", "))
+}
+
+// attachPersistent gives every enabled persistent hook of p its process from the pool. An
+// unchanged hook (same id, command, environment and directory) gets the process it had.
+func (e *Engine) attachPersistent(p *plan) {
+	for _, h := range p.hooks {
+		if !h.cfg.Persistent || h.cmd == nil || h.cfg.Disabled != "" || p.set.DisableAll {
+			continue
+		}
+		h.proc = e.procs.Hook(h.cfg.ID, e.persistSpec(h))
+	}
+}
+
+// keepPersistent stops the processes of hooks p no longer has, once p is in force.
+func (e *Engine) keepPersistent(p *plan) {
+	var keep []*persist.Hook
+	for _, h := range p.hooks {
+		if h.proc != nil {
+			keep = append(keep, h.proc)
+		}
+	}
+	e.procs.Keep(keep, e.closeTimeout())
+}
+
+// persistSpec is how a persistent hook's process starts: the host's environment with the
+// values that do not change between fires (per-fire ones are on stdin), then the hook's own.
+func (e *Engine) persistSpec(h *hook) persist.Spec {
+	env := append(slices.Clip(e.env),
+		"HOOK_WORKSPACE="+e.opts.ProjectDir,
+		"CWD="+e.opts.ProjectDir,
+		"CLAUDE_PROJECT_DIR="+e.opts.ProjectDir,
+	)
+	env = append(env, h.cfg.Env...)
+	dir := h.cfg.Cwd
+	if dir == "" {
+		dir = e.opts.ProjectDir
+	}
+	s := persist.Spec{Argv: h.cmd.Argv(nil), Env: env, Dir: dir, Grace: e.grace}
+	if h.cmd.Mode() == template.Direct {
+		s.Fallback = h.cmd.ShellArgv(nil)
+	}
+	return s
+}
+
+// closeTimeout is how long Close waits for async hooks and persistent processes.
+func (e *Engine) closeTimeout() time.Duration {
+	if e.opts.CloseTimeoutMs > 0 {
+		return time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
+	}
+	return 5 * time.Second
+}
