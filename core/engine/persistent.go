@@ -1,26 +1,18 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/template"
 )
 
-// errPersistentTemplate is the config error of a persistent command with placeholders: it
-// starts once, so there is no fire to take their values from.
-func errPersistentTemplate(names []string) error {
-	return fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(names, ", "))
-}
-
 // attachPersistent gives every enabled persistent hook of p its process from the pool. An
 // unchanged hook (same id, command, environment and directory) gets the process it had.
 func (e *Engine) attachPersistent(p *plan) {
 	for _, h := range p.hooks {
-		if !h.cfg.Persistent || h.cmd == nil || h.cfg.Disabled != "" || p.set.DisableAll {
+		if !h.cfg.Persistent || h.cfg.Cmd == nil || h.cfg.Disabled != "" || p.set.DisableAll {
 			continue
 		}
 		h.proc = e.procs.Hook(h.cfg.ID, e.persistSpec(h))
@@ -51,9 +43,9 @@ func (e *Engine) persistSpec(h *hook) persist.Spec {
 	if dir == "" {
 		dir = e.opts.ProjectDir
 	}
-	s := persist.Spec{Argv: h.cmd.Argv(nil), Env: env, Dir: dir, Grace: e.grace}
-	if h.cmd.Mode() == template.Direct {
-		s.Fallback = h.cmd.ShellArgv(nil)
+	s := persist.Spec{Argv: h.cfg.Cmd.Argv(nil), Env: env, Dir: dir, Grace: e.grace}
+	if h.cfg.Cmd.Mode() == template.Direct {
+		s.Fallback = h.cfg.Cmd.ShellArgv(nil)
 	}
 	return s
 }
