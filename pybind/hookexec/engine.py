@@ -443,6 +443,10 @@ def _name(s: str, what: str = "event") -> bytes:
     return _encode(s)
 
 
+# One encoder for every payload: json.dumps with options builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def _payload_bytes(payload: Payload) -> Optional[bytes]:
     if payload is None:
         return None
@@ -455,6 +459,6 @@ def _payload_bytes(payload: Payload) -> Optional[bytes]:
         return b
     try:
         # JSON text never holds a raw NUL (control characters are escaped): no scan needed.
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return _dumps(payload).encode("utf-8")
     except (TypeError, ValueError) as e:  # UnicodeEncodeError (lone surrogates) is a ValueError
         raise InvalidArgumentError(f"hookexec: payload is not JSON-serialisable: {e}") from e

@@ -47,13 +47,62 @@ def _exit_code(code: Any, stderr: Any) -> int:
     return 1
 
 
+class _In(io.StringIO):
+    """The payload as sys.stdin: text, with ``.buffer`` for scripts that read bytes."""
+
+    encoding = "utf-8"
+
+    def __init__(self, line: bytes) -> None:
+        super().__init__(line.decode("utf-8", "surrogateescape"))
+        self._line = line
+
+    @property
+    def buffer(self) -> BinaryIO:
+        # Bytes not yet read as text: a script reads one way or the other.
+        return io.BytesIO(self.getvalue()[self.tell():].encode("utf-8", "surrogateescape"))
+
+
+class _Bytes:
+    """``sys.stdout.buffer``: bytes written through to the text stream, in order."""
+
+    def __init__(self, text: "_Out") -> None:
+        self._text = text
+
+    def write(self, b: bytes) -> int:
+        self._text.write(bytes(b).decode("utf-8", "surrogateescape"))
+        return len(b)
+
+    def flush(self) -> None:
+        pass
+
+    def writable(self) -> bool:
+        return True
+
+
+class _Out(io.StringIO):
+    """A captured sys.stdout or sys.stderr. Lighter than a TextIOWrapper over BytesIO,
+    which costs more to build than a typical guard script takes to run."""
+
+    encoding = "utf-8"
+
+    @property
+    def buffer(self) -> _Bytes:
+        return _Bytes(self)
+
+
+def _text(s: str) -> str:
+    """What the one-shot run's bytes would read as: invalid UTF-8 replaced."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def run_once(code: Any, script: str, args: List[str], line: bytes) -> Tuple[int, str, str]:
     """Runs compiled ``code`` once as ``__main__`` with ``line`` as its stdin and returns its
     exit code, stdout and stderr."""
-    out, err = io.BytesIO(), io.BytesIO()
-    stdin = io.TextIOWrapper(io.BytesIO(line), encoding="utf-8")
-    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+    stdin, stdout, stderr = _In(line), _Out(), _Out()
     saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
     sys.stdin, sys.stdout, sys.stderr, sys.argv = stdin, stdout, stderr, [script, *args]
     g = {"__name__": "__main__", "__file__": script, "__builtins__": builtins, "__doc__": None,
@@ -75,7 +124,7 @@ def run_once(code: Any, script: str, args: List[str], line: bytes) -> Tuple[int,
                 pass
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
     g.clear()  # the script's globals go now, not at the next collection
-    return status, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
+    return status, _text(stdout.getvalue()), _text(stderr.getvalue())
 
 
 def serve(code: Any, script: str, args: List[str], requests: BinaryIO, answers: BinaryIO) -> None:

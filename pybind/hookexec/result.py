@@ -13,6 +13,13 @@ from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["FireResult", "HookResult"]
 
+# The library's JSON is UTF-8 bytes: decoding them here skips json.loads's encoding sniffing.
+_decode = json.JSONDecoder().decode
+
+
+def _loads(data: Union[bytes, str]) -> Any:
+    return _decode(data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data)
+
 
 def _refuse(self, *args, **kwargs):
     raise TypeError(f"hookexec results are read-only values ({type(self).__name__})")
@@ -37,6 +44,17 @@ class ReadOnlyDict(dict):
 
     def __reduce__(self):
         return (dict, (dict(self),))
+
+
+_new = object.__new__
+
+
+def _make(cls: Any, fields: Dict[str, Any]) -> Any:
+    """A frozen dataclass instance from every field's value, without the generated __init__'s
+    object.__setattr__ per field: this is on every fire's path (issue 10's profile)."""
+    obj = _new(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -64,25 +82,25 @@ class HookResult:
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "HookResult":
         g = d.get
-        return cls(
-            id=g("id") or "",
-            source=g("source") or "",
-            matcher=g("matcher") or "",
-            command=g("command") or "",
-            exec=g("exec") or "",
-            exit_code=g("exit_code", -1),
-            signal=g("signal") or "",
-            timed_out=bool(g("timed_out")),
-            duration_ms=float(g("duration_ms") or 0.0),
-            stdout=g("stdout") or "",
-            stderr=g("stderr") or "",
-            stdout_truncated=bool(g("stdout_truncated")),
-            stderr_truncated=bool(g("stderr_truncated")),
-            output=g("output"),
-            decision=g("decision") or "none",
-            error=g("error") or "",
-            async_=bool(g("async")),
-        )
+        return _make(cls, {
+            "id": g("id") or "",
+            "source": g("source") or "",
+            "matcher": g("matcher") or "",
+            "command": g("command") or "",
+            "exec": g("exec") or "",
+            "exit_code": g("exit_code", -1),
+            "signal": g("signal") or "",
+            "timed_out": bool(g("timed_out")),
+            "duration_ms": float(g("duration_ms") or 0.0),
+            "stdout": g("stdout") or "",
+            "stderr": g("stderr") or "",
+            "stdout_truncated": bool(g("stdout_truncated")),
+            "stderr_truncated": bool(g("stderr_truncated")),
+            "output": g("output"),
+            "decision": g("decision") or "none",
+            "error": g("error") or "",
+            "async_": bool(g("async")),
+        })
 
 
 @dataclass(frozen=True)
@@ -119,29 +137,30 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        return cls.from_dict(json.loads(data))
+        return cls.from_dict(_loads(data))
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
         g = d.get
         cont = g("continue")
-        return cls(
-            event=g("event") or "",
-            matched=g("matched") or 0,
-            blocked=bool(g("blocked")),
-            decision=g("decision") or "none",
-            reason=g("reason") or "",
-            continue_=True if cont is None else bool(cont),
-            stop_reason=g("stop_reason") or "",
-            updated_input=g("updated_input"),
-            additional_context=g("additional_context") or "",
-            system_message=g("system_message") or "",
-            agent_output=ReadOnlyList(g("agent_output") or ()),
-            duration_ms=float(g("duration_ms") or 0.0),
-            warnings=ReadOnlyList(g("warnings") or ()),
-            hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
-            raw=ReadOnlyDict(d),
-        )
+        hook = HookResult.from_dict
+        return _make(cls, {
+            "event": g("event") or "",
+            "matched": g("matched") or 0,
+            "blocked": bool(g("blocked")),
+            "decision": g("decision") or "none",
+            "reason": g("reason") or "",
+            "continue_": True if cont is None else bool(cont),
+            "stop_reason": g("stop_reason") or "",
+            "updated_input": g("updated_input"),
+            "additional_context": g("additional_context") or "",
+            "system_message": g("system_message") or "",
+            "agent_output": ReadOnlyList(g("agent_output") or ()),
+            "duration_ms": float(g("duration_ms") or 0.0),
+            "warnings": ReadOnlyList(g("warnings") or ()),
+            "hooks": ReadOnlyList([hook(h) for h in g("hooks") or ()]),
+            "raw": ReadOnlyDict(d),
+        })
 
     @classmethod
     def empty(cls, event: str) -> "FireResult":
