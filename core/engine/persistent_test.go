@@ -49,18 +49,14 @@ func persistentCfg(t *testing.T, dir string, extra map[string]any) string {
 	return string(b)
 }
 
-func openPersistent(t *testing.T, extra map[string]any, mutate ...func(*Options)) (*Engine, string) {
+func openPersistent(t *testing.T, extra map[string]any) (*Engine, string) {
 	t.Helper()
-	dir := t.TempDir()
-	o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(persistentCfg(t, dir, extra)),
-		Env: map[string]string{"SPAM_DONE": filepath.Join(dir, "spam.done")}}
-	for _, m := range mutate {
-		m(&o)
-	}
-	e, err := Open(o)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = e.Close() })
-	return e, dir
+	var dir string
+	return open(t, "", func(o *Options) {
+		dir = o.ProjectDir
+		o.Config = json.RawMessage(persistentCfg(t, dir, extra))
+		o.Env = map[string]string{"SPAM_DONE": filepath.Join(dir, "spam.done")}
+	})
 }
 
 func bash(cmd string) string {

@@ -21,7 +21,6 @@
 package persist
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +61,8 @@ const (
 	// tailSize is how much of a process's stderr is kept for error messages.
 	tailSize   = 2 << 10
 	defaultCap = 32 << 10
+	// tooLongAnswer stands for an answer line over maxLine; decode rejects it.
+	tooLongAnswer = "<answer line over 16 MiB>"
 )
 
 // Spec says how to start a hook's process. Two Specs with the same fields and id are the
@@ -191,7 +192,7 @@ type Hook struct {
 	sem  chan struct{} // held by the request talking to the process
 
 	mu       sync.Mutex // guards what follows, for Status and stop
-	p        *proc
+	p        conn
 	starts   int
 	failures int       // in a row, since the last good answer
 	retryAt  time.Time // no restart before
@@ -211,7 +212,7 @@ func (h *Hook) Status() Status {
 	case h.disabled != "":
 		s.State = "disabled"
 	case h.p != nil:
-		s.State, s.PID = "running", h.p.pid
+		s.State, s.PID = "running", h.p.PID()
 	case time.Now().Before(h.retryAt):
 		s.State = "backoff"
 	}
@@ -242,20 +243,16 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var deadline <-chan time.Time
+	var deadline time.Time
 	if spec.Timeout > 0 {
-		t := time.NewTimer(spec.Timeout - time.Since(start))
-		defer t.Stop()
-		deadline = t.C
+		deadline = start.Add(spec.Timeout)
 	}
 	select {
 	case h.sem <- struct{}{}:
-	case <-deadline:
-		r.TimedOut = true // still queued behind another request: that process is not ours to kill
-		return r
-	case <-ctx.Done():
-		r.Err = fmt.Errorf("hookexec: persistent hook: %w", ctx.Err())
-		return r
+	default:
+		if !h.queue(ctx, deadline, &r) {
+			return r
+		}
 	}
 	defer func() { <-h.sem }()
 
@@ -273,7 +270,7 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	case timedOut:
 		r.TimedOut = true
 		h.fail(p, "timed out", true)
-	case ctx.Err() != nil && answer == nil:
+	case answer == nil && failure == "":
 		r.Err = fmt.Errorf("hookexec: persistent hook: %w", ctx.Err())
 		h.fail(p, "cancelled", true)
 	case failure != "":
@@ -290,9 +287,29 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	return r
 }
 
+// queue waits for the request in flight to finish. It reports false, with r saying why,
+// when the deadline or ctx ends the wait first.
+func (h *Hook) queue(ctx context.Context, deadline time.Time, r *run.Result) bool {
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case h.sem <- struct{}{}:
+		return true
+	case <-expired:
+		r.TimedOut = true // still queued behind another request: that process is not ours to kill
+	case <-ctx.Done():
+		r.Err = fmt.Errorf("hookexec: persistent hook: %w", ctx.Err())
+	}
+	return false
+}
+
 // ready returns the running process, starting one when there is none and the back-off
 // allows it. Only the request holding sem calls it.
-func (h *Hook) ready() (*proc, error) {
+func (h *Hook) ready() (conn, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -320,7 +337,7 @@ func (h *Hook) ready() (*proc, error) {
 
 // fail retires p after a failed request: killed (kill) or reaped, so the next request
 // starts afresh. It returns the error for the request.
-func (h *Hook) fail(p *proc, why string, kill bool) error {
+func (h *Hook) fail(p conn, why string, kill bool) error {
 	if kill {
 		p.terminate(h.spec.Grace)
 	} else {
@@ -365,6 +382,141 @@ func (h *Hook) stop(wait time.Duration) {
 	h.mu.Unlock()
 	if p != nil {
 		p.close(wait, h.spec.Grace)
+	}
+}
+
+// conn is one running process of a hook (pipeConn). Measured on the way: waiting for the
+// answer in poll(2) on the calling goroutine instead of through a reader goroutine and a
+// channel was no faster, from Go or through the C library (issue 10), so there is one
+// implementation.
+type conn interface {
+	PID() int
+	// request writes line and waits for the answer line. It reports the answer, or why
+	// there is none (failure), or that deadline (zero: none) passed (timedOut); when ctx
+	// ended the wait it reports none of the three.
+	request(ctx context.Context, line []byte, deadline time.Time) (answer []byte, failure string, timedOut bool)
+	// terminate kills the group: SIGTERM, up to grace for the leader, SIGKILL.
+	terminate(grace time.Duration)
+	// retire makes sure the leader is reaped and nothing of its group is left.
+	retire(grace time.Duration)
+	// close is the polite end: stdin closed, up to wait for the exit, then the group killed.
+	close(wait, grace time.Duration)
+}
+
+// start starts the hook's process.
+func start(s *Spec) (conn, error) { return startPipes(s) }
+
+// command builds the process: argv resolved on the process's PATH (the fallback when the
+// program is not there), the environment with EnvMarker, its own process group.
+func command(s *Spec) (*exec.Cmd, error) {
+	argv := s.Argv
+	path, err := lookPath(argv[0], s.Env)
+	if err != nil && s.Fallback != nil && errors.Is(err, exec.ErrNotFound) {
+		argv = s.Fallback
+		path, err = lookPath(argv[0], s.Env)
+	}
+	if err != nil {
+		return nil, err
+	}
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(env[:len(env):len(env)], EnvMarker)
+	return &exec.Cmd{Path: path, Args: argv, Env: env, Dir: s.Dir, SysProcAttr: groupAttr()}, nil
+}
+
+// startErr names a bad working directory, which exec reports as the program missing.
+func startErr(s *Spec, err error) error {
+	if _, statErr := os.Stat(s.Dir); s.Dir != "" && statErr != nil {
+		return fmt.Errorf("working directory %s: %v", s.Dir, statErr)
+	}
+	return err
+}
+
+// watch is what both implementations keep about the leader and its stderr.
+type watch struct {
+	pid  int
+	mu   sync.Mutex
+	tail []byte           // the last tailSize bytes of stderr
+	st   *os.ProcessState // once reaped
+	dead chan struct{}    // closed once the leader is reaped
+	errs chan struct{}    // closed once stderr reached EOF
+}
+
+func newWatch(pid int) watch {
+	return watch{pid: pid, dead: make(chan struct{}), errs: make(chan struct{})}
+}
+
+func (w *watch) PID() int { return w.pid }
+
+// reap waits for the leader in its own goroutine; then runs onExit.
+func (w *watch) reap(cmd *exec.Cmd, onExit func()) {
+	go func() {
+		cmd.Wait()
+		w.mu.Lock()
+		w.st = cmd.ProcessState
+		w.mu.Unlock()
+		close(w.dead)
+		if onExit != nil {
+			onExit()
+		}
+	}()
+}
+
+// keep adds b to the stderr tail.
+func (w *watch) keep(b []byte) {
+	w.mu.Lock()
+	w.tail = append(w.tail, b...)
+	if len(w.tail) > tailSize {
+		w.tail = append(w.tail[:0], w.tail[len(w.tail)-tailSize:]...)
+	}
+	w.mu.Unlock()
+}
+
+// exitText says how the process ended, with the tail of its stderr.
+func (w *watch) exitText() string {
+	w.mu.Lock()
+	st := w.st
+	w.mu.Unlock()
+	what := "it exited"
+	if st != nil {
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			what = "it was killed by signal " + ws.Signal().String()
+		} else {
+			what = "it exited with status " + strconv.Itoa(st.ExitCode())
+		}
+	}
+	return what + " without answering" + w.stderrText()
+}
+
+func (w *watch) stderrText() string {
+	// What it wrote just before it went may still be in the pipe.
+	select {
+	case <-w.errs:
+	case <-time.After(50 * time.Millisecond):
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := strings.TrimSpace(string(w.tail))
+	if t == "" {
+		return ""
+	}
+	if len(t) > 300 {
+		t = "..." + t[len(t)-300:]
+	}
+	return " (stderr: " + t + ")"
+}
+
+// waitDead waits up to d for the leader to be reaped.
+func (w *watch) waitDead(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-w.dead:
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
@@ -416,283 +568,6 @@ func quoteShort(b []byte) string {
 		return strconv.Quote(string(b[:n])) + "..."
 	}
 	return strconv.Quote(string(b))
-}
-
-// proc is one running process of a hook and the goroutines that watch it.
-type proc struct {
-	pid   int
-	cmd   *exec.Cmd
-	stdin *os.File
-
-	mu      sync.Mutex
-	want    chan []byte // the waiting request's answer slot; nil between requests
-	tail    []byte      // the last tailSize bytes of stderr
-	ignored int64       // stdout bytes written outside a request
-
-	dead   chan struct{} // closed once the leader is reaped
-	outEOF chan struct{} // closed once stdout reached EOF
-	errEOF chan struct{} // closed once stderr reached EOF
-	state  *os.ProcessState
-}
-
-// start starts the process in its own group with three pipes and its watchers.
-func start(s *Spec) (*proc, error) {
-	argv := s.Argv
-	path, err := lookPath(argv[0], s.Env)
-	if err != nil && s.Fallback != nil && errors.Is(err, exec.ErrNotFound) {
-		argv = s.Fallback
-		path, err = lookPath(argv[0], s.Env)
-	}
-	if err != nil {
-		return nil, err
-	}
-	env := s.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append(env[:len(env):len(env)], EnvMarker)
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: s.Dir, Stdin: inR, Stdout: outW, Stderr: errW, SysProcAttr: groupAttr()}
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		if _, statErr := os.Stat(s.Dir); s.Dir != "" && statErr != nil {
-			return nil, fmt.Errorf("working directory %s: %v", s.Dir, statErr)
-		}
-		return nil, err
-	}
-	p := &proc{pid: cmd.Process.Pid, cmd: cmd, stdin: inW, dead: make(chan struct{}), outEOF: make(chan struct{}), errEOF: make(chan struct{})}
-	go p.readAnswers(outR)
-	go p.drainStderr(errR)
-	go func() {
-		cmd.Wait()
-		p.mu.Lock()
-		p.state = cmd.ProcessState
-		p.mu.Unlock()
-		close(p.dead)
-	}()
-	return p, nil
-}
-
-// readAnswers reads stdout line by line and hands each line to the waiting request, or
-// drops it when none waits. It never stops reading before EOF, so the process never blocks.
-func (p *proc) readAnswers(f *os.File) {
-	defer close(p.outEOF)
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	var long []byte // a line longer than the buffer, being assembled
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if len(long)+len(chunk) > maxLine {
-				tooLong, long = true, nil
-			} else if !tooLong {
-				long = append(long, chunk...)
-			}
-			continue
-		}
-		if err != nil {
-			return // EOF or a read error: an unfinished line is no answer
-		}
-		line := chunk
-		if long != nil || tooLong {
-			if tooLong || len(long)+len(chunk) > maxLine {
-				line = []byte("<answer line over 16 MiB>")
-			} else {
-				line = append(long, chunk...)
-			}
-			long, tooLong = nil, false
-		}
-		p.mu.Lock()
-		if p.want != nil {
-			p.want <- append([]byte(nil), line...)
-			p.want = nil
-		} else {
-			p.ignored += int64(len(line))
-		}
-		p.mu.Unlock()
-	}
-}
-
-// drainStderr reads stderr to EOF, keeping only its tail.
-func (p *proc) drainStderr(f *os.File) {
-	defer close(p.errEOF)
-	defer f.Close()
-	buf := make([]byte, 4<<10)
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			p.mu.Lock()
-			p.tail = append(p.tail, buf[:n]...)
-			if len(p.tail) > tailSize {
-				p.tail = append(p.tail[:0], p.tail[len(p.tail)-tailSize:]...)
-			}
-			p.mu.Unlock()
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// request writes line and waits for the answer. It reports the answer, or why there is
-// none (failure), or that the deadline passed (timedOut); a cancelled ctx gives neither.
-func (p *proc) request(ctx context.Context, line []byte, deadline <-chan time.Time) (answer []byte, failure string, timedOut bool) {
-	slot := make(chan []byte, 1)
-	p.mu.Lock()
-	p.want = slot
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		p.want = nil
-		p.mu.Unlock()
-	}()
-	if _, err := p.stdin.Write(line); err != nil {
-		// The process stopped reading: it exited or closed its stdin.
-		select {
-		case <-p.dead:
-		case <-time.After(100 * time.Millisecond):
-			return nil, "it stopped reading its stdin", false
-		}
-		return nil, p.exitText(), false
-	}
-	select {
-	case a := <-slot:
-		return a, "", false
-	case <-p.outEOF:
-		if a := take(slot); a != nil {
-			return a, "", false
-		}
-		// Most often the process is exiting: say how it ended if it does so promptly.
-		select {
-		case <-p.dead:
-			return nil, p.exitText(), false
-		case <-time.After(100 * time.Millisecond):
-		}
-		return nil, "it closed its stdout without answering" + p.stderrText(), false
-	case <-p.dead:
-		// An answer written just before the exit may still be in the pipe.
-		select {
-		case a := <-slot:
-			return a, "", false
-		case <-p.outEOF:
-			if a := take(slot); a != nil {
-				return a, "", false
-			}
-		case <-time.After(100 * time.Millisecond):
-		}
-		return nil, p.exitText(), false
-	case <-deadline:
-		return nil, "", true
-	case <-ctx.Done():
-		return nil, "", false
-	}
-}
-
-func take(slot chan []byte) []byte {
-	select {
-	case a := <-slot:
-		return a
-	default:
-		return nil
-	}
-}
-
-// exitText says how the process ended, with the tail of its stderr.
-func (p *proc) exitText() string {
-	p.mu.Lock()
-	st := p.state
-	p.mu.Unlock()
-	what := "it exited"
-	if st != nil {
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			what = "it was killed by signal " + ws.Signal().String()
-		} else {
-			what = "it exited with status " + strconv.Itoa(st.ExitCode())
-		}
-	}
-	return what + " without answering" + p.stderrText()
-}
-
-func (p *proc) stderrText() string {
-	// What it wrote just before it went may still be in the pipe.
-	select {
-	case <-p.errEOF:
-	case <-time.After(50 * time.Millisecond):
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	t := strings.TrimSpace(string(p.tail))
-	if t == "" {
-		return ""
-	}
-	if len(t) > 300 {
-		t = "..." + t[len(t)-300:]
-	}
-	return " (stderr: " + t + ")"
-}
-
-// terminate kills the group: SIGTERM, up to grace for the leader to go, then SIGKILL, and
-// waits until the leader is reaped.
-func (p *proc) terminate(grace time.Duration) {
-	p.stdin.Close()
-	signalGroup(p.pid, syscall.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-p.dead:
-	case <-t.C:
-	}
-	p.retire(grace)
-}
-
-// retire makes sure the leader is reaped and nothing of its group is left.
-func (p *proc) retire(grace time.Duration) {
-	p.stdin.Close()
-	signalGroup(p.pid, syscall.SIGKILL)
-	select {
-	case <-p.dead:
-	case <-time.After(grace + time.Second):
-		// Only a process stuck in the kernel outlives SIGKILL this long; its watcher
-		// goroutine still reaps it when it goes.
-	}
-}
-
-// close is the polite end: stdin closed (the process's cue to exit), up to wait for it to
-// go, then the group killed.
-func (p *proc) close(wait, grace time.Duration) {
-	p.stdin.Close()
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-p.dead:
-		p.retire(grace) // the leader went; members it left behind go too
-	case <-t.C:
-		p.terminate(grace)
-	}
 }
 
 // lookPath finds file on the PATH that env sets (the process's), like exec.LookPath.
