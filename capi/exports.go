@@ -11,7 +11,7 @@ package main
 #include <string.h>
 #include "hookexec.h"
 
-void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
+void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
 int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, const char *payload, char *reason, size_t reason_size);
 char *hx_handout(const char *data, size_t n);
 */
@@ -37,6 +37,7 @@ const (
 	statusClosed   = C.HOOKEXEC_ECLOSED
 	statusMisuse   = C.HOOKEXEC_EMISUSE
 	statusInternal = C.HOOKEXEC_EINTERNAL
+	statusTrust    = C.HOOKEXEC_ETRUST
 )
 
 // status maps an engine error to a code.
@@ -50,6 +51,8 @@ func status(err error) C.int {
 		return statusMisuse
 	case errors.Is(err, engine.ErrConfig):
 		return statusConfig
+	case errors.Is(err, engine.ErrTrust):
+		return statusTrust
 	case errors.Is(err, engine.ErrInvalid):
 		return statusInvalid
 	}
@@ -151,6 +154,21 @@ func hxgo_match(h C.uintptr_t, event, subject *C.char, errOut **C.char) (rc C.in
 	return C.int(n)
 }
 
+//export hxgo_match_ids
+func hxgo_match_ids(h C.uintptr_t, event, subject *C.char, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	ids, err := e.MatchIDs(C.GoString(event), C.GoString(subject))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = handout(jsonStrings(ids))
+	return statusOK
+}
+
 //export hxgo_config
 func hxgo_config(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 	defer guard(&rc, errOut)
@@ -195,22 +213,23 @@ func hxgo_drain(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 }
 
 //export hxgo_set_listener
-func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe.Pointer, errOut **C.char) (rc C.int) {
+func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe.Pointer, inside C.int, errOut **C.char) (rc C.int) {
 	defer guard(&rc, errOut)
 	e, err := handles.get(uintptr(h))
 	if err != nil {
 		return fail(errOut, err)
 	}
-	if fn == nil {
-		return fail(errOut, e.SetListener(nil))
+	var l *cListener
+	if fn != nil {
+		l = newCListener(uintptr(h), fn, userData)
 	}
-	// user_data is C memory (or any value the host chose); Go only hands it back.
-	return fail(errOut, e.SetListener(func(kind string, data []byte) {
-		ck, cd := C.CString(kind), cstring(data)
-		defer C.free(unsafe.Pointer(ck))
-		defer C.free(unsafe.Pointer(cd))
-		C.hx_call_listener(fn, userData, ck, cd)
-	}))
+	old, err := listeners.swap(uintptr(h), e, l)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	// The old callback is done when this returns, unless this thread is inside it.
+	old.retire(inside == 0)
+	return statusOK
 }
 
 // promptReasonSize is the reason buffer handed to a C prompt evaluator.
@@ -263,5 +282,50 @@ func hxgo_close(h C.uintptr_t, errOut **C.char) (rc C.int) {
 	if err != nil {
 		return fail(errOut, err)
 	}
-	return fail(errOut, e.Close())
+	err = e.Close()
+	// Close waited for async hooks; a notification may still be on its way out.
+	listeners.drop(uintptr(h)).retire(true)
+	return fail(errOut, err)
+}
+
+// Operations of hxgo_trust, mirrored in hookexec.c.
+const (
+	trustList    = 0
+	trustApprove = 1
+	trustRevoke  = 2
+)
+
+//export hxgo_trust
+func hxgo_trust(h C.uintptr_t, op C.int, id *C.char, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	var ids []string
+	if id != nil {
+		ids = []string{C.GoString(id)}
+	}
+	var r *engine.TrustReport
+	switch op {
+	case trustList:
+		r, err = e.TrustList()
+	case trustApprove:
+		r, err = e.Approve(ids...)
+	case trustRevoke:
+		r, err = e.Revoke(ids...)
+	default:
+		err = fmt.Errorf("%w: trust operation %d", engine.ErrInvalid, int(op))
+	}
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if out != nil {
+		b, err := r.JSON()
+		if err != nil {
+			return fail(errOut, err)
+		}
+		*out = handout(b)
+	}
+	return statusOK
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +70,16 @@ int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, c
 	return rc;
 }
 
-/* hx_call_listener lets Go call a C function pointer. */
-void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+/* The engine whose listener the calling thread is running, if any: hookexec_set_listener
+ * called from inside that callback must not wait for the callback to finish. */
+static __thread uintptr_t hx_in_listener = 0;
+
+/* hx_call_listener lets Go call the host's listener of engine h. */
+void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+	uintptr_t outer = hx_in_listener;
+	hx_in_listener = h;
 	fn(user_data, kind, json);
+	hx_in_listener = outer;
 }
 
 static const char hx_fork_msg[] =
@@ -90,6 +98,7 @@ const char *hookexec_errstr(int code) {
 	case HOOKEXEC_EMISUSE: return "library misuse: not an engine handle";
 	case HOOKEXEC_EFORK: return "called after fork()";
 	case HOOKEXEC_EINTERNAL: return "internal error";
+	case HOOKEXEC_ETRUST: return "trust store cannot be read or written";
 	}
 	return "unknown status code";
 }
@@ -137,6 +146,18 @@ int hookexec_match(hookexec_engine *e, const char *event, const char *subject) {
 	return n;
 }
 
+int hookexec_match_ids(hookexec_engine *e, const char *event, const char *subject, char **ids_json_out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!ids_json_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: ids_json_out is NULL");
+	*ids_json_out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: engine is NULL");
+	if (!event) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: event is NULL");
+	char *err = NULL;
+	int rc = hxgo_match_ids((uintptr_t)e, (char *)event, (char *)(subject ? subject : ""), ids_json_out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
 int hookexec_config(hookexec_engine *e, char **config_out) {
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!config_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_config: config_out is NULL");
@@ -179,7 +200,7 @@ int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *use
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_listener: engine is NULL");
 	char *err = NULL;
-	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, &err);
+	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, hx_in_listener == (uintptr_t)e, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
 }
@@ -191,6 +212,35 @@ int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, voi
 	int rc = hxgo_set_prompt_evaluator((uintptr_t)e, fn, user_data, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
+}
+
+/* hx_trust is hookexec_trust_*: op 0 list, 1 approve, 2 revoke (hxgo_trust). */
+static int hx_trust(const char *fn, int op, hookexec_engine *e, const char *id, char **out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (out) *out = NULL;
+	if (!e) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s: engine is NULL", fn);
+		return hx_fail(HOOKEXEC_EINVAL, msg);
+	}
+	char *err = NULL;
+	int rc = hxgo_trust((uintptr_t)e, op, (char *)id, out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_trust_list(hookexec_engine *e, char **list_out) {
+	if (!list_out) return hx_forked ? hx_fail(HOOKEXEC_EFORK, hx_fork_msg) : hx_fail(HOOKEXEC_EINVAL, "hookexec_trust_list: list_out is NULL");
+	return hx_trust("hookexec_trust_list", 0, e, NULL, list_out);
+}
+
+int hookexec_trust_approve(hookexec_engine *e, const char *id, char **list_out) {
+	return hx_trust("hookexec_trust_approve", 1, e, id, list_out);
+}
+
+int hookexec_trust_revoke(hookexec_engine *e, const char *id, char **list_out) {
+	if (!id) return hx_forked ? hx_fail(HOOKEXEC_EFORK, hx_fork_msg) : hx_fail(HOOKEXEC_EINVAL, "hookexec_trust_revoke: id is NULL");
+	return hx_trust("hookexec_trust_revoke", 2, e, id, list_out);
 }
 
 long hookexec_debug_live(int what) {

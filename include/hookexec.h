@@ -30,9 +30,29 @@
 extern "C" {
 #endif
 
+/*
+ * The version of this header, from the VERSION file of the hookexec repository (`make
+ * version` writes these lines; a test checks them). The library a program runs with may be
+ * another build than the header it was compiled with; as with sqlite3.h, a host checks at
+ * load time that they agree where it matters, the major version:
+ *
+ *     if (hookexec_version_number() / 1000000 != HOOKEXEC_VERSION_MAJOR) {
+ *         fprintf(stderr, "built against hookexec %s, running with %s\n",
+ *                 HOOKEXEC_VERSION, hookexec_version());
+ *         exit(1);
+ *     }
+ *
+ * HOOKEXEC_VERSION_CHECK() is that test. Within one major version the library only grows
+ * (new functions, new listener kinds, new result fields), so a newer minor is compatible.
+ */
+#define HOOKEXEC_VERSION_MAJOR 0
+#define HOOKEXEC_VERSION_MINOR 1
+#define HOOKEXEC_VERSION_PATCH 0
 #define HOOKEXEC_VERSION "0.1.0"
 /* X*1000000 + Y*1000 + Z for version X.Y.Z; compare with hookexec_version_number(). */
 #define HOOKEXEC_VERSION_NUMBER 1000
+/* True when the library loaded at run time has this header's major version. */
+#define HOOKEXEC_VERSION_CHECK() (hookexec_version_number() / 1000000 == HOOKEXEC_VERSION_MAJOR)
 
 /* Status codes. */
 #define HOOKEXEC_OK 0
@@ -42,6 +62,7 @@ extern "C" {
 #define HOOKEXEC_EMISUSE 4   /* the handle was never returned by hookexec_open */
 #define HOOKEXEC_EFORK 5     /* called in a child process after fork() */
 #define HOOKEXEC_EINTERNAL 6 /* a bug in hookexec; the message says where */
+#define HOOKEXEC_ETRUST 7    /* the trust store cannot be read or written; the message says why */
 
 /* An engine: a loaded, compiled hook configuration. Opaque; never dereference it. */
 typedef struct hookexec_engine hookexec_engine;
@@ -55,8 +76,10 @@ typedef struct hookexec_engine hookexec_engine;
  *                        sent for every fire, matched or not, in fire order, when autohand
  *                        hooks are loaded or options set "notifications": true;
  * and, in later versions, other kinds (ignore what you do not know). Called on a thread the
- * library owns, never the thread that fired; json is valid only during the call. It must not
- * call hookexec_close on the same engine.
+ * library owns, never the thread that fired, possibly on several threads at once; json is
+ * valid only during the call. It must not call hookexec_close on the same engine. Once
+ * hookexec_set_listener replacing it (or hookexec_close) has returned, it is not running and
+ * will not be called again, so user_data may be freed then.
  */
 typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
 
@@ -83,7 +106,8 @@ const char *hookexec_version(void);
  *   profile ("cli-agent" | "claude" | "mycode" | "autohand" | "autoagent" | "iteratr"),
  *   project_dir, home, sources [paths, dialect detected from shape], config {inline},
  *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
- *   session_id, transcript_path, env {NAME: value}, notifications (bool).
+ *   session_id, transcript_path, env {NAME: value}, notifications (bool),
+ *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.
@@ -96,7 +120,8 @@ int hookexec_open(const char *options_json, hookexec_engine **out, char **error_
  * (a JSON object; NULL means {}), runs the matching hooks and waits for them (not for async
  * ones). On success *result_out is the result JSON:
  *   {event, matched, blocked, decision, reason, continue, stop_reason, updated_input,
- *    additional_context, system_message, agent_output, duration_ms, warnings, hooks[...]}
+ *    additional_context, system_message, agent_output, duration_ms, warnings, hooks[...],
+ *    awaiting_approval[...]}
  * to release with hookexec_free. A failing hook is part of the result, never an error.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
  * HOOKEXEC_EINTERNAL.
@@ -110,6 +135,16 @@ int hookexec_fire(hookexec_engine *e, const char *event, const char *payload_jso
  * -HOOKEXEC_EMISUSE, -HOOKEXEC_EFORK, -HOOKEXEC_EINTERNAL.
  */
 int hookexec_match(hookexec_engine *e, const char *event, const char *subject);
+
+/*
+ * The ids of the enabled hooks that would run for event and subject (as hookexec_match
+ * counts them), in config order, as a JSON array of strings, e.g. ["guard","a1b2c3d4e5"];
+ * the ids are those of hookexec_config's hooks[]. Runs nothing. On success *ids_json_out is
+ * set (release with hookexec_free); on failure it is NULL.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (NULL engine, event or ids_json_out; empty event),
+ * HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_match_ids(hookexec_engine *e, const char *event, const char *subject, char **ids_json_out);
 
 /*
  * The configuration in force as JSON: {profile, project_dir, disable_all, sources[], hooks[],
@@ -128,15 +163,19 @@ int hookexec_config(hookexec_engine *e, char **config_out);
 int hookexec_reload(hookexec_engine *e, char **error_out);
 
 /*
- * Returns and clears the output of `pipe_output` hooks not yet handed out, as a JSON array of
- * strings; release with hookexec_free.
+ * Returns and clears the queued output of `pipe_output` hooks (session_start, post_iteration,
+ * on_task_complete) that no pre_iteration fire has taken yet, as a JSON array of strings
+ * (iteratr's final delivery); release with hookexec_free.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
  * HOOKEXEC_EINTERNAL.
  */
 int hookexec_drain(hookexec_engine *e, char **out);
 
 /*
- * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn.
+ * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn. Returns only once
+ * calls to the listener it replaces have returned, so the old user_data may be freed then;
+ * called from inside that listener's own callback it returns at once (the running call
+ * finishes after it) and no further call to the old listener starts.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);
@@ -158,6 +197,47 @@ int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, voi
  * Returns HOOKEXEC_OK, HOOKEXEC_ECLOSED (already closed), HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_close(hookexec_engine *e);
+
+/*
+ * Trust (options "trust": "project"): hooks from files inside the project run only once the
+ * user approved them. An approval names the hook's entry and the sha256 of every project file
+ * its command runs; editing either revokes it. Approvals live in the trust store (options
+ * "trust_store", default ~/.config/hookexec/trust.json). A fire reports the hooks it did not
+ * run in "awaiting_approval": [{id, source, event, matcher, command, reason}], and
+ * hookexec_config() marks them "trust": "awaiting approval" with "trust_reason".
+ *
+ * The report these functions hand out is JSON {mode, store, project_dir, error, hooks: [{id,
+ * source, event, matcher, type, command, args, status ("approved" | "awaiting approval"),
+ * reason, enabled, files: [{path, sha256, approved}], approved_at}]}; "error" says why the
+ * store cannot be read ("" when it can). They work in mode "all" too, so a host can collect
+ * approvals before it enforces them. Release the report with hookexec_free.
+ */
+
+/*
+ * Lists the project-level hooks and their approval state, judged now (files are hashed
+ * again), into *list_out.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
+ * HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_list(hookexec_engine *e, char **list_out);
+
+/*
+ * Approves the project-level hook with this id as it is now (entry and file hashes), or with
+ * id NULL every hook awaiting approval, writes the store atomically and reloads the
+ * configuration. *list_out (if list_out is not NULL) is the report afterwards.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (no project-level hook has this id, or a file it runs
+ * cannot be read), HOOKEXEC_ETRUST (the store cannot be read or written; it is left as it
+ * was), HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_approve(hookexec_engine *e, const char *id, char **list_out);
+
+/*
+ * Removes every approval of the hook with this id in this project; the hook awaits approval
+ * again. *list_out (if list_out is not NULL) is the report afterwards.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (id is NULL, or nothing was approved under it),
+ * HOOKEXEC_ETRUST, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_revoke(hookexec_engine *e, const char *id, char **list_out);
 
 /* Releases a string the library returned. NULL is a no-op. */
 void hookexec_free(void *p);

@@ -24,6 +24,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/persist"
+	"github.com/hookexec/hookexec/core/trust"
 )
 
 // Errors returned by the Engine's methods; test with errors.Is.
@@ -36,11 +37,13 @@ var (
 // Options configure an Engine. Every field is optional; the zero value means the default
 // documented on the field. They decode from the options JSON of hookexec_open.
 type Options struct {
-	Profile    string          `json:"profile"`     // "" means "cli-agent"
-	ProjectDir string          `json:"project_dir"` // "" means the current directory
-	Home       string          `json:"home"`        // "" means $HOME
-	Sources    []string        `json:"sources"`     // explicit files replacing the profile's locations
-	Config     json.RawMessage `json:"config"`      // an inline config object, highest precedence
+	Profile    string `json:"profile"`     // "" means "cli-agent"
+	ProjectDir string `json:"project_dir"` // "" means the current directory
+	Home       string `json:"home"`        // "" means $HOME
+	// Sources are explicit files replacing the profile's locations. Absent or null means the
+	// profile's locations; [] means no files at all (only Config).
+	Sources []string        `json:"sources"`
+	Config  json.RawMessage `json:"config"` // an inline config object, highest precedence
 	// DefaultTimeoutMs replaces the profile's default hook timeout.
 	DefaultTimeoutMs int `json:"default_timeout_ms"`
 	KillGraceMs      int `json:"kill_grace_ms"`    // SIGTERM→SIGKILL grace; 0 means 1000
@@ -54,6 +57,12 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// Trust is "all" (every hook runs) or "project" (hooks from files inside the project
+	// run only once approved). "" means the profile's default; see README "Trust".
+	Trust string `json:"trust"`
+	// TrustStore is the trust store file; "" means <home>/.config/hookexec/trust.json when
+	// Home is set, else $XDG_CONFIG_HOME/hookexec/trust.json, else ~/.config/hookexec/trust.json.
+	TrustStore string `json:"trust_store"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -98,9 +107,12 @@ type Engine struct {
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
-	pending     []string      // piped output waiting for the next fire
-	notes       [][]byte      // notifications waiting for the listener, in fire order
-	delivering  bool          // a goroutine is delivering notes
+	pending     []string // piped output waiting for the next pre_iteration or Drain
+	notes       [][]byte // notifications waiting for the listener, in fire order
+	delivering  bool     // a goroutine is delivering notes
+	trust       trust.Mode
+	store       trust.Store
+	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
 	procs       *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
@@ -121,6 +133,16 @@ func Open(o Options) (*Engine, error) {
 		o.ProjectDir = wd
 	}
 	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
+	var err error
+	if e.trust, err = trustMode(o); err != nil {
+		return nil, err
+	}
+	e.store.Path = o.TrustStore
+	if e.store.Path == "" {
+		e.store.Path = trust.DefaultPath(o.Home, os.Getenv)
+	} else if e.store.Path, err = filepath.Abs(e.store.Path); err != nil {
+		return nil, fmt.Errorf("%w: trust_store: %v", ErrInvalid, err)
+	}
 	if o.KillGraceMs > 0 {
 		e.grace = time.Duration(o.KillGraceMs) * time.Millisecond
 	}
@@ -170,6 +192,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
+	e.gateProjectHooks(p)
 	e.attachPersistent(p)
 	return p, nil
 }
@@ -216,7 +239,8 @@ func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
 	return nil
 }
 
-// Drain returns and clears the piped output that would go to the next fire's agent_output.
+// Drain returns and clears the piped output waiting for the next pre_iteration: iteratr's
+// final delivery, after its loop ends.
 func (e *Engine) Drain() ([]string, error) {
 	if !e.gate.enter() {
 		return nil, ErrClosed

@@ -23,7 +23,9 @@ type ConfigReport struct {
 	EventNames map[string]string `json:"event_names"`
 	// Notifications: every fire is announced to the listener (kind "notification"), so a
 	// binding must not skip the library for fires that match no hook.
-	Notifications bool `json:"notifications"`
+	Notifications bool   `json:"notifications"`
+	Trust         string `json:"trust"`       // "all" or "project"
+	TrustStore    string `json:"trust_store"` // the trust store file
 }
 
 // HookInfo is one configured hook, enabled or not.
@@ -48,7 +50,11 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
-	Persistent  bool              `json:"persistent"`
+	// Trust is "approved" or "awaiting approval" for a project-level hook under trust
+	// "project" (judged when config() is called), "" for hooks that need no approval.
+	Trust       string `json:"trust,omitempty"`
+	TrustReason string `json:"trust_reason,omitempty"` // what changed since the approval
+	Persistent  bool   `json:"persistent"`
 	// Process is a persistent hook's process: state, pid, starts, failures.
 	Process *persist.Status `json:"process,omitempty"`
 }
@@ -75,6 +81,8 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Events:        p.eventsSummary(),
 		EventNames:    eventNames(),
 		Notifications: p.notify,
+		Trust:         e.trust.String(),
+		TrustStore:    e.store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {
@@ -83,6 +91,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 	if r.Warnings == nil {
 		r.Warnings = []config.Warning{}
 	}
+	live := e.liveVerdicts(p)
 	for _, h := range p.hooks {
 		c := h.cfg
 		var filter *HookFilter
@@ -96,6 +105,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent,
 		})
+		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
 		if h.proc != nil {
 			st := h.proc.Status()
 			r.Hooks[len(r.Hooks)-1].Process = &st

@@ -17,10 +17,13 @@ type Result struct {
 	UpdatedInput      json.RawMessage `json:"updated_input"` // null when no hook changed the input
 	AdditionalContext string          `json:"additional_context"`
 	SystemMessage     string          `json:"system_message"`
-	AgentOutput       []string        `json:"agent_output"` // piped output of earlier fires, FIFO
+	AgentOutput       []string        `json:"agent_output"` // piped output for the agent now; see agentOutput
 	DurationMs        float64         `json:"duration_ms"`
 	Warnings          []string        `json:"warnings"`
 	Hooks             []HookResult    `json:"hooks"`
+	// AwaitingApproval lists the project-level hooks the fire selected but did not run
+	// (trust "project"), in config order; they neither block nor allow.
+	AwaitingApproval []Awaiting `json:"awaiting_approval"`
 }
 
 // HookResult is what one hook of a fire did, in config order.
@@ -54,6 +57,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}
+	}
+	if r.AwaitingApproval == nil {
+		r.AwaitingApproval = []Awaiting{}
 	}
 	b, err := marshal(r)
 	if err != nil {

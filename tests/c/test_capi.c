@@ -89,6 +89,14 @@ static const char *clip(const char *s) {
 			             clip(j_));                                                       \
 	} while (0)
 
+/* Text that must equal the expected string exactly. */
+#define CHECK_STR(got, want)                                                                       \
+	do {                                                                                           \
+		const char *g_ = (got), *w_ = (want);                                                      \
+		if (!g_ || strcmp(g_, w_) != 0)                                                            \
+			check_failed(__FILE__, __LINE__, "%s: got %s, want %s", #got, g_ ? clip(g_) : "NULL", w_); \
+	} while (0)
+
 #define CHECK_HASNT(json, frag)                                                                  \
 	do {                                                                                         \
 		const char *j_ = (json), *f_ = (frag);                                                   \
@@ -361,7 +369,7 @@ static void test_null_safety_and_codes(void) {
 
 	/* errstr: non-empty and distinct for every code, a fixed text for unknown ones */
 	const int codes[] = {HOOKEXEC_OK,      HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG,  HOOKEXEC_ECLOSED,
-	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL};
+	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL, HOOKEXEC_ETRUST};
 	const int ncodes = (int)(sizeof codes / sizeof codes[0]);
 	for (int i = 0; i < ncodes; i++) {
 		const char *s = hookexec_errstr(codes[i]);
@@ -371,7 +379,7 @@ static void test_null_safety_and_codes(void) {
 	}
 	CHECK(strcmp(hookexec_errstr(99), "unknown status code") == 0);
 	CHECK(strcmp(hookexec_errstr(-1), "unknown status code") == 0);
-	CHECK(strcmp(hookexec_errstr(HOOKEXEC_EINTERNAL + 1), "unknown status code") == 0);
+	CHECK(strcmp(hookexec_errstr(HOOKEXEC_ETRUST + 1), "unknown status code") == 0);
 
 	remove_tree(dir);
 }
@@ -427,12 +435,12 @@ static void test_match(void) {
 	char *dir = make_tmpdir();
 	char *opts = options(dir,
 	                     "{\"hooks\":{\"PreToolUse\":["
-	                     "{\"matcher\":\"builtin:*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true builtin\"}]},"
-	                     "{\"matcher\":\"mcp__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true mcp\"}]},"
-	                     "{\"matcher\":\"mcp__github__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true github\"}]},"
-	                     "{\"matcher\":\"Bash|Edit\",\"hooks\":[{\"type\":\"command\",\"command\":\"true names\"}]},"
-	                     "{\"matcher\":\"^Ed\",\"hooks\":[{\"type\":\"command\",\"command\":\"true regex\"}]}"
-	                     "],\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"true stop\"}]}]}}",
+	                     "{\"matcher\":\"builtin:*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true builtin\",\"name\":\"builtin\"}]},"
+	                     "{\"matcher\":\"mcp__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true mcp\",\"name\":\"mcp\"}]},"
+	                     "{\"matcher\":\"mcp__github__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true github\",\"name\":\"github\"}]},"
+	                     "{\"matcher\":\"Bash|Edit\",\"hooks\":[{\"type\":\"command\",\"command\":\"true names\",\"name\":\"names\"}]},"
+	                     "{\"matcher\":\"^Ed\",\"hooks\":[{\"type\":\"command\",\"command\":\"true regex\",\"name\":\"regex\"}]}"
+	                     "],\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"true stop\",\"name\":\"stop\"}]}]}}",
 	                     NULL);
 	hookexec_engine *e = OPEN(opts);
 	if (e) {
@@ -457,9 +465,32 @@ static void test_match(void) {
 		CHECK_HAS(res, "\"matched\":3,");
 		hookexec_free(res);
 
+		/* which hooks: their ids, in config order */
+		char *ids = (char *)0x1;
+		CHECK_RC(hookexec_match_ids(e, "PreToolUse", "Edit", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"builtin\",\"names\",\"regex\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "pre-tool", "mcp__github__create_issue", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"mcp\",\"github\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "Stop", NULL, &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"stop\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "PostToolUse", "Bash", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[]");
+		hookexec_free(ids);
+		ids = (char *)0x1;
+		CHECK_RC(hookexec_match_ids(e, "", "Bash", &ids), HOOKEXEC_EINVAL);
+		CHECK(ids == NULL);
+		CHECK_RC(hookexec_match_ids(e, NULL, "Bash", &ids), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_match_ids(e, "Stop", NULL, NULL), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_match_ids(NULL, "Stop", NULL, &ids), HOOKEXEC_EINVAL);
+
 		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
 		CHECK_INT(hookexec_match(e, "PreToolUse", "Bash"), -HOOKEXEC_ECLOSED);
 		CHECK(hookexec_errmsg()[0] != '\0');
+		CHECK_RC(hookexec_match_ids(e, "PreToolUse", "Bash", &ids), HOOKEXEC_ECLOSED);
+		CHECK(ids == NULL);
 	}
 	free(opts);
 	remove_tree(dir);
@@ -945,6 +976,76 @@ static void test_listener(void) {
 	remove_tree(dir);
 }
 
+/* ---------------------------------------------------------------- 10a. removing a listener */
+
+struct slow_state {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	hookexec_engine *e;
+	int entered;      /* callbacks that started */
+	int finished;     /* callbacks that returned (atomic) */
+	int remove_self;  /* the callback removes its own listener */
+	int inside_rc;    /* what hookexec_set_listener returned inside the callback */
+};
+
+static void slow_listener(void *user_data, const char *kind, const char *json) {
+	(void)json;
+	struct slow_state *s = user_data;
+	if (strcmp(kind, "async") != 0) return;
+	pthread_mutex_lock(&s->mu);
+	s->entered++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	if (s->remove_self) {
+		/* from inside its own callback: must return at once instead of waiting for itself */
+		s->inside_rc = hookexec_set_listener(s->e, NULL, NULL);
+	} else {
+		sleep_ms(300);
+	}
+	__atomic_store_n(&s->finished, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&s->mu);
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* hookexec_set_listener(e, NULL) returns only once a running callback has returned, so the
+ * host may free user_data right after; called from inside the callback it does not wait. */
+static void test_listener_removal(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir, "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"async\":true,\"command\":\"true\"}]}]}}", NULL);
+	for (int self = 0; self <= 1; self++) {
+		struct slow_state s;
+		memset(&s, 0, sizeof s);
+		pthread_mutex_init(&s.mu, NULL);
+		pthread_cond_init(&s.cv, NULL);
+		s.remove_self = self;
+		hookexec_engine *e = OPEN(opts);
+		if (!e) break;
+		s.e = e;
+		CHECK_RC(hookexec_set_listener(e, slow_listener, &s), HOOKEXEC_OK);
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		hookexec_free(res);
+		CHECK_INT(wait_count(&s.mu, &s.cv, &s.entered, 1), 1);
+		if (self) {
+			CHECK_INT(wait_count(&s.mu, &s.cv, &s.finished, 1), 1);
+			CHECK_RC(s.inside_rc, HOOKEXEC_OK);
+		} else {
+			CHECK_RC(hookexec_set_listener(e, NULL, NULL), HOOKEXEC_OK);
+			CHECK_INT(__atomic_load_n(&s.finished, __ATOMIC_SEQ_CST), 1);
+		}
+		/* an async result after the removal reaches nobody (close waits for the hook) */
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		hookexec_free(res);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		CHECK_INT(s.entered, 1);
+		pthread_cond_destroy(&s.cv);
+		pthread_mutex_destroy(&s.mu);
+	}
+	free(opts);
+	remove_tree(dir);
+}
+
 /* ---------------------------------------------------------------- 10b. JSON-RPC notifications */
 
 struct notes {
@@ -1214,6 +1315,8 @@ static void test_no_leaks(void) {
 	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
 }
 
+#include "trust.c"
+
 static const struct test tests[] = {
 	{"version", test_version},
 	{"null_safety_and_codes", test_null_safety_and_codes},
@@ -1226,11 +1329,13 @@ static const struct test tests[] = {
 	{"fork", test_fork},
 	{"timeout", test_timeout},
 	{"listener", test_listener},
+	{"listener_removal", test_listener_removal},
 	{"notifications", test_notifications},
 	{"close_kills_async", test_close_kills_async},
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
 	{"prompt_hooks", test_prompt_hooks},
+	{"trust", test_trust},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 
