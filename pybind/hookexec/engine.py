@@ -125,6 +125,9 @@ class Engine:
         #  (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
         self._empty: Dict[str, FireResult] = {}
+        # event name as fired → (subject fields or None when it has no hooks, the empty result,
+        # subjects known to match nothing); see fire(). Cleared whenever _fast's inputs change.
+        self._quick: Dict[str, Tuple[Any, FireResult, Any]] = {}
         self._names: Dict[str, str] = {}  # every known event name and alias → canonical
         self._piped = False
         handle = c_void_p()
@@ -190,6 +193,22 @@ class Engine:
         module doc)."""
         if self._closed:
             raise ClosedError("hookexec: engine is closed")
+        # What _fast has already worked out for this event name, kept flat so that a fire that
+        # matches nothing costs a few dict lookups (issue 10's target: under 1 µs).
+        quick = self._quick.get(event)
+        if quick is not None and (payload is None or type(payload) is dict):
+            fields, empty, subjects = quick
+            if fields is None:
+                return empty
+            subject = ""
+            if payload:
+                for f in fields:
+                    v = payload.get(f)
+                    if isinstance(v, str) and v:
+                        subject = v
+                        break
+            if subjects.get(subject) == 0:
+                return empty
         fast = self._fast(event, payload)
         if fast is not None:
             return fast
@@ -216,12 +235,15 @@ class Engine:
             return None
         events, counts = self._summary  # one snapshot: a reload swaps both together
         summary = events.get(canon)
+        fields: Optional[Tuple[str, ...]] = None  # None: the event has no hooks
+        subject, known = "", True
         if summary is not None:
             n, fields, awaiting = summary
             if awaiting:
                 return None  # the library reports hooks awaiting approval
-            if n:
-                subject = ""
+            if not n:
+                fields = None
+            else:
                 if payload:
                     for f in fields:
                         v = payload.get(f)
@@ -240,10 +262,28 @@ class Engine:
                         counts[key] = count
                 if count > 0:
                     return None
+                known = key in counts
         empty = self._empty.get(canon)
         if empty is None:
             empty = self._empty[canon] = FireResult.empty(canon)
+        if known:
+            self._remember(event, fields, subject, empty)
         return empty
+
+    def _remember(self, event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult) -> None:
+        """Keeps a no-match answer for fire()'s first look, per event name as fired: the event
+        has no hooks (fields None), or the subject matches none of them."""
+        quick = self._quick
+        if len(quick) >= _MAX_CACHED:
+            return
+        if fields is None:
+            quick[event] = (None, empty, None)
+            return
+        entry = quick.get(event)
+        if entry is None:
+            entry = quick[event] = (fields, empty, {})
+        if len(entry[2]) < _MAX_CACHED:
+            entry[2][subject] = 0
 
     def _fire(self, event: str, payload: Payload) -> FireResult:
         self._check_open()
@@ -293,6 +333,7 @@ class Engine:
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
         self._summary = (events, {})
+        self._quick = {}
 
     # --- trust -----------------------------------------------------------------------------
 
@@ -362,6 +403,7 @@ class Engine:
         if fn is not None and not callable(fn):
             raise TypeError("on_notification() needs a callable or None")
         self._notify = fn
+        self._quick = {}  # announced fires must reach the library
         self._sync_listener()
         return fn
 
