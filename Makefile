@@ -7,7 +7,7 @@ CXX ?= c++
 BUILD := build
 LIB := $(BUILD)/libhookexec.so
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
-C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
+C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
 .PHONY: help test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so

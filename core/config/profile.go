@@ -27,6 +27,9 @@ type Profile struct {
 	// DefaultTimeout applies to Claude-shaped hooks that set none; the other dialects
 	// carry their own default.
 	DefaultTimeout time.Duration
+	// ClaudeCodeTimeouts: Claude-shaped hooks that set no timeout get Claude Code's default for
+	// their type and event (timeouts.go) instead of DefaultTimeout.
+	ClaudeCodeTimeouts bool
 	// OutputCap is the per-stream output cap in bytes when the host sets none (0: engine default).
 	OutputCap int
 	locations func(project, home string) []Location
@@ -55,7 +58,7 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"claude": {
-		Name: "claude", Dialect: DialectClaude, DefaultTimeout: 600 * time.Second,
+		Name: "claude", Dialect: DialectClaude, DefaultTimeout: 600 * time.Second, ClaudeCodeTimeouts: true,
 		locations: func(project, home string) []Location {
 			return files(DialectClaude,
 				filepath.Join(project, ".claude/settings.local.json"),

@@ -75,10 +75,6 @@ func ParseOptions(data []byte) (Options, error) {
 // the engine, never while the engine holds a lock; it must not block for long.
 type Listener func(kind string, data []byte)
 
-// PromptEvaluator decides a prompt hook: it receives the hook's prompt and the fire's payload
-// and returns whether the action may proceed and why. It must honour ctx (the hook's timeout).
-type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (ok bool, reason string, err error)
-
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
@@ -94,9 +90,9 @@ type Engine struct {
 	async       sync.WaitGroup
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
-	eval        PromptEvaluator
+	eval        Evaluator
 	pending     []string // piped output waiting for the next fire
-	notes       [][]byte // notifications waiting for the listener, in fire order
+	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
 }
 
@@ -164,6 +160,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := compile(set, e.opts.ProjectDir)
 	p.notify = notifies(set, e.opts.Notifications)
+	p.sessionEnd = sessionEndBudget(set, e.env)
 	return p, nil
 }
 
@@ -190,17 +187,6 @@ func (e *Engine) SetListener(fn Listener) error {
 	}
 	e.mu.Lock()
 	e.listen = fn
-	e.mu.Unlock()
-	return nil
-}
-
-// SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
-func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
-	if e.closed.Load() {
-		return ErrClosed
-	}
-	e.mu.Lock()
-	e.eval = fn
 	e.mu.Unlock()
 	return nil
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/match"
@@ -15,6 +17,8 @@ type plan struct {
 	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
 	warnings []config.Warning
 	notify   bool // fires are announced to the listener (autohand's JSON-RPC notifications)
+	// sessionEnd is the budget Claude Code's SessionEnd hooks share; 0 for none.
+	sessionEnd time.Duration
 }
 
 // hook is one configured hook, compiled.
@@ -36,8 +40,8 @@ func (h *hook) git() bool { return h.cfg.Type == "git-commit" || h.cfg.Type == "
 // exec names how the hook runs, as reported in results and config.
 func (h *hook) exec() string {
 	switch {
-	case h.cfg.Type == "prompt":
-		return "prompt"
+	case h.cfg.Type == "http" || evaluated(h.cfg.Type):
+		return h.cfg.Type
 	case h.git():
 		return "builtin"
 	case h.cmd == nil:
@@ -91,7 +95,7 @@ func compile(set *config.Set, project string) *plan {
 			if err == nil {
 				h.paths, err = compilePaths(h.cmd.Placeholders())
 			}
-		case "prompt", "git-commit":
+		case "prompt", "agent", "git-commit":
 			// The prompt goes to the host's evaluator and the message to git as data, never
 			// to a shell.
 			text := c.Prompt

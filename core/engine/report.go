@@ -46,6 +46,9 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	// StatusMessage and AsyncRewake: Claude Code's handler fields (see status.go).
+	StatusMessage string `json:"status_message,omitempty"`
+	AsyncRewake   bool   `json:"async_rewake,omitempty"`
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -89,6 +92,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
+			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 		})
 	}
 	return r, nil

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hookexec/core/config"
+)
+
+// Claude Code runs its SessionEnd hooks under one shared budget (1.5 s, raised by the
+// longest timeout a file sets, up to 60 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS in the
+// environment overrides it), so that quitting never waits long for them.
+
+// sessionEndEnv overrides the SessionEnd budget, in milliseconds.
+const sessionEndEnv = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+// budgetError is the cause of a SessionEnd fire's context ending at its budget.
+type budgetError struct{ budget time.Duration }
+
+func (b budgetError) Error() string {
+	return fmt.Sprintf("timed out: SessionEnd hooks share a budget of %s", b.budget)
+}
+
+// sessionEndBudget is the budget of a configuration whose profile follows Claude Code's
+// timeouts, 0 otherwise.
+func sessionEndBudget(set *config.Set, env []string) time.Duration {
+	if !set.Profile.ClaudeCodeTimeouts {
+		return 0
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], sessionEndEnv+"="); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+				return time.Duration(n) * time.Millisecond
+			}
+			break
+		}
+	}
+	return config.SessionEndBudgetFor(set.Hooks)
+}
+
+// budgetFor returns the context a hook of the fire runs under: the fire's SessionEnd budget
+// for Claude Code's hooks, else the engine's.
+func (f *fire) budgetFor(h *hook) context.Context {
+	if f.budget == nil || h.cfg.Dialect != config.DialectClaude {
+		return f.e.ctx
+	}
+	return f.budget
+}
+
+// ended says why ctx stopped a hook: the SessionEnd budget ran out (a timeout), or the
+// engine closed.
+func ended(ctx context.Context) (failure string, timedOut bool) {
+	var b budgetError
+	if errors.As(context.Cause(ctx), &b) {
+		return b.Error(), true
+	}
+	return "killed: the engine closed", false
+}
