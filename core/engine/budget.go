@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
 )
 
 // Claude Code runs its SessionEnd hooks under one shared budget (1.5 s, raised by the
@@ -25,10 +26,22 @@ func (b budgetError) Error() string {
 	return fmt.Sprintf("timed out: SessionEnd hooks share a budget of %s", b.budget)
 }
 
-// sessionEndBudget is the budget of a configuration whose profile follows Claude Code's
-// timeouts, 0 otherwise.
+// sessionEndBudget is the budget of the configuration's Claude Code SessionEnd hooks; 0
+// when it has none.
 func sessionEndBudget(set *config.Set, env []string) time.Duration {
-	if !set.Profile.ClaudeCodeTimeouts {
+	found := false
+	var timeouts []time.Duration
+	for i := range set.Hooks {
+		h := &set.Hooks[i]
+		if h.Event != "SessionEnd" || h.Dialect != dialect.Claude || !h.Enabled() {
+			continue
+		}
+		found = true
+		if h.TimeoutSet {
+			timeouts = append(timeouts, h.Timeout)
+		}
+	}
+	if !found {
 		return 0
 	}
 	for i := len(env) - 1; i >= 0; i-- {
@@ -39,13 +52,13 @@ func sessionEndBudget(set *config.Set, env []string) time.Duration {
 			break
 		}
 	}
-	return config.SessionEndBudgetFor(set.Hooks)
+	return dialect.SessionEndBudget(timeouts)
 }
 
 // budgetFor returns the context a hook of the fire runs under: the fire's SessionEnd budget
 // for Claude Code's hooks, else the engine's.
 func (f *fire) budgetFor(h *hook) context.Context {
-	if f.budget == nil || h.cfg.Dialect != config.DialectClaude {
+	if f.budget == nil || h.cfg.Dialect != dialect.Claude {
 		return f.e.ctx
 	}
 	return f.budget

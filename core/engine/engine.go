@@ -158,7 +158,7 @@ func (e *Engine) load() (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	p := compile(set, e.opts.ProjectDir)
+	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, e.env)
 	return p, nil

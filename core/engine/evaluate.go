@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/payload"
 )
 
@@ -103,7 +103,7 @@ func (f *fire) definition(h *hook, prompt string, stdin []byte) []byte {
 	def["event"] = f.ev.Name
 	def["timeout_ms"] = h.cfg.Timeout.Milliseconds()
 	if h.cfg.Type != "mcp_tool" {
-		if h.cfg.Dialect == config.DialectClaude {
+		if h.cfg.Dialect == dialect.Claude {
 			prompt = claudeArguments(prompt, stdin)
 		}
 		def["prompt"] = prompt

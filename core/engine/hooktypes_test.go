@@ -281,12 +281,13 @@ func TestClaudeCodeDefaultTimeouts(t *testing.T) {
 	}
 	require.Equal(t, want, got)
 
-	// cli-agent keeps its own 30 s default for every type.
+	// cli-agent keeps its own 30 s default, and has none of Claude Code's new types.
 	e, _ = open(t, cfg)
 	cfgr, err = e.Config()
 	require.NoError(t, err)
 	require.EqualValues(t, 30000, cfgr.Hooks[0].TimeoutMs)
-	require.EqualValues(t, 30000, cfgr.Hooks[4].TimeoutMs)
+	require.EqualValues(t, 30000, cfgr.Hooks[3].TimeoutMs)
+	require.Contains(t, cfgr.Hooks[1].Disabled, `unknown type "http"`)
 }
 
 // TestSessionEndSharedBudget: SessionEnd hooks share 1.5 s raised by the longest timeout a

@@ -1,4 +1,4 @@
-package config
+package dialect
 
 import (
 	"testing"
@@ -28,15 +28,13 @@ func TestClaudeCodeTimeout(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, ClaudeCodeTimeout(tc.typ, tc.event), "%s on %s", tc.typ, tc.event)
 	}
+	require.Equal(t, 600*time.Second, Claude.Timeouts("command", "PreToolUse"), "the Claude dialect uses them")
+	require.Nil(t, CliAgent.Timeouts, "cli-agent keeps its profile's default")
 }
 
-func TestSessionEndBudgetFor(t *testing.T) {
-	h := func(timeout time.Duration, set bool, d Dialect) Hook {
-		return Hook{Event: "SessionEnd", Timeout: timeout, TimeoutSet: set, Dialect: d}
-	}
-	require.Equal(t, SessionEndBudget, SessionEndBudgetFor(nil))
-	require.Equal(t, SessionEndBudget, SessionEndBudgetFor([]Hook{h(time.Second, true, DialectClaude)}), "never below 1.5 s")
-	require.Equal(t, 5*time.Second, SessionEndBudgetFor([]Hook{h(5*time.Second, true, DialectClaude), h(600*time.Second, false, DialectClaude)}), "unset timeouts do not raise it")
-	require.Equal(t, SessionEndBudgetMax, SessionEndBudgetFor([]Hook{h(90*time.Second, true, DialectClaude)}))
-	require.Equal(t, SessionEndBudget, SessionEndBudgetFor([]Hook{h(9*time.Second, true, DialectIteratr)}), "other dialects do not share it")
+func TestSessionEndBudget(t *testing.T) {
+	require.Equal(t, 1500*time.Millisecond, SessionEndBudget(nil))
+	require.Equal(t, 1500*time.Millisecond, SessionEndBudget([]time.Duration{time.Second}), "never below 1.5 s")
+	require.Equal(t, 5*time.Second, SessionEndBudget([]time.Duration{2 * time.Second, 5 * time.Second}))
+	require.Equal(t, 60*time.Second, SessionEndBudget([]time.Duration{90 * time.Second}), "at most 60 s")
 }
