@@ -208,7 +208,6 @@ def test_output_fields_are_typed(engine):
             "SessionStart",
             hook(f"printf '%s' '{json.dumps(out)}'"),
             PermissionRequest=[{"hooks": [hook("""printf '%s' '{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no","interrupt":true}}}'""")]}],
-            PermissionDenied=[{"hooks": [hook("""printf '%s' '{"hookSpecificOutput":{"retry":true}}'""")]}],
             PostToolUse=[{"hooks": [hook("""printf '%s' '{"hookSpecificOutput":{"updatedToolOutput":{"stdout":"[redacted]"}}}'""")]}],
             PreToolUse=[{"hooks": [hook("""printf '%s' '{"hookSpecificOutput":{"permissionDecision":"defer"}}'"""),
                                    hook("""printf '%s' '{"hookSpecificOutput":{"permissionDecision":"ask"}}'""")]}],
@@ -219,6 +218,5 @@ def test_output_fields_are_typed(engine):
     assert r.terminal_sequence == "\x1b]777;notify;Claude Code;done\x07"
     r = eng.fire("PermissionRequest", {"tool_name": "Bash"})
     assert r.blocked and r.reason == "no" and r.interrupt
-    assert eng.fire("PermissionDenied", {"tool_name": "Bash"}).retry
     assert eng.fire("PostToolUse", {"tool_name": "Bash"}).updated_tool_output == {"stdout": "[redacted]"}
     assert eng.fire("PreToolUse", {"tool_name": "Bash"}).decision == "defer"
