@@ -56,9 +56,10 @@ type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (o
 // SetEvaluator registers the evaluator of prompt, agent and mcp_tool hooks (nil removes it).
 // Without one, such a hook is a non-blocking error naming its type.
 func (e *Engine) SetEvaluator(fn Evaluator) error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.mu.Lock()
 	e.eval = fn
 	e.mu.Unlock()
