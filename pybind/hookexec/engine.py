@@ -348,9 +348,11 @@ class Engine:
           reason;
         - ``{"exit_code": int, "stdout": str, "stderr": str}``: an outcome read exactly like a
           command hook's (exit 0 with JSON output, exit 2 to block, ...);
-        - a str: the tool's text, as a command's stdout with exit 0.
+        - a str: the tool's text, as a command's stdout with exit 0;
+        - ``{"error": str}``: the evaluation failed (e.g. the MCP server is not connected).
 
-        An exception or any other return value is a non-blocking hook error carrying its text.
+        That, an exception or any other return value is a non-blocking hook error carrying its
+        text.
         ``fn`` runs on a library thread under the hook's timeout. None removes it; without an
         evaluator such hooks are non-blocking errors naming their type."""
         self._check_open()
@@ -401,6 +403,8 @@ def _make_evaluator(lib: Any, fn: Evaluator) -> Callable[..., None]:
             )
             if isinstance(got, str):
                 lib.hookexec_answer_output(answer, 0, _answer_text(got), None)
+            elif isinstance(got, dict) and isinstance(got.get("error"), str):
+                lib.hookexec_answer_error(answer, _answer_text(got["error"]))
             elif isinstance(got, dict) and isinstance(got.get("ok"), bool):
                 lib.hookexec_answer_verdict(answer, 1 if got["ok"] else 0, _answer_text(str(got.get("reason") or "")))
             elif isinstance(got, dict) and isinstance(got.get("exit_code"), int) and not isinstance(got["exit_code"], bool):
