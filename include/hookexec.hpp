@@ -406,41 +406,28 @@ private:
 
 	void set_listener(Listener fn) {
 		if (!h_ || closed_ || !slot_) throw ClosedError("hookexec: engine is closed");
-		detail::ListenerSlot &s = *slot_;
-		std::lock_guard<std::mutex> serial(s.set_mu);
-		const bool remove = !fn;
-		auto next = remove ? std::shared_ptr<Listener>() : std::make_shared<Listener>(std::move(fn));
-		std::shared_ptr<Listener> prev;
-		{
-			std::lock_guard<std::mutex> lock(s.mu);
-			prev = std::exchange(s.fn, std::move(next));
-		}
-		const int rc = remove ? hookexec_set_listener(h_, nullptr, nullptr)
-		                      : hookexec_set_listener(h_, detail::hookexec_hpp_listener_trampoline_v1, &s);
-		if (!remove && rc == HOOKEXEC_OK) s.registered = true;
-		if (rc != HOOKEXEC_OK) {
-			std::string msg = hookexec_errmsg();
-			{
-				std::lock_guard<std::mutex> lock(s.mu);
-				s.fn = std::move(prev);
-			}
-			throw_error(rc, msg);
-		}
+		install(*slot_, std::move(fn), hookexec_set_listener, detail::hookexec_hpp_listener_trampoline_v1);
 	}
 
 	void set_evaluator(Evaluator fn) {
 		if (!h_ || closed_ || !eval_) throw ClosedError("hookexec: engine is closed");
-		detail::EvaluatorSlot &s = *eval_;
+		install(*eval_, std::move(fn), hookexec_set_evaluator, detail::hookexec_hpp_evaluator_trampoline_v1);
+	}
+
+	// Swaps the slot's callable and registers (or with an empty fn removes) the trampoline with
+	// the library, keeping the slot and the registration in step; on failure the old callable
+	// stays and it throws.
+	template <class Slot, class Fn, class CFn>
+	void install(Slot &s, Fn fn, int (*set)(hookexec_engine *, CFn, void *), CFn trampoline) {
 		std::lock_guard<std::mutex> serial(s.set_mu);
 		const bool remove = !fn;
-		auto next = remove ? std::shared_ptr<Evaluator>() : std::make_shared<Evaluator>(std::move(fn));
-		std::shared_ptr<Evaluator> prev;
+		auto next = remove ? std::shared_ptr<Fn>() : std::make_shared<Fn>(std::move(fn));
+		std::shared_ptr<Fn> prev;
 		{
 			std::lock_guard<std::mutex> lock(s.mu);
 			prev = std::exchange(s.fn, std::move(next));
 		}
-		const int rc = remove ? hookexec_set_evaluator(h_, nullptr, nullptr)
-		                      : hookexec_set_evaluator(h_, detail::hookexec_hpp_evaluator_trampoline_v1, &s);
+		const int rc = remove ? set(h_, nullptr, nullptr) : set(h_, trampoline, &s);
 		if (!remove && rc == HOOKEXEC_OK) s.registered = true;
 		if (rc != HOOKEXEC_OK) {
 			std::string msg = hookexec_errmsg();
