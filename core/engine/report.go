@@ -21,7 +21,9 @@ type ConfigReport struct {
 	EventNames map[string]string `json:"event_names"`
 	// Notifications: every fire is announced to the listener (kind "notification"), so a
 	// binding must not skip the library for fires that match no hook.
-	Notifications bool `json:"notifications"`
+	Notifications bool   `json:"notifications"`
+	Trust         string `json:"trust"`       // "all" or "project"
+	TrustStore    string `json:"trust_store"` // the trust store file
 }
 
 // HookInfo is one configured hook, enabled or not.
@@ -49,6 +51,10 @@ type HookInfo struct {
 	// StatusMessage and AsyncRewake: Claude Code's handler fields (see status.go).
 	StatusMessage string `json:"status_message,omitempty"`
 	AsyncRewake   bool   `json:"async_rewake,omitempty"`
+	// Trust is "approved" or "awaiting approval" for a project-level hook under trust
+	// "project" (judged when config() is called), "" for hooks that need no approval.
+	Trust       string `json:"trust,omitempty"`
+	TrustReason string `json:"trust_reason,omitempty"` // what changed since the approval
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -73,6 +79,8 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Events:        p.eventsSummary(),
 		EventNames:    eventNames(),
 		Notifications: p.notify,
+		Trust:         e.trust.String(),
+		TrustStore:    e.store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {
@@ -81,6 +89,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 	if r.Warnings == nil {
 		r.Warnings = []config.Warning{}
 	}
+	live := e.liveVerdicts(p)
 	for _, h := range p.hooks {
 		c := h.cfg
 		var filter *HookFilter
@@ -95,6 +104,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 		})
+		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
 	}
 	return r, nil
 }

@@ -31,6 +31,9 @@ type Result struct {
 	WatchPaths         []string        `json:"watch_paths"` // SessionStart, FileChanged: paths to watch
 	ReloadSkills       bool            `json:"reload_skills"`
 	TerminalSequence   string          `json:"terminal_sequence"` // allowlisted OSC/BEL bytes to write to the terminal
+	// AwaitingApproval lists the project-level hooks the fire selected but did not run
+	// (trust "project"), in config order; they neither block nor allow.
+	AwaitingApproval []Awaiting `json:"awaiting_approval"`
 }
 
 // HookResult is what one hook of a fire did, in config order.
@@ -71,6 +74,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.WatchPaths == nil {
 		r.WatchPaths = []string{}
+	}
+	if r.AwaitingApproval == nil {
+		r.AwaitingApproval = []Awaiting{}
 	}
 	b, err := marshal(r)
 	if err != nil {

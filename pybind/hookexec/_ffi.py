@@ -164,6 +164,9 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _fn("hookexec_answer_output", c_int, [c_void_p, c_int, c_char_p, c_char_p])
     _fn("hookexec_answer_verdict", c_int, [c_void_p, c_int, c_char_p])
     _fn("hookexec_answer_error", c_int, [c_void_p, c_char_p])
+    _fn("hookexec_trust_list", c_int, [engine, out], _check_status)
+    _fn("hookexec_trust_approve", c_int, [engine, c_char_p, out], _check_status)
+    _fn("hookexec_trust_revoke", c_int, [engine, c_char_p, out], _check_status)
     _fn("hookexec_close", c_int, [engine], _check_status)
     _fn("hookexec_debug_live", c_long, [c_int])
 

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["FireResult", "HookResult"]
+__all__ = ["AwaitingApproval", "FireResult", "HookResult"]
 
 
 def _refuse(self, *args, **kwargs):
@@ -90,6 +90,32 @@ class HookResult:
 
 
 @dataclass(frozen=True)
+class AwaitingApproval:
+    """A project-level hook the fire selected but did not run (trust "project"): it is not
+    approved, or ``reason`` says what changed since it was ("new hook", "command changed",
+    "script .claude/hooks/guard.py changed", "trust store unreadable: ...")."""
+
+    id: str
+    source: str
+    event: str
+    matcher: str
+    command: str
+    reason: str
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "AwaitingApproval":
+        g = d.get
+        return cls(
+            id=g("id") or "",
+            source=g("source") or "",
+            event=g("event") or "",
+            matcher=g("matcher") or "",
+            command=g("command") or "",
+            reason=g("reason") or "",
+        )
+
+
+@dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
     mutation, because the fast path hands the same empty result to every caller.
@@ -125,6 +151,8 @@ class FireResult:
     watch_paths: List[str] = field(default_factory=lambda: ReadOnlyList())  # SessionStart, FileChanged
     reload_skills: bool = False  # SessionStart
     terminal_sequence: str = ""  # allowlisted OSC/BEL bytes to write to the terminal
+    # Hooks not run because they await approval (trust "project"); they neither block nor allow.
+    awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
     @property
     def should_continue(self) -> bool:
@@ -164,6 +192,7 @@ class FireResult:
             watch_paths=ReadOnlyList(g("watch_paths") or ()),
             reload_skills=bool(g("reload_skills")),
             terminal_sequence=g("terminal_sequence") or "",
+            awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
     @classmethod
@@ -191,5 +220,6 @@ class FireResult:
                 "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
                 "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
                 "terminal_sequence": "",
+                "awaiting_approval": [],
             }),
         )

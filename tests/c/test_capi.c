@@ -369,7 +369,7 @@ static void test_null_safety_and_codes(void) {
 
 	/* errstr: non-empty and distinct for every code, a fixed text for unknown ones */
 	const int codes[] = {HOOKEXEC_OK,      HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG,  HOOKEXEC_ECLOSED,
-	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL};
+	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL, HOOKEXEC_ETRUST};
 	const int ncodes = (int)(sizeof codes / sizeof codes[0]);
 	for (int i = 0; i < ncodes; i++) {
 		const char *s = hookexec_errstr(codes[i]);
@@ -379,7 +379,7 @@ static void test_null_safety_and_codes(void) {
 	}
 	CHECK(strcmp(hookexec_errstr(99), "unknown status code") == 0);
 	CHECK(strcmp(hookexec_errstr(-1), "unknown status code") == 0);
-	CHECK(strcmp(hookexec_errstr(HOOKEXEC_EINTERNAL + 1), "unknown status code") == 0);
+	CHECK(strcmp(hookexec_errstr(HOOKEXEC_ETRUST + 1), "unknown status code") == 0);
 
 	remove_tree(dir);
 }
@@ -1438,6 +1438,7 @@ static void test_status_and_rewake(void) {
 	free(opts);
 	remove_tree(dir);
 }
+#include "trust.c"
 
 static const struct test tests[] = {
 	{"version", test_version},
@@ -1459,6 +1460,7 @@ static const struct test tests[] = {
 	{"prompt_hooks", test_prompt_hooks},
 	{"evaluator", test_evaluator},
 	{"status_and_rewake", test_status_and_rewake},
+	{"trust", test_trust},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 
