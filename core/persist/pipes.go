@@ -151,15 +151,14 @@ func (p *pipeConn) request(ctx context.Context, line []byte, deadline time.Time)
 		}
 		return nil, "it closed its stdout without answering" + p.stderrText(), false
 	case <-p.dead:
-		// An answer written just before the exit may still be in the pipe.
+		// An answer written just before the exit may still be in the pipe: wait for
+		// stdout's end (briefly: something the leader started may hold it) and look.
 		select {
-		case a := <-slot:
-			return a, "", false
 		case <-p.out:
-			if a := take(slot); a != nil {
-				return a, "", false
-			}
 		case <-time.After(100 * time.Millisecond):
+		}
+		if a := take(slot); a != nil {
+			return a, "", false
 		}
 		return nil, p.exitText(), false
 	case <-expired:

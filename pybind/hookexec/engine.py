@@ -204,14 +204,7 @@ class Engine:
             fields, empty, subjects = quick
             if fields is None:
                 return empty
-            subject = ""
-            if payload:
-                for f in fields:
-                    v = payload.get(f)
-                    if isinstance(v, str) and v:
-                        subject = v
-                        break
-            if subjects.get(subject) == 0:
+            if subjects.get(_subject(payload, fields)) == 0:
                 return empty
         fast = self._fast(event, payload)
         if fast is not None:
@@ -248,12 +241,7 @@ class Engine:
             if not n:
                 fields = None
             else:
-                if payload:
-                    for f in fields:
-                        v = payload.get(f)
-                        if isinstance(v, str) and v:
-                            subject = v
-                            break
+                subject = _subject(payload, fields)
                 # The library's own matchers decide; their answer holds until the next reload.
                 key = (canon, subject)
                 count = counts.get(key)
@@ -588,6 +576,16 @@ def _name(s: str, what: str = "event") -> bytes:
     if not isinstance(s, str):
         raise TypeError(f"{what} must be a str, not {type(s).__name__}")
     return _encode(s)
+
+
+def _subject(payload: Optional[Dict[str, Any]], fields: Tuple[str, ...]) -> str:
+    """The matcher's subject: the first of the event's subject fields holding a non-empty string."""
+    if payload:
+        for f in fields:
+            v = payload.get(f)
+            if isinstance(v, str) and v:
+                return v
+    return ""
 
 
 # One encoder for every payload: json.dumps with options builds a new one per call.
