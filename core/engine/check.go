@@ -22,10 +22,10 @@ func (e *Engine) Check() ([]config.Warning, error) {
 	p := e.plan.Load()
 	out := append([]config.Warning(nil), p.warnings...)
 	for _, h := range p.hooks {
-		if h.cfg.Disabled != "" || h.cmd == nil {
+		if h.cfg.Disabled != "" || h.cfg.Cmd == nil {
 			continue
 		}
-		prog := program(h.cmd)
+		prog := program(h.cfg.Cmd)
 		if prog == "" {
 			continue
 		}
