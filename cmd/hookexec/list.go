@@ -94,7 +94,7 @@ func runList(a *app, args []string) int {
 				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, h.Disabled))
 			}
 			tb.rowCells(state, cell{text: h.ID, paint: cyan}, cell{text: matcherText(h)}, cell{text: h.Type},
-				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, 0), paint: dim})
+				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, h.Line), paint: dim})
 		}
 		tb.write(w, "  ")
 		for _, n := range notes {

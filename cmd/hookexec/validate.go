@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hookexec/hookexec/core/config"
 )
@@ -71,13 +72,20 @@ func runValidate(a *app, args []string) int {
 	return code
 }
 
-// problemText renders a warning as "file:line path: message".
+// problemText renders a warning as "file:line path: message", the hook's name after the
+// path when it has one.
 func (a *app) problemText(p config.Warning) string {
-	s := a.where(p.Source, 0)
-	if p.Hook != "" {
-		s += " " + p.Hook
+	s := a.where(p.Source, p.Line)
+	msg := strings.TrimPrefix(p.Message, "hookexec: ")
+	if p.Path != "" {
+		s += " " + p.Path
+		// Some messages start with the path already ("hooks.X[0] is a string, ...").
+		msg = strings.TrimPrefix(msg, p.Path+" ")
 	}
-	return s + ": " + p.Message
+	if p.Hook != "" && p.Hook != p.Path && !strings.HasPrefix(p.Hook, "hooks") {
+		s += " (" + p.Hook + ")"
+	}
+	return s + ": " + msg
 }
 
 // pad returns the spaces that widen s to n runes (for text painted before padding).
