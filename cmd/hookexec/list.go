@@ -91,7 +91,7 @@ func runList(a *app, args []string) int {
 			state := cell{text: "on", paint: green}
 			if !h.Enabled {
 				state = cell{text: "off", paint: red}
-				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, h.Disabled))
+				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, plainMessage(h.Disabled)))
 			}
 			tb.rowCells(state, cell{text: h.ID, paint: cyan}, cell{text: matcherText(h)}, cell{text: h.Type},
 				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, h.Line), paint: dim})

@@ -76,7 +76,7 @@ func runValidate(a *app, args []string) int {
 // path when it has one.
 func (a *app) problemText(p config.Warning) string {
 	s := a.where(p.Source, p.Line)
-	msg := strings.TrimPrefix(p.Message, "hookexec: ")
+	msg := plainMessage(p.Message)
 	if p.Path != "" {
 		s += " " + p.Path
 		// Some messages start with the path already ("hooks.X[0] is a string, ...").
@@ -87,6 +87,10 @@ func (a *app) problemText(p config.Warning) string {
 	}
 	return s + ": " + msg
 }
+
+// plainMessage drops the "hookexec: " package prefixes of core errors, which say nothing
+// to a user of the hookexec command.
+func plainMessage(s string) string { return strings.ReplaceAll(s, "hookexec: ", "") }
 
 // pad returns the spaces that widen s to n runes (for text painted before padding).
 func pad(s string, n int) string {

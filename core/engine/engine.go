@@ -53,6 +53,9 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
+	// named by $HOOKEXEC_LOG, and none when that is unset too.
+	LogFile string `json:"log_file"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -100,6 +103,8 @@ type Engine struct {
 	pending     []string // piped output waiting for the next fire
 	notes       [][]byte // notifications waiting for the listener, in fire order
 	delivering  bool     // a goroutine is delivering notes
+	log         *fireLog // nil: fires are not logged
+	logWarning  string   // why $HOOKEXEC_LOG could not be opened
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -139,6 +144,10 @@ func Open(o Options) (*Engine, error) {
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	p, err := e.load()
 	if err != nil {
+		e.cancel()
+		return nil, err
+	}
+	if e.log, e.logWarning, err = openLog(o); err != nil {
 		e.cancel()
 		return nil, err
 	}
@@ -259,5 +268,6 @@ func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
+	e.log.close()
 	return nil
 }

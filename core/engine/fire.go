@@ -47,6 +47,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	selected := p.selectHooks(ev, doc)
 	if len(selected) == 0 {
 		res.DurationMs = ms(time.Since(start))
+		if e.log != nil {
+			e.record(p, name, ev, doc, start, res, nil, nil)
+		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
@@ -81,6 +84,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		}
 	}
 	res.DurationMs = ms(time.Since(start))
+	if e.log != nil {
+		e.record(p, name, ev, doc, start, res, selected, f)
+	}
 	return res, nil
 }
 
@@ -257,7 +263,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	stopped := false
 	for i, h := range hs {
 		if stopped {
-			results[i] = h.skipped("not run: an earlier hook blocked")
+			results[i] = h.skipped(notRun)
 			verdicts[i] = decide.Verdict{Continue: true}
 			continue
 		}
@@ -283,6 +289,9 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	}
 	wg.Wait()
 }
+
+// notRun is the error of hooks a sequential block kept from running (AutoAgent).
+const notRun = "not run: an earlier hook blocked"
 
 // job is everything one hook needs to run, rendered while the payload is still live, so
 // that it can outlive the fire (async hooks).

@@ -47,7 +47,7 @@ __all__ = ["Engine", "debug_live"]
 _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
-        "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
+        "close_timeout_ms", "session_id", "transcript_path", "env", "notifications", "log_file",
     }
 )
 
@@ -73,7 +73,7 @@ class Engine:
     explicit files; ``config`` adds an inline config (a dict, or JSON text) of highest
     precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
-    transcript_path, env. An unknown keyword is a TypeError; a bad value is an
+    transcript_path, env, notifications, log_file. An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
     """
