@@ -93,12 +93,27 @@ func (a *app) open() (*engine.Engine, error) {
 	return engine.Open(o)
 }
 
-// openNoArgs opens an engine for a verb that takes no positional arguments.
-func (a *app) openNoArgs(verb string, args []string) (*engine.Engine, error) {
-	if len(args) > 0 {
-		return nil, usagef("%s: takes no arguments (got %q)", verb, args[0])
+// withEngine opens the engine of the global flags, runs fn on it, closes it, and turns
+// fn's error into the one-line report and exit status.
+func (a *app) withEngine(fn func(eng *engine.Engine) (int, error)) int {
+	eng, err := a.open()
+	if err != nil {
+		return a.fail(err)
 	}
-	return a.open()
+	defer eng.Close()
+	code, err := fn(eng)
+	if err != nil {
+		return a.fail(err)
+	}
+	return code
+}
+
+// noArgs rejects positional arguments of a verb that takes none.
+func noArgs(verb string, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s: takes no arguments (got %q)", verb, args[0])
+	}
+	return nil
 }
 
 // projectDir and homeDir are the directories in force, absolute.

@@ -27,29 +27,22 @@ hookexec --profile autohand explain pre-tool --payload @payload.json --json`,
 }
 
 func runExplain(a *app, args []string, payloadArg string) int {
-	name, err := oneEvent("explain", args)
+	name, data, err := a.eventAndPayload("explain", args, payloadArg)
 	if err != nil {
 		return a.fail(err)
 	}
-	data, err := a.readPayload(payloadArg)
-	if err != nil {
-		return a.fail(err)
-	}
-	eng, err := a.open()
-	if err != nil {
-		return a.fail(err)
-	}
-	defer eng.Close()
-	x, err := eng.Explain(name, data)
-	if err != nil {
-		return a.fail(err)
-	}
-	if a.globals.json {
-		a.printJSON(x)
-		return exitOK
-	}
-	a.printExplanation(x)
-	return exitOK
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		x, err := eng.Explain(name, data)
+		if err != nil {
+			return 0, err
+		}
+		if a.globals.json {
+			a.printJSON(x)
+		} else {
+			a.printExplanation(x)
+		}
+		return exitOK, nil
+	})
 }
 
 // printExplanation prints the verdict table and the command lines of the hooks that run.

@@ -70,26 +70,28 @@ func runReplay(a *app, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	eng, err := a.open()
-	if err != nil {
-		return a.fail(err)
-	}
-	defer eng.Close()
-	out := replayJSON{Results: []replayOutcome{}}
-	for i, rec := range records {
-		res, err := a.fireWithProgress(eng, rec.Event, rec.Payload)
-		if err != nil {
-			return a.fail(fmt.Errorf("%s:%d: %w", args[0], lines[i], err))
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		out := replayJSON{Results: []replayOutcome{}}
+		for i, rec := range records {
+			res, err := a.fireWithProgress(eng, rec.Event, rec.Payload)
+			if err != nil {
+				return 0, fmt.Errorf("%s:%d: %w", args[0], lines[i], err)
+			}
+			o := replayOutcome{Line: lines[i], Event: rec.Event, Mismatches: rec.Expect.check(res),
+				Blocked: res.Blocked, Decision: res.Decision, Reason: res.Reason, Matched: res.Matched}
+			o.OK = len(o.Mismatches) == 0
+			if !o.OK {
+				out.Failed++
+			}
+			out.Results = append(out.Results, o)
 		}
-		o := replayOutcome{Line: lines[i], Event: rec.Event, Mismatches: rec.Expect.check(res),
-			Blocked: res.Blocked, Decision: res.Decision, Reason: res.Reason, Matched: res.Matched}
-		o.OK = len(o.Mismatches) == 0
-		if !o.OK {
-			out.Failed++
-		}
-		out.Results = append(out.Results, o)
-	}
-	out.Total = len(records)
+		out.Total = len(records)
+		return a.printReplay(out), nil
+	})
+}
+
+// printReplay reports the outcomes and returns the exit status.
+func (a *app) printReplay(out replayJSON) int {
 	code := exitOK
 	if out.Failed > 0 {
 		code = exitFail

@@ -42,43 +42,45 @@ func runTest(a *app, args []string, tool string, dryRun bool) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	eng, err := a.open()
-	if err != nil {
-		return a.fail(err)
-	}
-	defer eng.Close()
-	rep, err := eng.Config()
-	if err != nil {
-		return a.fail(err)
-	}
-	if tool == "" {
-		tool = defaultTool(rep, name)
-	}
-	data, err := json.Marshal(samplePayload(event.Canonical(name), tool, rep.ProjectDir))
-	if err != nil {
-		return a.fail(err)
-	}
-	x, err := eng.Explain(name, data)
-	if err != nil {
-		return a.fail(err)
-	}
-	var res *engine.Result
-	if !dryRun {
-		if res, err = a.fireWithProgress(eng, name, data); err != nil {
-			return a.fail(err)
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		rep, err := eng.Config()
+		if err != nil {
+			return 0, err
 		}
-	}
-	code := exitOK
-	if res != nil && res.Blocked {
-		code = exitBlocked
-	}
+		if tool == "" {
+			tool = defaultTool(rep, name)
+		}
+		data, err := json.Marshal(samplePayload(event.Canonical(name), tool, rep.ProjectDir))
+		if err != nil {
+			return 0, err
+		}
+		x, err := eng.Explain(name, data)
+		if err != nil {
+			return 0, err
+		}
+		var res *engine.Result
+		if !dryRun {
+			if res, err = a.fireWithProgress(eng, name, data); err != nil {
+				return 0, err
+			}
+		}
+		a.printTest(data, x, res)
+		if res != nil && res.Blocked {
+			return exitBlocked, nil
+		}
+		return exitOK, nil
+	})
+}
+
+// printTest shows the sample payload, the explanation and the result (nil: dry run).
+func (a *app) printTest(data []byte, x *engine.Explanation, res *engine.Result) {
 	if a.globals.json {
 		out := testJSON{Payload: data, Explanation: x}
 		if res != nil {
 			out.Result = res.JSON()
 		}
 		a.printJSON(out)
-		return code
+		return
 	}
 	w := a.stdout
 	pretty, _ := json.MarshalIndent(json.RawMessage(data), "  ", "  ")
@@ -88,5 +90,4 @@ func runTest(a *app, args []string, tool string, dryRun bool) int {
 		fmt.Fprintln(w)
 		a.printResult(res)
 	}
-	return code
 }

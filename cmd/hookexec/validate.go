@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/engine"
 )
 
 func init() {
@@ -29,15 +30,20 @@ type validateJSON struct {
 }
 
 func runValidate(a *app, args []string) int {
-	eng, err := a.openNoArgs("validate", args)
-	if err != nil {
+	if err := noArgs("validate", args); err != nil {
 		return a.fail(err)
 	}
-	defer eng.Close()
-	problems, err := eng.Check()
-	if err != nil {
-		return a.fail(err)
-	}
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		problems, err := eng.Check()
+		if err != nil {
+			return 0, err
+		}
+		return a.printProblems(problems), nil
+	})
+}
+
+// printProblems reports the problems and returns the exit status they call for.
+func (a *app) printProblems(problems []config.Warning) int {
 	if problems == nil {
 		problems = []config.Warning{}
 	}
