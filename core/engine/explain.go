@@ -48,6 +48,7 @@ const (
 	CheckDisabled   = "disabled"        // enabled false, disabledHooks, or a config error
 	CheckMatcher    = "matcher"         // the matcher (rejects or accepts the subject)
 	CheckFilter     = "filter"          // autohand's tool/path filter
+	CheckTrust      = "trust"           // a project hook not (or no longer) approved, trust "project"
 )
 
 // Explain says for every hook configured for event (and every hook configured under a
@@ -71,7 +72,7 @@ func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
 	defer doc.Release()
 	ev := event.Lookup(name)
 	p := e.plan.Load()
-	x := p.explain(ev, doc)
+	x := e.explainFire(p, ev, doc)
 	f := e.newFire(name, ev, doc, time.Now())
 	for i := range x.Hooks {
 		hx := &x.Hooks[i]
@@ -82,6 +83,27 @@ func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
 		hx.Argv, hx.Command = j.argv, commandLine(j)
 	}
 	return &x.Explanation, nil
+}
+
+// explainFire is plan.explain followed by the trust check Fire makes on the hooks that match.
+func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc) *explanation {
+	x := p.explain(ev, doc)
+	if p.trust == nil {
+		return x
+	}
+	for i := range x.Hooks {
+		hx := &x.Hooks[i]
+		h := p.hooks[x.index[i]]
+		if !hx.Runs || h.approval == nil {
+			continue
+		}
+		if _, waiting := e.admit(p.trust, []*hook{h}); len(waiting) > 0 {
+			hx.Runs, hx.Check = false, CheckTrust
+			hx.Reason = "awaiting approval: " + waiting[0].Reason + " (hookexec trust approve " + h.cfg.ID + ")"
+			x.Runs--
+		}
+	}
+	return x
 }
 
 // explanation is an Explanation with the plan index of each hook.

@@ -215,3 +215,22 @@ func TestLogFileThatCannotBeOpened(t *testing.T) {
 	assert.Equal(t, LogEnv, ws[0].Source)
 	assert.Contains(t, ws[0].Message, "cannot open the log")
 }
+
+// Under trust "project", a project hook that is not approved matches but does not run;
+// Explain says so, and agrees with Fire.
+func TestExplainTrust(t *testing.T) {
+	tp := newTrustProject(t)
+	e := tp.open(t)
+	x, err := e.Explain("PreToolUse", []byte(bashPayload))
+	require.NoError(t, err)
+	require.Len(t, x.Hooks, 2)
+	assert.Equal(t, "guard", x.Hooks[0].ID)
+	assert.Equal(t, CheckTrust, x.Hooks[0].Check)
+	assert.False(t, x.Hooks[0].Runs)
+	assert.Contains(t, x.Hooks[0].Reason, "hookexec trust approve guard")
+	assert.True(t, x.Hooks[1].Runs, "the user-level hook needs no approval")
+	assert.Equal(t, 1, x.Runs)
+	r := fireT(t, e, "PreToolUse", bashPayload)
+	require.Len(t, r.Hooks, 1)
+	assert.Equal(t, "user", r.Hooks[0].ID)
+}

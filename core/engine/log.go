@@ -88,7 +88,7 @@ type logHook struct {
 // record writes one fire. selected and res.Hooks are parallel (config order); f is nil
 // when nothing ran.
 func (e *Engine) record(p *plan, name string, ev event.Info, doc *payload.Doc, start time.Time, res *Result, selected []*hook, f *fire) {
-	x := p.explain(ev, doc)
+	x := e.explainFire(p, ev, doc)
 	ran := make(map[int]int, len(selected)) // plan index → result index
 	for i, h := range selected {
 		ran[h.index] = i
