@@ -57,6 +57,9 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
+	// named by $HOOKEXEC_LOG, and none when that is unset too.
+	LogFile string `json:"log_file"`
 	// Trust is "all" (every hook runs) or "project" (hooks from files inside the project
 	// run only once approved). "" means the profile's default; see README "Trust".
 	Trust string `json:"trust"`
@@ -106,6 +109,8 @@ type Engine struct {
 	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
+	log         *fireLog // nil: fires are not logged
+	logWarning  string   // why $HOOKEXEC_LOG could not be opened
 	trust       trust.Mode
 	store       trust.Store
 	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
@@ -160,6 +165,10 @@ func Open(o Options) (*Engine, error) {
 	e.procs = persist.NewPool()
 	p, err := e.load()
 	if err != nil {
+		e.cancel()
+		return nil, err
+	}
+	if e.log, e.logWarning, err = openLog(o); err != nil {
 		e.cancel()
 		return nil, err
 	}
@@ -272,5 +281,6 @@ func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
+	e.log.close()
 	return nil
 }

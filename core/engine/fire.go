@@ -53,6 +53,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
+		if e.log != nil {
+			e.record(p, name, ev, doc, start, res, nil, nil)
+		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
@@ -89,6 +92,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.Hooks = results
 	res.AgentOutput = e.agentOutput(ev, pipedOutput(selected, results))
 	res.DurationMs = ms(time.Since(start))
+	if e.log != nil {
+		e.record(p, name, ev, doc, start, res, selected, f)
+	}
 	return res, nil
 }
 
@@ -303,7 +309,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	stopped := false
 	for i, h := range hs {
 		if stopped {
-			results[i] = h.skipped("not run: an earlier hook blocked")
+			results[i] = h.skipped(notRun)
 			verdicts[i] = decide.Verdict{Continue: true}
 			continue
 		}
@@ -331,6 +337,9 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	}
 	wg.Wait()
 }
+
+// notRun is the error of hooks a sequential block kept from running (AutoAgent).
+const notRun = "not run: an earlier hook blocked"
 
 // job is everything one hook needs to run, rendered while the payload is still live, so
 // that it can outlive the fire (async hooks).

@@ -46,6 +46,8 @@ type HookInfo struct {
 	PipeOutput  bool              `json:"pipe_output"`
 	Sequential  bool              `json:"sequential"`
 	Source      string            `json:"source"`
+	Line        int               `json:"line,omitempty"` // where in Source the handler is written
+	Path        string            `json:"path,omitempty"` // its JSON path, e.g. hooks.Stop[0].hooks[1]
 	Dialect     string            `json:"dialect"`
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
@@ -105,7 +107,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			ID: c.ID, Description: c.Description, Event: c.Event, Filter: filter, Blocking: c.Blocking, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
-			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
+			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent,
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 		})
