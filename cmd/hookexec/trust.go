@@ -208,8 +208,11 @@ func (a *app) printTrustList(rep *engine.TrustReport) int {
 // trustedHook is one line naming a hook and what it runs.
 func (a *app) trustedHook(h engine.TrustEntry) string {
 	cmd := h.Command
-	if len(h.Args) > 0 {
+	switch {
+	case len(h.Args) > 0:
 		cmd = strings.Join(h.Args, " ")
+	case h.URL != "":
+		cmd = "POST " + h.URL
 	}
 	m := h.Matcher
 	if strings.TrimSpace(m) == "" {

@@ -126,7 +126,10 @@ func entryOf(h *hook, project string) trust.Hook {
 		ID: c.ID, Source: trust.Rel(c.Source, project), Event: c.Event, Matcher: c.Matcher,
 		Type: c.Type, Args: c.Args, Env: c.Env,
 	}
-	if len(c.Args) == 0 {
+	switch {
+	case c.Type == "http":
+		t.URL = c.URL
+	case len(c.Args) == 0:
 		t.Command = h.command()
 	}
 	if c.Cwd != "" {
@@ -140,12 +143,13 @@ func entryOf(h *hook, project string) trust.Hook {
 }
 
 // settingsDigest hashes every field of the entry not named above, except those that do not
-// change what runs (id, name, description, the resolved timeout) or that say where and how
-// it was read.
+// change what runs (id, name, description, status message, timeout) or that say where and
+// how it was read (file, position, dialect, the handler's text as written).
 func settingsDigest(h dialect.Hook) string {
-	h.ID, h.Name, h.Description, h.Timeout = "", "", "", 0
-	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", nil
-	h.Source, h.Dialect, h.Disabled, h.DuplicateOf = "", nil, "", ""
+	h.ID, h.Name, h.Description, h.StatusMessage, h.Timeout, h.TimeoutSet = "", "", "", "", 0, false
+	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.URL, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", "", nil
+	h.Source, h.Path, h.Group, h.Line, h.Definition = "", "", "", 0, nil
+	h.Dialect, h.Disabled, h.DuplicateOf = nil, "", ""
 	b, err := json.Marshal(h)
 	if err != nil { // a field JSON cannot encode: its printed form still changes with it
 		b = []byte(fmt.Sprintf("%+v", h))

@@ -304,3 +304,26 @@ func TestTrustOtherSettingsChangeRevokes(t *testing.T) {
 	require.Len(t, r.AwaitingApproval, 1)
 	assert.Equal(t, "settings changed", r.AwaitingApproval[0].Reason)
 }
+
+func TestTrustHTTPHookURLChangeRevokes(t *testing.T) {
+	tp := newTrustProject(t)
+	hookAt := func(url string) string {
+		return `{"hooks":{"Stop":[{"hooks":[{"type":"http","url":"` + url + `","name":"notify"}]}]}}`
+	}
+	tp.write(t, ".claude/settings.json", hookAt("http://127.0.0.1:9/a"))
+	e := tp.open(t)
+	r := fireT(t, e, "Stop", `{}`)
+	require.Len(t, r.AwaitingApproval, 1, "an http hook from the project sends data only once approved")
+	_, err := e.Approve("notify")
+	require.NoError(t, err)
+	assert.Empty(t, fireT(t, e, "Stop", `{}`).AwaitingApproval)
+
+	tp.write(t, ".claude/settings.json", hookAt("http://127.0.0.1:9/elsewhere"))
+	require.NoError(t, e.Reload())
+	r = fireT(t, e, "Stop", `{}`)
+	require.Len(t, r.AwaitingApproval, 1)
+	assert.Equal(t, "command changed", r.AwaitingApproval[0].Reason)
+	list, err := e.TrustList()
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:9/elsewhere", list.Hooks[0].URL)
+}
