@@ -17,7 +17,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: test-node help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec version
+.PHONY: test-node help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench bench-go clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -96,9 +96,11 @@ demo: $(LIB) ## a small Python agent firing real tool events through hookexec, t
 demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
 	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
+bench: $(LIB) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
+	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+
+bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.

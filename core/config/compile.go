@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -59,6 +62,10 @@ func (h *Hook) compile(project string) (string, error) {
 		}
 		if err == nil {
 			h.CmdPaths, err = compilePaths(h.Cmd.Placeholders())
+		}
+		if err == nil && h.Persistent && len(h.CmdPaths) > 0 {
+			// It starts once: there is no fire to take the values from.
+			err = fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(h.Cmd.Placeholders(), ", "))
 		}
 	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit":
 		// The prompt goes to the host's evaluator and the message to git as data, never to

@@ -65,6 +65,9 @@ type Hook struct {
 	Blocking   bool
 	PipeOutput bool // output handed to the agent (iteratr)
 	Sequential bool // run after the previous hook of the fire finished, not in parallel
+	// Persistent keeps one process of the command running across fires, speaking the
+	// one-line JSON protocol on its stdin and stdout (see core/persist).
+	Persistent bool
 	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
 	StopOnBlock bool
 	Source      string

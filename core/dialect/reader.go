@@ -162,7 +162,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once", "blocking",
+	"enabled", "statusMessage", "model", "once", "blocking", "persistent",
 	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
@@ -279,10 +279,13 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		key string
 		dst *bool
 	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
-		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}} {
+		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}} {
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}
+	}
+	if h.Persistent && h.Type != "command" {
+		bad("persistent applies to command hooks only, not type %s", h.Type)
 	}
 	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
 		h.Disabled = "enabled is false"

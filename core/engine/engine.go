@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -112,7 +113,8 @@ type Engine struct {
 	logWarning  string   // why $HOOKEXEC_LOG could not be opened
 	trust       trust.Mode
 	store       trust.Store
-	hasher      trust.Hasher // script hashes, cached by stat identity across reloads
+	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
+	procs       *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -160,6 +162,7 @@ func Open(o Options) (*Engine, error) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e.procs = persist.NewPool()
 	p, err := e.load()
 	if err != nil {
 		e.cancel()
@@ -170,6 +173,7 @@ func Open(o Options) (*Engine, error) {
 		return nil, err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return e, nil
 }
 
@@ -195,6 +199,7 @@ func (e *Engine) load() (*plan, error) {
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, e.env)
 	e.gateProjectHooks(p)
+	e.attachPersistent(p)
 	return p, nil
 }
 
@@ -212,6 +217,7 @@ func (e *Engine) Reload() error {
 		return err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return nil
 }
 
@@ -254,10 +260,7 @@ func (e *Engine) Close() error {
 	if !e.gate.shut() {
 		return ErrClosed
 	}
-	wait := 5 * time.Second
-	if e.opts.CloseTimeoutMs > 0 {
-		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
-	}
+	wait := e.closeTimeout()
 	done := make(chan struct{})
 	go func() {
 		// Fires first: once none is in flight, nothing adds to async any more.
@@ -274,6 +277,7 @@ func (e *Engine) Close() error {
 		<-done
 	}
 	e.cancel()
+	e.procs.Close(wait)
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
