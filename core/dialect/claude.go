@@ -23,6 +23,9 @@ var Claude = &Dialect{
 	Templates:           false,
 	StrayMatcherIgnored: true,
 	DecisionObjects:     true,
+	Timeouts:            ClaudeCodeTimeout,
+	Types:               []string{"http", "agent", "mcp_tool"},
+	TypeOnEvent:         ClaudeCodeTypeOnEvent,
 	Detect:              func(_ string, v *fastjson.Value) bool { return claudeShaped(v) },
 	Load:                loadClaudeShape,
 }

@@ -27,6 +27,8 @@ type Dialect struct {
 	Unit time.Duration
 	// Timeout is the default for hooks that set none; 0 means the profile's default.
 	Timeout time.Duration
+	// Timeouts, when set, is the default per handler type and event instead (Claude Code's).
+	Timeouts func(typ, event string) time.Duration
 	// Envelope is the set of fields put around the payload on the hooks' stdin.
 	Envelope payload.Envelope
 	// CanonicalOnStdin: the envelope's event field holds the canonical name (Claude Code's
@@ -58,6 +60,9 @@ type Dialect struct {
 	Notifies bool
 	// Types lists the handler types the dialect accepts besides command and prompt.
 	Types []string
+	// TypeOnEvent says why a handler type does not run on an event ("" when it does); nil
+	// means every type runs on every event.
+	TypeOnEvent func(typ, event string) string
 	// YAML: files are YAML, not JSON.
 	YAML bool
 	// Detect recognises a file of the dialect from its path and parsed JSON (nil when the

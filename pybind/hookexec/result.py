@@ -8,10 +8,18 @@ neutral value, so an older or newer library never breaks parsing.
 from __future__ import annotations
 
 import json
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["AwaitingApproval", "FireResult", "HookResult"]
+
+# The library's JSON is UTF-8 bytes: decoding them here skips json.loads's encoding sniffing.
+_decode = json.JSONDecoder().decode
+
+
+def _loads(data: Union[bytes, str]) -> Any:
+    return _decode(data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data)
 
 
 def _refuse(self, *args, **kwargs):
@@ -39,6 +47,46 @@ class ReadOnlyDict(dict):
         return (dict, (dict(self),))
 
 
+_new = object.__new__
+
+
+def _make(cls: Any, fields: Dict[str, Any]) -> Any:
+    """A frozen dataclass instance from every field's value, without the generated __init__'s
+    object.__setattr__ per field: this is on every fire's path (issue 10's profile)."""
+    obj = _new(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _fast_init(cls: Any) -> Any:
+    """Gives a frozen dataclass an __init__ with the same signature that stores every field
+    with one dict update, instead of the generated one's object.__setattr__ per field: a fire
+    builds one FireResult and one HookResult per hook, and that was half of the Python side
+    of a persistent hook's fire (issue 10's profile)."""
+    params, stores = [], []
+    ns: Dict[str, Any] = {"MISSING": dataclasses.MISSING}
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.default is not dataclasses.MISSING:
+            ns["_d_" + f.name] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            ns["_f_" + f.name] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            stores.append(f"    if {f.name} is MISSING: {f.name} = _f_{f.name}()")
+        else:
+            params.append(f.name)
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    src = (f"def __init__(self, {', '.join(params)}):\n" + "".join(x + "\n" for x in stores)
+           + "    self.__dict__.update({" + ", ".join(f"{n!r}: {n}" for n in names) + "})\n")
+    exec(src, ns)  # noqa: S102 — source built above from the class's own field names
+    ns["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = ns["__init__"]
+    return cls
+
+
+@_fast_init
 @dataclass(frozen=True)
 class HookResult:
     """What one hook of a fire did. Results come in config order, never finishing order."""
@@ -47,7 +95,7 @@ class HookResult:
     source: str
     matcher: str
     command: str
-    exec: str  # "direct", "shell", "args", "builtin" or "prompt"
+    exec: str  # "direct", "shell", "args", "builtin", "http", "prompt", "agent" or "mcp_tool"
     exit_code: int  # -1 when the hook did not exit by itself (signal, not started, async)
     signal: str
     timed_out: bool
@@ -60,6 +108,8 @@ class HookResult:
     decision: str  # "none", "allow", "ask" or "deny"
     error: str
     async_: bool  # JSON key "async"
+    http_status: int = 0  # an http hook's response status; 0 when none arrived
+    status_message: str = ""  # the hook's statusMessage
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "HookResult":
@@ -82,9 +132,12 @@ class HookResult:
             decision=g("decision") or "none",
             error=g("error") or "",
             async_=bool(g("async")),
+            http_status=g("http_status") or 0,
+            status_message=g("status_message") or "",
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class AwaitingApproval:
     """A project-level hook the fire selected but did not run (trust "project"): it is not
@@ -111,6 +164,7 @@ class AwaitingApproval:
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
@@ -141,6 +195,16 @@ class FireResult:
     # FileChanged), for the host to apply to the commands it runs later.
     env: Dict[str, str] = field(default_factory=dict)
     worktree_path: str = ""  # the directory a WorktreeCreate hook created
+    # Claude Code's output fields, for the host to act on (folded in config order).
+    updated_tool_output: Any = None  # PostToolUse: replaces the tool's output; None for none
+    updated_permissions: Optional[List[Dict[str, Any]]] = None  # PermissionRequest allow: update entries
+    interrupt: bool = False  # PermissionRequest deny: stop the agent
+    retry: bool = False  # PermissionDenied: the model may retry the denied call
+    session_title: str = ""  # SessionStart, UserPromptSubmit
+    initial_user_message: str = ""  # SessionStart
+    watch_paths: List[str] = field(default_factory=lambda: ReadOnlyList())  # SessionStart, FileChanged
+    reload_skills: bool = False  # SessionStart
+    terminal_sequence: str = ""  # allowlisted OSC/BEL bytes to write to the terminal
     # Hooks not run because they await approval (trust "project"); they neither block nor allow.
     awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
@@ -151,7 +215,7 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        return cls.from_dict(json.loads(data))
+        return cls.from_dict(_loads(data))
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
@@ -175,6 +239,15 @@ class FireResult:
             raw=ReadOnlyDict(d),
             env=ReadOnlyDict(g("env") or {}),
             worktree_path=g("worktree_path") or "",
+            updated_tool_output=g("updated_tool_output"),
+            updated_permissions=g("updated_permissions"),
+            interrupt=bool(g("interrupt")),
+            retry=bool(g("retry")),
+            session_title=g("session_title") or "",
+            initial_user_message=g("initial_user_message") or "",
+            watch_paths=ReadOnlyList(g("watch_paths") or ()),
+            reload_skills=bool(g("reload_skills")),
+            terminal_sequence=g("terminal_sequence") or "",
             awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
@@ -201,6 +274,9 @@ class FireResult:
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
                 "env": {}, "worktree_path": "",
+                "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
+                "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
+                "terminal_sequence": "",
                 "awaiting_approval": [],
             }),
             env=ReadOnlyDict(),
