@@ -25,6 +25,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -213,13 +214,13 @@ func (l *loader) locate() {
 	for i := range l.set.Hooks {
 		h := &l.set.Hooks[i]
 		if h.Path != "" && h.Line == 0 {
-			h.Line = dialect.Line(l.texts[h.Source], h.Path)
+			h.Line = jsontext.Line(l.texts[h.Source], h.Path)
 		}
 	}
 	for i := range l.set.Warnings {
 		w := &l.set.Warnings[i]
 		if w.Path != "" && w.Line == 0 {
-			w.Line = dialect.Line(l.texts[w.Source], w.Path)
+			w.Line = jsontext.Line(l.texts[w.Source], w.Path)
 		}
 	}
 }

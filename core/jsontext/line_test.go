@@ -1,4 +1,4 @@
-package dialect
+package jsontext
 
 import (
 	"testing"
@@ -49,5 +49,5 @@ func TestLine(t *testing.T) {
 		assert.Equal(t, c.want, Line([]byte(doc), c.path), c.path)
 	}
 	assert.Equal(t, 0, Line([]byte("version: 1\n"), "hooks"), "not JSON")
-	assert.Equal(t, 1, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: the deepest part found")
+	assert.Equal(t, 0, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: not JSON")
 }
