@@ -211,16 +211,25 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 
 // locate gives hooks and warnings the line their path is written on.
 func (l *loader) locate() {
+	index := map[string]*jsontext.Lines{} // per source, walked once
+	line := func(source, path string) int {
+		x := index[source]
+		if x == nil {
+			x = jsontext.NewLines(l.texts[source])
+			index[source] = x
+		}
+		return x.Line(path)
+	}
 	for i := range l.set.Hooks {
 		h := &l.set.Hooks[i]
 		if h.Path != "" && h.Line == 0 {
-			h.Line = jsontext.Line(l.texts[h.Source], h.Path)
+			h.Line = line(h.Source, h.Path)
 		}
 	}
 	for i := range l.set.Warnings {
 		w := &l.set.Warnings[i]
 		if w.Path != "" && w.Line == 0 {
-			w.Line = jsontext.Line(l.texts[w.Source], w.Path)
+			w.Line = line(w.Source, w.Path)
 		}
 	}
 }

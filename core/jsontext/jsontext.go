@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -179,7 +180,8 @@ func find(n *node, path []Seg) (target, parent *node, at int, err error) {
 			at = -1
 			for i := range n.members {
 				if n.members[i].key == s.Key {
-					at = i
+					at = i // the first of duplicate keys, as JSON readers here take it
+					break
 				}
 			}
 			if at < 0 {
@@ -202,17 +204,39 @@ func find(n *node, path []Seg) (target, parent *node, at int, err error) {
 // Line returns the 1-based line where path is written: the key of an object member, the
 // value of an array element. When the path does not exist it is the line of the deepest
 // part that does; 0 when text is not JSON or path is empty or invalid.
-func Line(text []byte, path string) int {
-	segs, err := ParsePath(path)
-	if err != nil || len(segs) == 0 {
-		return 0
-	}
+func Line(text []byte, path string) int { return NewLines(text).Line(path) }
+
+// Lines answers Line for many paths of one document after parsing it once (a config of a
+// thousand hooks would otherwise be parsed a thousand times).
+type Lines struct {
+	root     *node // nil when the text is not JSON
+	newlines []int // offsets of '\n'
+}
+
+// NewLines parses text for Line.
+func NewLines(text []byte) *Lines {
+	l := &Lines{}
 	root, err := parse(text)
 	if err != nil {
+		return l
+	}
+	l.root = root
+	for i, c := range text {
+		if c == '\n' {
+			l.newlines = append(l.newlines, i)
+		}
+	}
+	return l
+}
+
+// Line is Line(text, path) for the parsed text.
+func (l *Lines) Line(path string) int {
+	segs, err := ParsePath(path)
+	if err != nil || len(segs) == 0 || l.root == nil {
 		return 0
 	}
 	off := -1
-	n := root
+	n := l.root
 	for _, s := range segs {
 		t, _, at, err := find(n, []Seg{s})
 		if err != nil {
@@ -228,7 +252,8 @@ func Line(text []byte, path string) int {
 	if off < 0 {
 		return 0
 	}
-	return bytes.Count(text[:off], []byte("\n")) + 1
+	line, _ := slices.BinarySearch(l.newlines, off)
+	return line + 1
 }
 
 // Get returns the raw JSON at path.

@@ -45,9 +45,15 @@ func TestLine(t *testing.T) {
 		{"nothing", 0},
 		{"hooks.PreToolUse[x]", 0},
 	}
+	index := NewLines([]byte(doc)) // one walk answers what Line answers per call
 	for _, c := range cases {
 		assert.Equal(t, c.want, Line([]byte(doc), c.path), c.path)
+		assert.Equal(t, c.want, index.Line(c.path), "index: "+c.path)
 	}
 	assert.Equal(t, 0, Line([]byte("version: 1\n"), "hooks"), "not JSON")
-	assert.Equal(t, 0, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: not JSON")
+	assert.Equal(t, 0, NewLines([]byte("version: 1\n")).Line("hooks"), "not JSON")
+	assert.Equal(t, 0, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: not JSON, no lines")
+	dup := []byte("{\n\"a\": 1,\n\"a\": 2}")
+	assert.Equal(t, 2, Line(dup, "a"), "a duplicate key: the first, as the config reader takes it")
+	assert.Equal(t, Line(dup, "a"), NewLines(dup).Line("a"))
 }
