@@ -44,15 +44,8 @@ func runConfig(a *app, args []string) int {
 		kind = "git-push"
 	}
 	on := args[1] == "true"
-	return a.withEngine(func(eng *engine.Engine) (int, error) {
-		rep, err := eng.Config()
-		if err != nil {
-			return 0, err
-		}
-		t, err := a.writableTargetOf(rep, "autoagent")
-		if err != nil {
-			return 0, err
-		}
+	return a.withTarget("autoagent", func(_ *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
+		var err error
 		list := []jsontext.Seg{jsontext.K("hooks"), jsontext.K(autoEvent)}
 		types := stringsAt(t.text, list, jsontext.K("type"))
 		var msg string

@@ -161,6 +161,25 @@ func (a *app) writableTargetOf(rep *engine.ConfigReport, profile string) (*targe
 	return nil, fmt.Errorf("no writable configuration file for profile %s", profile)
 }
 
+// withTarget runs fn with the engine, its configuration and the writable target file of
+// profile ("" for the one in force).
+func (a *app) withTarget(profile string, fn func(eng *engine.Engine, rep *engine.ConfigReport, t *target) (int, error)) int {
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		rep, err := eng.Config()
+		if err != nil {
+			return 0, err
+		}
+		if profile == "" {
+			profile = rep.Profile
+		}
+		t, err := a.writableTargetOf(rep, profile)
+		if err != nil {
+			return 0, err
+		}
+		return fn(eng, rep, t)
+	})
+}
+
 // writable reports whether path can be written: it exists and opens for writing, or the
 // nearest existing directory above it accepts a new file.
 func writable(path string) bool {
@@ -417,15 +436,8 @@ func runAdd(a *app, args []string, f addFlags) int {
 	if f.timeout < 0 {
 		return a.fail(usagef("add: --timeout must be positive"))
 	}
-	return a.withEngine(func(eng *engine.Engine) (int, error) {
-		rep, err := eng.Config()
-		if err != nil {
-			return 0, err
-		}
-		t, err := a.writableTarget(rep)
-		if err != nil {
-			return 0, err
-		}
+	return a.withTarget("", func(eng *engine.Engine, rep *engine.ConfigReport, t *target) (int, error) {
+		var err error
 		handler := jsontext.Object{jsontext.F("type", "command"), jsontext.F("command", f.command)}
 		if f.name != "" {
 			handler = append(jsontext.Object{jsontext.F("name", f.name)}, handler...)
@@ -498,15 +510,8 @@ func runToggleAll(a *app, args []string) int {
 		return a.fail(usagef("toggle-all: want on or off"))
 	}
 	on := args[0] == "on"
-	return a.withEngine(func(eng *engine.Engine) (int, error) {
-		rep, err := eng.Config()
-		if err != nil {
-			return 0, err
-		}
-		t, err := a.writableTarget(rep)
-		if err != nil {
-			return 0, err
-		}
+	return a.withTarget("", func(_ *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
+		var err error
 		key := "disableAllHooks"
 		if t.dialect == "autohand" {
 			key = "hooks.enabled"
