@@ -67,6 +67,9 @@ type Set struct {
 	Sources    []SourceInfo
 	Warnings   []Warning
 	DisableAll bool
+	// HTTPHookEnvVars is httpHookAllowedEnvVars merged over every file that defines it;
+	// nil when none does (then each http hook's allowedEnvVars alone decides).
+	HTTPHookEnvVars []string
 }
 
 // Options select what Load reads. Zero values mean the defaults given per field.
@@ -191,6 +194,9 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 	l.set.Warnings = append(l.set.Warnings, f.Warnings...)
 	if f.DisableAll != nil && !l.disableAllSet {
 		l.set.DisableAll, l.disableAllSet = *f.DisableAll, true
+	}
+	if f.HTTPHookEnvVars != nil {
+		l.set.HTTPHookEnvVars = append(append([]string{}, l.set.HTTPHookEnvVars...), f.HTTPHookEnvVars...)
 	}
 	for _, id := range f.DisabledIDs {
 		if l.disabledIDs == nil {
