@@ -25,6 +25,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -216,11 +217,11 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 
 // locate gives hooks and warnings the line their path is written on.
 func (l *loader) locate() {
-	index := map[string]*dialect.Lines{} // per source, walked once
+	index := map[string]*jsontext.Lines{} // per source, walked once
 	line := func(source, path string) int {
 		x := index[source]
 		if x == nil {
-			x = dialect.NewLines(l.texts[source])
+			x = jsontext.NewLines(l.texts[source])
 			index[source] = x
 		}
 		return x.Line(path)
