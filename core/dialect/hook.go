@@ -185,6 +185,9 @@ type File struct {
 	// the file sets them (nil: not set; an empty list allows no URL).
 	AllowManagedHooksOnly *bool
 	AllowedHTTPHookURLs   []string
+	// HTTPHookEnvVars is httpHookAllowedEnvVars: when the file defines it (non-nil, maybe
+	// empty), only these variables may be interpolated into http hooks' headers.
+	HTTPHookEnvVars []string
 }
 
 // Read translates one file: data in dialect d, detected from source's name and shape when

@@ -55,6 +55,9 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 	if u := v.Get("allowedHttpHookUrls"); u != nil {
 		p.f.AllowedHTTPHookURLs = append([]string{}, p.strings("", "allowedHttpHookUrls", u)...)
 	}
+	if vars := v.Get("httpHookAllowedEnvVars"); vars != nil {
+		p.f.HTTPHookEnvVars = append([]string{}, p.strings("", "httpHookAllowedEnvVars", vars)...)
+	}
 	hooks := v.Get("hooks")
 	if hooks == nil {
 		return nil

@@ -82,6 +82,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 			f.warnings = append(f.warnings, "CLAUDE_ENV_FILE not provided: "+err.Error())
 		}
 	}
+	f.httpVars = p.set.HTTPHookEnvVars
 	if ev.Name == "SessionEnd" && p.sessionEnd > 0 {
 		ctx, cancel := context.WithTimeoutCause(e.ctx, p.sessionEnd, budgetError{p.sessionEnd})
 		defer cancel()
@@ -273,6 +274,7 @@ type fire struct {
 	hasAsync bool                              // the fire started async hooks
 	envFile  string                            // CLAUDE_ENV_FILE of this fire; "" when it has none
 	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
+	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -476,7 +478,7 @@ func (f *fire) prepare(h *hook) *job {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
 	if h.cfg.Type == "http" {
-		j.http = httpSpec(h, v.stdin, env, f.e.cap)
+		j.http = httpSpec(h, v.stdin, env, f.e.cap, f.httpVars)
 		return j
 	}
 	dir := h.cfg.Cwd
