@@ -427,6 +427,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
 	})
+	if r.Stragglers {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
+	}
 	j.finish(&hr, &v)
 	return hr, v
 }
