@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 
@@ -78,6 +79,11 @@ func Read(in Input) Verdict {
 		return v
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
+	if !utf8.Valid(stdout) {
+		// Raw JSON from the output (output, updated_input) reaches the result as is: make it
+		// valid UTF-8 as encoding/json does strings, or the host could not decode the result.
+		stdout = bytes.ToValidUTF8(stdout, []byte("\uFFFD"))
+	}
 	var doc *fastjson.Value
 	if len(stdout) > 0 && stdout[0] == '{' {
 		var err error

@@ -119,6 +119,17 @@ func sweep(root string) {
 	}
 }
 
+// Contained reports whether runs get a cgroup of their own on this host, which is
+// what catches processes that leave a hook's process group (setsid, double forks).
+func Contained() bool {
+	c := newContainer()
+	if c == nil {
+		return false
+	}
+	c.release()
+	return true
+}
+
 // noCgroup disables cgroups after the kernel refused to clone into one (no clone3,
 // or a policy that forbids it), so later runs fork as before.
 func noCgroup(c container) {

@@ -14,16 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// cgroupsUsable reports whether runs get a cgroup here, without leaving one behind.
-func cgroupsUsable() bool {
-	c := newContainer()
-	if c == nil {
-		return false
-	}
-	c.release()
-	return true
-}
-
 // withoutCgroups runs f with cgroups off, as on a host that may not create them.
 func withoutCgroups(t *testing.T, f func()) {
 	was := cgroupsOff.Swap(true)
@@ -48,7 +38,7 @@ func TestRunCgroupCatchesSetsid(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid(1)")
 	}
-	usable := cgroupsUsable()
+	usable := Contained()
 	for _, tc := range []struct {
 		name string
 		env  string
@@ -98,7 +88,7 @@ func TestRunCgroupKeepsDaemon(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid(1)")
 	}
-	if !cgroupsUsable() {
+	if !Contained() {
 		t.Skip("this host may not create cgroups (needs cgroup v2 and a writable cgroup)")
 	}
 	pidFile := filepath.Join(t.TempDir(), "pid")
@@ -124,7 +114,7 @@ func TestRunCgroupKeepsDaemon(t *testing.T) {
 // TestRunCgroupFallsBack: a failed start (a bad directory) is not blamed on the
 // cgroup, and runs keep getting one.
 func TestRunCgroupFallsBack(t *testing.T) {
-	if !cgroupsUsable() {
+	if !Contained() {
 		t.Skip("this host may not create cgroups (needs cgroup v2 and a writable cgroup)")
 	}
 	r := Run(context.Background(), Spec{Argv: []string{"/bin/true"}, Dir: "/nonexistent-dir"})
@@ -188,7 +178,7 @@ func inPool(dir string) bool {
 // and this host's are not.
 func TestCgroupSweep(t *testing.T) {
 	root := cgroupRoot()
-	if root == "" || !cgroupsUsable() {
+	if root == "" || !Contained() {
 		t.Skip("this host may not create cgroups (needs cgroup v2 and a writable cgroup)")
 	}
 	// A pid that is surely gone: a child that has been reaped.
@@ -211,7 +201,7 @@ func TestUnescapeMount(t *testing.T) {
 
 // BenchmarkRunCgroup prints what a run's cgroup costs next to a run without one.
 func BenchmarkRunCgroup(b *testing.B) {
-	if !cgroupsUsable() {
+	if !Contained() {
 		b.Skip("this host may not create cgroups")
 	}
 	spec := Spec{Argv: []string{"/bin/true"}}
