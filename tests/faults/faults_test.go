@@ -49,8 +49,8 @@ type fault struct {
 	escapes bool
 	// work is time the engine spends on the case's data (16 MiB to encode, 200 MB to drain),
 	// which the race detector stretches many times over; it widens the hang guard.
-	work time.Duration
-	check   func(t *testing.T, r *engine.Result, h engine.HookResult)
+	work  time.Duration
+	check func(t *testing.T, r *engine.Result, h engine.HookResult)
 }
 
 const (
@@ -212,7 +212,7 @@ func catalogue(t *testing.T, dir string) []fault {
 		{
 			name:    "16 MiB payload never read",
 			command: `echo started; exit 0`,
-			work: 30 * time.Second,
+			work:    30 * time.Second,
 			payload: func() string {
 				return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", 16<<20) + `"}}`
 			},
@@ -225,7 +225,7 @@ func catalogue(t *testing.T, dir string) []fault {
 		{
 			name:    "16 MiB payload read halfway, stdin closed early",
 			command: `head -c 1000 >/dev/null; exec 0<&-; echo started; sleep 0.1`,
-			work: 30 * time.Second,
+			work:    30 * time.Second,
 			payload: func() string {
 				return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("y", 16<<20) + `"}}`
 			},
