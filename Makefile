@@ -6,11 +6,13 @@ CC ?= cc
 CXX ?= c++
 BUILD := build
 LIB := $(BUILD)/libhookexec.so
+CLI := $(BUILD)/hookexec
+VERSION := $(shell sed -n 's/^\#define HOOKEXEC_VERSION "\(.*\)"/\1/p' include/hookexec.h)
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so
+.PHONY: help all test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -21,6 +23,14 @@ $(LIB): $(GO_SOURCES) $(C_SOURCES) capi/exports.map ## the C shared library (Go 
 	@rm -f $(BUILD)/libhookexec.h  # cgo's generated header; include/hookexec.h is the public one
 
 libhookexec.so: $(LIB) ## alias for build/libhookexec.so
+
+$(CLI): $(GO_SOURCES) include/hookexec.h ## the hookexec command
+	@mkdir -p $(BUILD)
+	$(GO) build -ldflags='-X main.version=$(VERSION)' -o $@ ./cmd/hookexec
+
+hookexec: $(CLI) ## alias for build/hookexec
+
+all: $(LIB) $(CLI) ## the library and the command
 
 $(BUILD)/test_capi: tests/c/test_capi.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'

@@ -3,9 +3,11 @@
 // apply) and the dialects (how each host's file is shaped), and translates all of them into
 // the one canonical Hook.
 //
-// It does not compile matchers or templates and never runs anything: the engine does that
-// with the list Load returns. Problems in files never make Load fail; they become Warnings,
-// and the hook at fault is kept but disabled so that config() still shows it.
+// How each dialect's files are shaped and read lives in package dialect; config decides
+// where to look, merges, and validates: every matcher, filter and template is compiled here,
+// at load time, so that a problem is a warning in config() and never a surprise in a fire.
+// It never runs anything. Problems in files never make Load fail; they become Warnings, and
+// the hook at fault is kept but disabled so that config() still shows it.
 package config
 
 import (
@@ -19,70 +21,35 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/match"
+	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/template"
 )
 
 // ErrUnknownProfile is returned by Load for a profile name it does not know.
 var ErrUnknownProfile = errors.New("hookexec: config: unknown profile")
 
-// Hook is one handler after translation from its dialect. Zero values mean "not set".
+// Hook is one handler as its dialect translated it, with what a fire needs compiled at
+// load time. The compiled fields are nil for a hook that is disabled.
 type Hook struct {
-	ID          string // Name if given, else a short hash of event+matcher+command; unique in a Set
-	Name        string
-	Description string
-	Event       string // canonical event name
-	Matcher     string // raw pattern; "" matches everything
-	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
-	RegexMatcher bool
-	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
-	// against the payload's file path relative to the project. Both must pass when set.
-	FilterTools []string
-	FilterPaths []string
-	Type        string // "command", "prompt", "git-commit" or "git-push"
-	Command     string // shell string for type command (may be "" when Args is set)
-	Args        []string
-	Prompt      string // type prompt: text handed to the host's evaluator
-	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
-	// remote and branch ("current" is the checked-out branch).
-	Message  string
-	NoVerify bool
-	Remote   string
-	Branch   string
-	Timeout  time.Duration // resolved: the profile default when the file sets none
-	Cwd      string        // working directory, "~" expanded; "" means the project dir
-	Env      []string      // the hook's own KEY=VALUE pairs, in file order
-	Async    bool          // started and not awaited
-	// FailClosed makes a timeout, spawn failure, crash or unparseable output block.
-	FailClosed bool
-	// Blocking makes any non-zero exit block, as failures do with FailClosed (mycode, AutoAgent).
-	Blocking   bool
-	PipeOutput bool // output handed to the agent (iteratr)
-	Sequential bool // run after the previous hook of the fire finished, not in parallel
-	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
-	StopOnBlock bool
-	Source      string
-	Dialect     Dialect
-	// Disabled is the reason the hook does not run ("" when it runs).
-	Disabled string
-	// DuplicateOf is the id of an identical handler of higher precedence that runs instead.
-	DuplicateOf string
+	dialect.Hook
+	Match  *match.Matcher
+	Filter *match.Filter // autohand's filter; nil accepts every fire
+	// Cmd is the command (or exec-form args) with its placeholders' payload paths; nil for
+	// prompt and git hooks.
+	Cmd      *template.Command
+	CmdPaths []payload.Path
+	// Text is a prompt hook's prompt or git-commit's message, rendered as data, never for a shell.
+	Text      *template.Command
+	TextPaths []payload.Path
 }
 
 // Warning is one problem found while loading; Hook is "" for file-level problems.
-type Warning struct {
-	Source  string `json:"source"`
-	Hook    string `json:"hook,omitempty"`
-	Message string `json:"message"`
-	// Error marks problems that disabled a hook or a file, as opposed to advice.
-	Error bool `json:"error"`
-}
-
-func (w Warning) String() string {
-	s := w.Source
-	if w.Hook != "" {
-		s += ": hook " + w.Hook
-	}
-	return s + ": " + w.Message
-}
+type Warning = dialect.Warning
 
 // SourceInfo says what happened to one configuration location.
 type SourceInfo struct {
@@ -132,7 +99,7 @@ func Load(o Options) (*Set, error) {
 	}
 	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: o.DefaultTimeout}
 	if len(o.Inline) > 0 {
-		l.loadBytes(InlineSource, o.Inline, DialectUnknown)
+		l.loadBytes(InlineSource, o.Inline, nil)
 	}
 	if len(o.Sources) > 0 {
 		for _, p := range o.Sources {
@@ -144,6 +111,7 @@ func Load(o Options) (*Set, error) {
 		}
 	}
 	l.finish()
+	l.compile()
 	return l.set, nil
 }
 
@@ -196,9 +164,13 @@ func (l *loader) loadFile(loc Location) {
 	}
 }
 
-func (l *loader) loadBytes(source string, data []byte, d Dialect) {
+func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 	before := len(l.set.Hooks)
-	f, err := l.parseFile(source, data, d)
+	if d == nil && source == InlineSource && l.prof.Inline != nil && detectBytes(data) == dialect.Claude {
+		// Claude-shaped inline config is read in the profile's own dialect of that shape.
+		d = l.prof.Inline
+	}
+	f, err := dialect.Read(source, data, d)
 	info := SourceInfo{Path: source, Status: "loaded"}
 	if err != nil {
 		info.Status = "error"
@@ -206,12 +178,12 @@ func (l *loader) loadBytes(source string, data []byte, d Dialect) {
 		l.fail(source, "", "%v", err)
 		return
 	}
-	info.Dialect = f.dialect.String()
-	l.set.Warnings = append(l.set.Warnings, f.warnings...)
-	if f.disableAll != nil && !l.disableAllSet {
-		l.set.DisableAll, l.disableAllSet = *f.disableAll, true
+	info.Dialect = f.Dialect.String()
+	l.set.Warnings = append(l.set.Warnings, f.Warnings...)
+	if f.DisableAll != nil && !l.disableAllSet {
+		l.set.DisableAll, l.disableAllSet = *f.DisableAll, true
 	}
-	for _, id := range f.disabledIDs {
+	for _, id := range f.DisabledIDs {
 		if l.disabledIDs == nil {
 			l.disabledIDs = map[string]string{}
 		}
@@ -219,24 +191,24 @@ func (l *loader) loadBytes(source string, data []byte, d Dialect) {
 			l.disabledIDs[id] = source
 		}
 	}
-	for _, h := range f.hooks {
-		h.Source, h.Dialect = source, f.dialect
+	for _, h := range f.Hooks {
+		h.Source, h.Dialect = source, f.Dialect
 		l.resolve(&h)
-		l.set.Hooks = append(l.set.Hooks, h)
+		l.set.Hooks = append(l.set.Hooks, Hook{Hook: h})
 	}
 	info.Hooks = len(l.set.Hooks) - before
 	l.set.Sources = append(l.set.Sources, info)
 }
 
 // resolve fills defaults that depend on the dialect, the profile and the filesystem.
-func (l *loader) resolve(h *Hook) {
-	d := h.Dialect.info()
+func (l *loader) resolve(h *dialect.Hook) {
+	d := h.Dialect
 	if h.Timeout == 0 && h.Disabled == "" {
 		switch {
 		case l.timeout > 0:
 			h.Timeout = l.timeout
-		case d.timeout > 0:
-			h.Timeout = d.timeout
+		case d.Timeout > 0:
+			h.Timeout = d.Timeout
 		default:
 			h.Timeout = l.prof.DefaultTimeout
 		}
@@ -244,8 +216,8 @@ func (l *loader) resolve(h *Hook) {
 	if h.Cwd != "" {
 		h.Cwd = l.expand(h.Cwd)
 	}
-	h.Sequential = h.Sequential || d.sequential
-	h.StopOnBlock = h.StopOnBlock || d.stopOnBlock
+	h.Sequential = h.Sequential || d.Sequential
+	h.StopOnBlock = h.StopOnBlock || d.StopOnBlock
 }
 
 // finish assigns ids, removes duplicate handlers and applies disabledHooks.
@@ -304,5 +276,11 @@ func shortHash(parts ...string) string {
 	return hex.EncodeToString(sum[:])[:10]
 }
 
-// Enabled reports whether the hook runs.
-func (h Hook) Enabled() bool { return h.Disabled == "" }
+// detectBytes detects the dialect of JSON data from its shape alone (nil when it is not JSON).
+func detectBytes(data []byte) *dialect.Dialect {
+	v, err := fastjson.ParseBytes(data)
+	if err != nil {
+		return nil
+	}
+	return dialect.Detect(InlineSource, v)
+}

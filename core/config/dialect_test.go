@@ -6,45 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/valyala/fastjson"
 )
-
-func TestDetect(t *testing.T) {
-	cases := []struct {
-		name, path, doc string
-		want            Dialect
-	}{
-		{"claude nested", "/p/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}`, DialectClaude},
-		{"claude settings without hooks", "/p/settings.json", `{"disableAllHooks":true}`, DialectClaude},
-		{"autohand list", "/p/config.json", `{"hooks":{"hooks":[{"event":"pre-tool","command":"x"}]}}`, DialectAutohand},
-		{"autohand toggle only", "/p/config.json", `{"hooks":{"enabled":false}}`, DialectAutohand},
-		{"autoagent by settings", "/p/config.json", `{"providers":["claude"],"hooks":{}}`, DialectAutoAgent},
-		{"autoagent by built-in", "/p/x.json", `{"hooks":{"PostExecutionEnd":[{"type":"git-commit","message":"m"}]}}`, DialectAutoAgent},
-		{"autoagent by lifecycle event", "/p/x.json", `{"hooks":{"PreExecutionStart":[{"type":"command","command":"x"}]}}`, DialectAutoAgent},
-		{"autoagent by directory", "/p/.autoagent/config.json", `{"hooks":{"Stop":[{"type":"command","command":"x"}]}}`, DialectAutoAgent},
-		{"mycode by directory", "/p/.gen/settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`, DialectMycode},
-		{"mycode by blocking", "/p/settings.json", `{"hooks":{"PostToolUse":[{"matcher":"Write","type":"command","command":"x","blocking":true}]}}`, DialectMycode},
-		{"hooks of the wrong type", "/p/x.json", `{"hooks":[1]}`, DialectUnknown},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			require.Equal(t, c.want, detect(c.path, fastjson.MustParse(c.doc)))
-		})
-	}
-	require.Equal(t, DialectIteratr, detect("/p/.iteratr.hooks.yml", nil))
-	require.Equal(t, DialectIteratr, detect("/p/hooks.yaml", nil))
-	require.Equal(t, DialectUnknown, detect("/p/hooks.txt", nil))
-}
-
-func TestEventName(t *testing.T) {
-	require.Equal(t, "pre-tool", DialectAutohand.EventName("PreToolUse", "PreToolUse"))
-	require.Equal(t, "pre-tool", DialectAutohand.EventName("BeforeTool", "PreToolUse"))
-	require.Equal(t, "post-response", DialectAutohand.EventName("post-response", "Stop"))
-	require.Equal(t, "stop", DialectAutohand.EventName("Stop", "Stop"))
-	require.Equal(t, "PreCompact", DialectAutohand.EventName("PreCompact", "PreCompact"), "no autohand name: as fired")
-	require.Equal(t, "on_error", DialectIteratr.EventName("SessionError", "SessionError"))
-	require.Equal(t, "pre-tool", DialectClaude.EventName("pre-tool", "PreToolUse"), "Claude-shaped hooks see the host's spelling")
-}
 
 func writeAt(t *testing.T, root, rel, content string) string {
 	t.Helper()
@@ -106,11 +68,4 @@ func TestIteratrWarnings(t *testing.T) {
 	}, msgs)
 	require.Len(t, s.Hooks, 2)
 	require.False(t, s.Hooks[1].Enabled())
-}
-
-func TestMycodeCommandTemplate(t *testing.T) {
-	h := Hook{Dialect: DialectMycode, Command: `echo '$FILE_PATH' "${TOOL_NAME}" $SESSION_ID $CWD $EXIT_CODE $FILE_PATHS $HOME`}
-	require.Equal(t, `echo '<<tool_input.file_path>>' "<<tool_name>>" <<session_id>> <<cwd>> <<exit_code>> $FILE_PATHS $HOME`, h.CommandTemplate())
-	h.Dialect = DialectClaude
-	require.Equal(t, h.Command, h.CommandTemplate(), "other dialects leave $VARs to the shell")
 }

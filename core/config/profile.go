@@ -6,12 +6,14 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hookexec/hookexec/core/dialect"
 )
 
 // Location is one place a profile looks for configuration.
 type Location struct {
 	Path    string
-	Dialect Dialect // DialectUnknown means "detect from shape"
+	Dialect *dialect.Dialect // nil means "detect from shape"
 	// HooksOnly marks drop-in files that exist only to hold hooks: one without a "hooks"
 	// object is a warning rather than an empty settings file.
 	HooksOnly bool
@@ -23,7 +25,9 @@ type Location struct {
 type Profile struct {
 	Name string
 	// Dialect is the shape the profile's own files are written in.
-	Dialect Dialect
+	Dialect *dialect.Dialect
+	// Inline is the dialect of inline config that is Claude-shaped; nil: as detected.
+	Inline *dialect.Dialect
 	// DefaultTimeout applies to Claude-shaped hooks that set none; the other dialects
 	// carry their own default.
 	DefaultTimeout time.Duration
@@ -37,9 +41,9 @@ func (p *Profile) Locations(project, home string) []Location { return p.location
 
 var profiles = map[string]*Profile{
 	"cli-agent": {
-		Name: "cli-agent", Dialect: DialectClaude, DefaultTimeout: 30 * time.Second,
+		Name: "cli-agent", Dialect: dialect.CliAgent, Inline: dialect.CliAgent, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {
-			locs := files(DialectClaude,
+			locs := files(dialect.CliAgent,
 				filepath.Join(project, ".config/agent/settings.local.json"),
 				filepath.Join(project, ".config/agent/settings.json"),
 				filepath.Join(home, ".config/agent/settings.json"),
@@ -49,15 +53,15 @@ var profiles = map[string]*Profile{
 			matches, _ := filepath.Glob(filepath.Join(home, ".config/agent/hooks/*.json"))
 			sort.Strings(matches)
 			for _, m := range matches {
-				locs = append(locs, Location{Path: m, Dialect: DialectClaude, HooksOnly: true})
+				locs = append(locs, Location{Path: m, Dialect: dialect.CliAgent, HooksOnly: true})
 			}
 			return locs
 		},
 	},
 	"claude": {
-		Name: "claude", Dialect: DialectClaude, DefaultTimeout: 600 * time.Second,
+		Name: "claude", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second,
 		locations: func(project, home string) []Location {
-			return files(DialectClaude,
+			return files(dialect.Claude,
 				filepath.Join(project, ".claude/settings.local.json"),
 				filepath.Join(project, ".claude/settings.json"),
 				filepath.Join(home, ".claude/settings.json"),
@@ -67,11 +71,11 @@ var profiles = map[string]*Profile{
 	// mycode (GenCode) reads .gen over .claude at each level and concatenates the hook lists;
 	// .mycode/settings.json is where its first design put them.
 	"mycode": {
-		Name: "mycode", Dialect: DialectMycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
+		Name: "mycode", Dialect: dialect.Mycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
 		locations: func(project, home string) []Location {
 			var locs []Location
 			for _, dir := range []string{project, home} {
-				locs = append(locs, files(DialectMycode,
+				locs = append(locs, files(dialect.Mycode,
 					filepath.Join(dir, ".gen/settings.local.json"),
 					filepath.Join(dir, ".gen/settings.json"),
 					filepath.Join(dir, ".mycode/settings.json"),
@@ -83,29 +87,29 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"autohand": {
-		Name: "autohand", Dialect: DialectAutohand, DefaultTimeout: 5 * time.Second,
+		Name: "autohand", Dialect: dialect.Autohand, DefaultTimeout: 5 * time.Second,
 		locations: func(project, home string) []Location {
-			return files(DialectAutohand, filepath.Join(home, ".autohand/config.json"))
+			return files(dialect.Autohand, filepath.Join(home, ".autohand/config.json"))
 		},
 	},
 	"autoagent": {
-		Name: "autoagent", Dialect: DialectAutoAgent, DefaultTimeout: 60 * time.Second,
+		Name: "autoagent", Dialect: dialect.AutoAgent, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string) []Location {
-			return files(DialectAutoAgent,
+			return files(dialect.AutoAgent,
 				filepath.Join(project, ".autoagent/config.json"),
 				filepath.Join(home, ".autoagent/config.json"),
 			)
 		},
 	},
 	"iteratr": {
-		Name: "iteratr", Dialect: DialectIteratr, DefaultTimeout: 30 * time.Second,
+		Name: "iteratr", Dialect: dialect.Iteratr, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {
-			return files(DialectIteratr, filepath.Join(project, ".iteratr.hooks.yml"))
+			return files(dialect.Iteratr, filepath.Join(project, ".iteratr.hooks.yml"))
 		},
 	},
 }
 
-func files(d Dialect, paths ...string) []Location {
+func files(d *dialect.Dialect, paths ...string) []Location {
 	out := make([]Location, len(paths))
 	for i, p := range paths {
 		out[i] = Location{Path: p, Dialect: d}

@@ -162,7 +162,7 @@ func (e *Engine) load() (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	p := compile(set, e.opts.ProjectDir)
+	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
 	return p, nil
 }

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/run"
@@ -95,14 +95,14 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 	var tool, path string
 	looked := false
 	for _, h := range hooks {
-		if !h.matcher.Match(subject) {
+		if !h.cfg.Match.Match(subject) {
 			continue
 		}
-		if h.filter != nil {
+		if h.cfg.Filter != nil {
 			if !looked {
 				tool, path, looked = doc.String("tool_name"), filePath(doc), true
 			}
-			if !h.filter.Match(tool, path) {
+			if !h.cfg.Filter.Match(tool, path) {
 				continue
 			}
 		}
@@ -141,7 +141,7 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	}
 	n := 0
 	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.matcher.Match(subject) {
+		if h.cfg.Match.Match(subject) {
 			n++
 		}
 	}
@@ -159,7 +159,7 @@ type fire struct {
 	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
-	dialects map[config.Dialect]*dialectView // per dialect, built on first use
+	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -187,7 +187,7 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 
 // view returns the environment and stdin for hooks of dialect d: the event spelt their
 // way (autohand hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
-func (f *fire) view(d config.Dialect) *dialectView {
+func (f *fire) view(d *dialect.Dialect) *dialectView {
 	if v := f.dialects[d]; v != nil {
 		return v
 	}
@@ -197,13 +197,10 @@ func (f *fire) view(d config.Dialect) *dialectView {
 		v.env[f.eventAt] = "HOOK_EVENT=" + n
 	}
 	frame := f.frame
-	frame.Event = f.ev.Name // Claude Code's hook_event_name is the canonical name
-	if d != config.DialectClaude && d != config.DialectMycode {
-		frame.Event = d.EventName(f.name, f.ev.Name)
-	}
-	v.stdin = f.doc.Stdin(d.Envelope(), frame)
+	frame.Event = d.StdinEvent(f.name, f.ev.Name)
+	v.stdin = f.doc.Stdin(d.Envelope, frame)
 	if f.dialects == nil {
-		f.dialects = map[config.Dialect]*dialectView{}
+		f.dialects = map[*dialect.Dialect]*dialectView{}
 	}
 	f.dialects[d] = v
 	return v
@@ -305,8 +302,8 @@ func (f *fire) prepare(h *hook) *job {
 		return func(i int) string { return f.render(paths[i]) }
 	}
 	v := f.view(h.cfg.Dialect)
-	if h.prompt != nil {
-		j.prompt = h.prompt.Argv(render(h.ppaths))[0]
+	if h.cfg.Text != nil {
+		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
 	}
 	if h.cfg.Type == "prompt" {
 		j.payload = v.stdin
@@ -315,10 +312,10 @@ func (f *fire) prepare(h *hook) *job {
 		f.e.mu.Unlock()
 		return j
 	}
-	if h.cmd != nil {
-		j.argv = h.cmd.Argv(render(h.paths))
-		if h.cmd.Mode() == template.Direct {
-			shell := h.cmd.ShellArgv(render(h.paths)) // rendered now: the payload dies with the fire
+	if c := h.cfg.Cmd; c != nil {
+		j.argv = c.Argv(render(h.cfg.CmdPaths))
+		if c.Mode() == template.Direct {
+			shell := c.ShellArgv(render(h.cfg.CmdPaths)) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }
 		}
 	}

@@ -14,16 +14,17 @@ import (
 // are delivered in fire order by one goroutine at a time, never on the firing thread, and
 // never after Close returns.
 
-// notifies decides whether a configuration announces its fires.
+// notifies decides whether a configuration announces its fires: the option, else whether
+// the profile or any loaded hook is of a dialect that announces (autohand).
 func notifies(set *config.Set, opt *bool) bool {
 	if opt != nil {
 		return *opt
 	}
-	if set.Profile.Dialect == config.DialectAutohand {
+	if set.Profile.Dialect.Notifies {
 		return true
 	}
 	for i := range set.Hooks {
-		if set.Hooks[i].Dialect == config.DialectAutohand {
+		if set.Hooks[i].Dialect.Notifies {
 			return true
 		}
 	}

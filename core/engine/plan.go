@@ -3,9 +3,6 @@ package engine
 import (
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
-	"github.com/hookexec/hookexec/core/match"
-	"github.com/hookexec/hookexec/core/payload"
-	"github.com/hookexec/hookexec/core/template"
 )
 
 // plan is a compiled configuration: what every fire reads and nothing writes.
@@ -17,17 +14,11 @@ type plan struct {
 	notify   bool // fires are announced to the listener (autohand's JSON-RPC notifications)
 }
 
-// hook is one configured hook, compiled.
+// hook is one configured hook in the index.
 type hook struct {
-	cfg     *config.Hook
-	index   int // position in config order
-	event   event.Info
-	matcher *match.Matcher
-	filter  *match.Filter     // autohand's filter; nil accepts every fire
-	cmd     *template.Command // nil for prompt and git hooks
-	paths   []payload.Path    // compiled cmd.Placeholders()
-	prompt  *template.Command // prompt text, or git-commit's message, rendered literally
-	ppaths  []payload.Path
+	cfg   *config.Hook
+	index int // position in config order
+	event event.Info
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.
@@ -40,90 +31,25 @@ func (h *hook) exec() string {
 		return "prompt"
 	case h.git():
 		return "builtin"
-	case h.cmd == nil:
+	case h.cfg.Cmd == nil:
 		return ""
 	}
-	return h.cmd.Mode().String()
+	return h.cfg.Cmd.Mode().String()
 }
 
-// compile builds the per-event index; a hook whose matcher or template does not compile is
-// disabled with a warning, the others are unaffected. Filter paths are relative to project.
-func compile(set *config.Set, project string) *plan {
+// index builds the per-event index of enabled hooks. Config compiled and validated every
+// hook at load time; a hook that failed is disabled there.
+func index(set *config.Set) *plan {
 	p := &plan{set: set, byEvent: map[string][]*hook{}, warnings: set.Warnings}
 	for i := range set.Hooks {
 		c := &set.Hooks[i]
 		h := &hook{cfg: c, index: i, event: event.Lookup(c.Event)}
 		p.hooks = append(p.hooks, h)
-		if c.DuplicateOf != "" {
-			continue // its original is compiled and reported
-		}
-		fail := func(err error) {
-			if c.Disabled == "" {
-				c.Disabled = err.Error()
-			}
-			p.warnings = append(p.warnings, config.Warning{Source: c.Source, Hook: c.ID, Message: err.Error(), Error: true})
-		}
-		var err error
-		if c.RegexMatcher {
-			h.matcher, err = match.CompileRegex(c.Matcher)
-		} else {
-			h.matcher, err = match.Compile(c.Matcher)
-		}
-		if err == nil {
-			h.filter, err = match.CompileFilter(c.FilterTools, c.FilterPaths, project)
-		}
-		if err != nil {
-			fail(err)
-			continue
-		}
-		switch c.Type {
-		case "command":
-			if len(c.Args) > 0 {
-				h.cmd, err = template.CompileArgs(c.Args)
-			} else {
-				h.cmd, err = template.Compile(c.CommandTemplate())
-				if err != nil && c.CommandTemplate() != c.Command {
-					// mycode's $VAR in a context that cannot take a quoted value: leave it
-					// to the shell, which has the same value in the environment.
-					h.cmd, err = template.Compile(c.Command)
-				}
-			}
-			if err == nil {
-				h.paths, err = compilePaths(h.cmd.Placeholders())
-			}
-		case "prompt", "git-commit":
-			// The prompt goes to the host's evaluator and the message to git as data, never
-			// to a shell.
-			text := c.Prompt
-			if c.Type == "git-commit" {
-				text = c.Message
-			}
-			h.prompt, err = template.CompileArgs([]string{text})
-			if err == nil {
-				h.ppaths, err = compilePaths(h.prompt.Placeholders())
-			}
-		}
-		if err != nil {
-			fail(err)
-			continue
-		}
-		if c.Disabled == "" && !set.DisableAll {
+		if c.DuplicateOf == "" && c.Disabled == "" && !set.DisableAll {
 			p.byEvent[h.event.Name] = append(p.byEvent[h.event.Name], h)
 		}
 	}
 	return p
-}
-
-func compilePaths(exprs []string) ([]payload.Path, error) {
-	out := make([]payload.Path, len(exprs))
-	for i, x := range exprs {
-		p, err := payload.Compile(x)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = p
-	}
-	return out, nil
 }
 
 // eventsSummary lists, for every known canonical event and every configured open-ended

@@ -1,4 +1,4 @@
-package config
+package dialect
 
 import (
 	"fmt"
@@ -12,103 +12,63 @@ import (
 	"github.com/hookexec/hookexec/core/event"
 )
 
-// file is one parsed configuration file before merging.
-type file struct {
-	dialect     Dialect
-	hooks       []Hook
-	warnings    []Warning
-	disableAll  *bool
-	disabledIDs []string
+// Reader translates one file; its warnings all name that file. Loaders of the dialects
+// share its helpers for the shapes they have in common.
+type Reader struct {
+	source  string
+	unit    time.Duration
+	dialect *Dialect
+	f       File
 }
 
-// parser translates one file; its warnings all name that file.
-type parser struct {
-	source string
-	unit   time.Duration
-	f      file
-}
-
-func (p *parser) warn(hook, format string, args ...any) {
-	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Hook: hook, Message: fmt.Sprintf(format, args...)})
+func (p *Reader) warn(hook, format string, args ...any) {
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: hook, Message: fmt.Sprintf(format, args...)})
 }
 
 // disable keeps the hook, marks it as not running and records why as an error.
-func (p *parser) disable(h *Hook, label, format string, args ...any) {
+func (p *Reader) disable(h *Hook, label, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if h.Disabled == "" {
 		h.Disabled = msg
 	}
-	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
 }
 
-// parseFile reads data in dialect d (detected from its name and shape when unknown).
-func (l *loader) parseFile(source string, data []byte, d Dialect) (*file, error) {
-	var v *fastjson.Value
-	if d != DialectIteratr {
-		var err error
-		v, err = fastjson.ParseBytes(data)
-		switch {
-		case err != nil && d == DialectUnknown && detect(source, nil) == DialectIteratr:
-			d, v = DialectIteratr, nil
-		case err != nil:
-			return nil, fmt.Errorf("invalid JSON: %v", err)
-		case v.Type() != fastjson.TypeObject:
-			return nil, fmt.Errorf("top level is %s, want an object", v.Type())
-		}
-	}
-	if d == DialectUnknown {
-		d = detect(source, v)
-	}
-	p := &parser{source: source, unit: d.info().unit, f: file{dialect: d}}
-	switch d {
-	case DialectClaude, DialectMycode, DialectAutoAgent:
-		p.claude(v)
-	case DialectAutohand:
-		p.autohand(v)
-	case DialectIteratr:
-		if err := p.iteratr(data); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unrecognised configuration shape (want a \"hooks\" object keyed by event name, autohand's {\"hooks\": {\"hooks\": [...]}}, or an .iteratr.hooks.yml)")
-	}
-	return &p.f, nil
-}
-
-// claude reads Claude Code's settings shape (also cli-agent's and mycode's).
-func (p *parser) claude(v *fastjson.Value) {
+// claudeShape reads Claude Code's settings shape (also cli-agent's, mycode's and AutoAgent's).
+func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 	if b := v.Get("disableAllHooks"); b != nil {
 		if b.Type() == fastjson.TypeTrue || b.Type() == fastjson.TypeFalse {
 			val := b.Type() == fastjson.TypeTrue
-			p.f.disableAll = &val
+			p.f.DisableAll = &val
 		} else {
 			p.warn("", "disableAllHooks is %s, want true or false; ignored", b.Type())
 		}
 	}
 	if ids := v.Get("disabledHooks"); ids != nil {
-		p.f.disabledIDs = p.strings("", "disabledHooks", ids)
+		p.f.DisabledIDs = p.strings("", "disabledHooks", ids)
 	}
 	hooks := v.Get("hooks")
 	if hooks == nil {
-		return
+		return nil
 	}
 	obj, err := hooks.Object()
 	if err != nil {
 		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
-		return
+		return nil
 	}
 	obj.Visit(func(k []byte, list *fastjson.Value) {
 		p.eventList(string(k), list)
 	})
+	return nil
 }
 
 // skip records an entry that is not read at all because of its shape.
-func (p *parser) skip(format string, args ...any) {
-	p.f.warnings = append(p.f.warnings, Warning{Source: p.source, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
+func (p *Reader) skip(format string, args ...any) {
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
 }
 
 // eventList reads the array under one event key: matcher groups or flat hooks.
-func (p *parser) eventList(name string, list *fastjson.Value) {
+func (p *Reader) eventList(name string, list *fastjson.Value) {
 	ev, problem := checkEvent(name)
 	items, err := list.Array()
 	if err != nil {
@@ -177,7 +137,7 @@ func knownEvents() []string {
 }
 
 // add validates what depends on the event and appends the hook.
-func (p *parser) add(h *Hook, where string, ev event.Info, problem string) {
+func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
 	label := h.Name
 	if label == "" {
 		label = where
@@ -188,7 +148,7 @@ func (p *parser) add(h *Hook, where string, ev event.Info, problem string) {
 	if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" && !ev.TakesMatcher() {
 		p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
 	}
-	p.f.hooks = append(p.f.hooks, *h)
+	p.f.Hooks = append(p.f.Hooks, *h)
 }
 
 var groupKeys = keySet("matcher", "hooks", "sequential")
@@ -208,7 +168,7 @@ func keySet(keys ...string) map[string]bool {
 
 // hook reads one handler object; group carries the event, matcher and sequential flag.
 // known lists the keys the object may have; with "matcher" among them it is read here.
-func (p *parser) hook(where string, v *fastjson.Value, group Hook, known map[string]bool) Hook {
+func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[string]bool) Hook {
 	h := group
 	h.Type = "command"
 	if n := v.Get("name"); n != nil {
@@ -232,10 +192,8 @@ func (p *parser) hook(where string, v *fastjson.Value, group Hook, known map[str
 			h.Type = string(t.GetStringBytes())
 		}
 	}
-	switch h.Type {
-	case "command", "prompt", "git-commit", "git-push":
-	default:
-		bad("unknown type %q (want command, prompt, git-commit or git-push)", h.Type)
+	if !p.dialect.Accepts(h.Type) {
+		bad("unknown type %q (want %s)", h.Type, strings.Join(append([]string{"command", "prompt"}, p.dialect.Types...), ", "))
 	}
 	if c := v.Get("command"); c != nil {
 		if c.Type() != fastjson.TypeString {
@@ -324,7 +282,7 @@ var flatKeys = func() map[string]bool {
 	return m
 }()
 
-func (p *parser) matcherField(where string, v *fastjson.Value, h *Hook) {
+func (p *Reader) matcherField(where string, v *fastjson.Value, h *Hook) {
 	m := v.Get("matcher")
 	if m == nil {
 		return
@@ -336,7 +294,7 @@ func (p *parser) matcherField(where string, v *fastjson.Value, h *Hook) {
 	h.Matcher = string(m.GetStringBytes())
 }
 
-func (p *parser) unknownKeys(where string, v *fastjson.Value, known map[string]bool) {
+func (p *Reader) unknownKeys(where string, v *fastjson.Value, known map[string]bool) {
 	obj, _ := v.Object()
 	var unknown []string
 	obj.Visit(func(k []byte, _ *fastjson.Value) {
@@ -355,14 +313,14 @@ func (p *parser) unknownKeys(where string, v *fastjson.Value, known map[string]b
 }
 
 // optStr reads v's optional string field key ("" when absent or of the wrong type).
-func (p *parser) optStr(where, key string, v *fastjson.Value) string {
+func (p *Reader) optStr(where, key string, v *fastjson.Value) string {
 	if x := v.Get(key); x != nil {
 		return p.str(where, key, x)
 	}
 	return ""
 }
 
-func (p *parser) str(where, key string, v *fastjson.Value) string {
+func (p *Reader) str(where, key string, v *fastjson.Value) string {
 	if v.Type() != fastjson.TypeString {
 		p.warn(where, "%s is %s, want a string; ignored", key, v.Type())
 		return ""
@@ -370,7 +328,7 @@ func (p *parser) str(where, key string, v *fastjson.Value) string {
 	return string(v.GetStringBytes())
 }
 
-func (p *parser) boolean(where, key string, v *fastjson.Value) bool {
+func (p *Reader) boolean(where, key string, v *fastjson.Value) bool {
 	switch v.Type() {
 	case fastjson.TypeTrue:
 		return true
@@ -381,7 +339,7 @@ func (p *parser) boolean(where, key string, v *fastjson.Value) bool {
 	return false
 }
 
-func (p *parser) strings(where, key string, v *fastjson.Value) []string {
+func (p *Reader) strings(where, key string, v *fastjson.Value) []string {
 	arr, err := v.Array()
 	if err != nil {
 		p.warn(where, "%s is %s, want an array of strings; ignored", key, v.Type())
@@ -400,7 +358,7 @@ func (p *parser) strings(where, key string, v *fastjson.Value) []string {
 
 // env reads an object of strings into KEY=VALUE pairs in file order. Numbers and booleans
 // are taken as their JSON text since users write {"DEBUG": 1}.
-func (p *parser) env(where string, v *fastjson.Value) []string {
+func (p *Reader) env(where string, v *fastjson.Value) []string {
 	obj, err := v.Object()
 	if err != nil {
 		p.warn(where, "env is %s, want an object of strings; ignored", v.Type())

@@ -1,4 +1,4 @@
-package config
+package dialect
 
 import (
 	"fmt"
@@ -7,10 +7,35 @@ import (
 	"slices"
 	"time"
 
+	"github.com/valyala/fastjson"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/payload"
 )
+
+// Iteratr is <workdir>/.iteratr.hooks.yml (seed 004): six hook types keyed by iteratr's own
+// event names, timeouts in seconds (default 30 s), hooks run one after another, and
+// pipe_output hands a hook's output to the agent. Its hooks see the events spelt their way.
+var Iteratr = &Dialect{
+	Name:       "iteratr",
+	Unit:       time.Second,
+	Timeout:    30 * time.Second,
+	Envelope:   payload.Claude,
+	Names:      iteratrNames,
+	Sequential: true,
+	Templates:  true,
+	YAML:       true,
+	Detect: func(path string, v *fastjson.Value) bool {
+		return v == nil && hasSuffix(path, ".yml", ".yaml")
+	},
+	Load: func(r *Reader, data []byte, _ *fastjson.Value) error { return r.iteratr(data) },
+}
+
+var iteratrNames = map[string]string{
+	"SessionStart": "session_start", "PreIteration": "pre_iteration", "PostIteration": "post_iteration",
+	"SessionEnd": "session_end", "TaskComplete": "on_task_complete", "SessionError": "on_error",
+}
 
 // iteratrFile is .iteratr.hooks.yml (seed 004).
 type iteratrFile struct {
@@ -31,7 +56,7 @@ var iteratrTypes = []string{"session_start", "pre_iteration", "post_iteration", 
 
 // iteratr reads the YAML file. Like iteratr itself, a file that does not parse yields no
 // hooks at all: the error becomes the file's warning and the session goes on.
-func (p *parser) iteratr(data []byte) error {
+func (p *Reader) iteratr(data []byte) error {
 	var f iteratrFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return fmt.Errorf("invalid YAML, no hooks loaded from it: %v", err)
@@ -73,7 +98,7 @@ func (p *parser) iteratr(data []byte) error {
 				p.warn(where, "pipe_output has no effect on session_end: no iteration follows")
 				h.PipeOutput = false
 			}
-			p.f.hooks = append(p.f.hooks, h)
+			p.f.Hooks = append(p.f.Hooks, h)
 		}
 	}
 	return nil

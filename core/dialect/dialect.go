@@ -1,0 +1,151 @@
+// Package dialect is the one home of every configuration dialect hookexec reads: Claude
+// Code's settings, cli-agent's, mycode's, autohand's, AutoAgent's and iteratr's. A dialect
+// is one value of Dialect, declared in its own file: how a file in it is recognised and read,
+// how its hooks see an event (spelling, stdin envelope), the unit and default of its
+// timeouts, whether its hooks run one after another, and whether its commands take
+// <<placeholders>>. Supporting the next agent's format is one new file here.
+//
+// It translates files into the canonical Hook and does not merge, compile or run anything:
+// config merges and validates, the engine runs.
+package dialect
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/payload"
+)
+
+// Dialect describes one configuration format and how its hooks run. Zero values mean "no"
+// or "none" as documented per field.
+type Dialect struct {
+	Name string
+	// Unit is what a bare "timeout" number means.
+	Unit time.Duration
+	// Timeout is the default for hooks that set none; 0 means the profile's default.
+	Timeout time.Duration
+	// Envelope is the set of fields put around the payload on the hooks' stdin.
+	Envelope payload.Envelope
+	// CanonicalOnStdin: the envelope's event field holds the canonical name (Claude Code's
+	// hook_event_name); otherwise it holds the event as the dialect spells it (EventName).
+	CanonicalOnStdin bool
+	// Names spells canonical events the dialect's own way for HOOK_EVENT and stdin; nil or
+	// a missing entry means "as the host fired it".
+	Names map[string]string
+	// OwnAliases are fired names the dialect uses itself; its hooks see them unchanged.
+	OwnAliases map[string]bool
+	// Sequential: the hooks of one fire run one after another, in config order.
+	Sequential bool
+	// StopOnBlock: once a hook blocks, the rest of the fire is not run.
+	StopOnBlock bool
+	// Templates: <<expr>> and {{expr}} in commands are replaced by payload values. Dialects
+	// without it (Claude Code) pass commands to the shell literally.
+	Templates bool
+	// Vars rewrites the dialect's own variable syntax in a command into placeholders (mycode's
+	// $FILE_PATH); nil leaves commands as written.
+	Vars func(command string) string
+	// Notifies: fires are announced to the listener as JSON-RPC notifications (autohand).
+	Notifies bool
+	// Types lists the handler types the dialect accepts besides command and prompt.
+	Types []string
+	// YAML: files are YAML, not JSON.
+	YAML bool
+	// Detect recognises a file of the dialect from its path and parsed JSON (nil when the
+	// file is not JSON); nil means the dialect is never detected from shape alone.
+	Detect func(path string, v *fastjson.Value) bool
+	// Load reads one file (data, and v when it is JSON) into r.
+	Load func(r *Reader, data []byte, v *fastjson.Value) error
+}
+
+func (d *Dialect) String() string {
+	if d == nil {
+		return "unknown"
+	}
+	return d.Name
+}
+
+// EventName is how the dialect's hooks see the event the host fired as fired (canonical
+// name canonical).
+func (d *Dialect) EventName(fired, canonical string) string {
+	if d == nil || d.OwnAliases[fired] {
+		return fired
+	}
+	if n, ok := d.Names[canonical]; ok {
+		return n
+	}
+	return fired
+}
+
+// StdinEvent is the event name put in the stdin envelope.
+func (d *Dialect) StdinEvent(fired, canonical string) string {
+	if d.CanonicalOnStdin {
+		return canonical
+	}
+	return d.EventName(fired, canonical)
+}
+
+// Accepts reports whether the dialect has handler type t.
+func (d *Dialect) Accepts(t string) bool {
+	switch t {
+	case "command", "prompt":
+		return true
+	}
+	for _, x := range d.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// detectOrder is the order in which shapes are tried: the most specific first, Claude
+// Code's (the shape the others extend) last.
+var detectOrder = []*Dialect{Iteratr, Autohand, AutoAgent, Mycode, Claude}
+
+// All lists every dialect, in detection order, then those never detected from shape.
+func All() []*Dialect { return append(append([]*Dialect{}, detectOrder...), CliAgent) }
+
+// ByName returns the named dialect, or nil.
+func ByName(name string) *Dialect {
+	for _, d := range All() {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// Detect recognises a file's dialect from its name and shape; v is nil when the file is not
+// JSON. It returns nil for a shape no dialect has.
+func Detect(path string, v *fastjson.Value) *Dialect {
+	for _, d := range detectOrder {
+		if d.Detect != nil && d.Detect(path, v) {
+			return d
+		}
+	}
+	return nil
+}
+
+func inDir(path, dir string) bool { return filepath.Base(filepath.Dir(path)) == dir }
+
+func hasSuffix(path string, suffixes ...string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(filepath.Base(path), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeShaped: a JSON object whose "hooks", if present, is an object keyed by event
+// name, the shape Claude Code, cli-agent, mycode and AutoAgent share.
+func claudeShaped(v *fastjson.Value) bool {
+	if v == nil {
+		return false
+	}
+	hooks := v.Get("hooks")
+	return hooks == nil || (hooks.Type() == fastjson.TypeObject && !autohandShaped(v))
+}

@@ -1,0 +1,129 @@
+package dialect
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// Hook is one handler after translation from its dialect. Zero values mean "not set".
+type Hook struct {
+	ID          string // Name if given, else a short hash of event+matcher+command; unique in a Set
+	Name        string
+	Description string
+	Event       string // canonical event name
+	Matcher     string // raw pattern; "" matches everything
+	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
+	RegexMatcher bool
+	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
+	// against the payload's file path relative to the project. Both must pass when set.
+	FilterTools []string
+	FilterPaths []string
+	Type        string // "command", "prompt", "git-commit" or "git-push"
+	Command     string // shell string for type command (may be "" when Args is set)
+	Args        []string
+	Prompt      string // type prompt: text handed to the host's evaluator
+	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
+	// remote and branch ("current" is the checked-out branch).
+	Message  string
+	NoVerify bool
+	Remote   string
+	Branch   string
+	Timeout  time.Duration // resolved: the profile default when the file sets none
+	Cwd      string        // working directory, "~" expanded; "" means the project dir
+	Env      []string      // the hook's own KEY=VALUE pairs, in file order
+	Async    bool          // started and not awaited
+	// FailClosed makes a timeout, spawn failure, crash or unparseable output block.
+	FailClosed bool
+	// Blocking makes any non-zero exit block, as failures do with FailClosed (mycode, AutoAgent).
+	Blocking   bool
+	PipeOutput bool // output handed to the agent (iteratr)
+	Sequential bool // run after the previous hook of the fire finished, not in parallel
+	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
+	StopOnBlock bool
+	Source      string
+	Dialect     *Dialect
+	// Disabled is the reason the hook does not run ("" when it runs).
+	Disabled string
+	// DuplicateOf is the id of an identical handler of higher precedence that runs instead.
+	DuplicateOf string
+}
+
+// Enabled reports whether the hook runs.
+func (h Hook) Enabled() bool { return h.Disabled == "" }
+
+// CommandTemplate is the command with the dialect's own variable syntax turned into
+// placeholders (Dialect.Vars); other dialects return Command unchanged.
+func (h *Hook) CommandTemplate() string {
+	if h.Dialect == nil || h.Dialect.Vars == nil {
+		return h.Command
+	}
+	return h.Dialect.Vars(h.Command)
+}
+
+// Warning is one problem found while loading; Hook is "" for file-level problems.
+type Warning struct {
+	Source  string `json:"source"`
+	Hook    string `json:"hook,omitempty"`
+	Message string `json:"message"`
+	// Error marks problems that disabled a hook or a file, as opposed to advice.
+	Error bool `json:"error"`
+}
+
+func (w Warning) String() string {
+	s := w.Source
+	if w.Hook != "" {
+		s += ": hook " + w.Hook
+	}
+	return s + ": " + w.Message
+}
+
+// File is one configuration file read in its dialect, before merging.
+type File struct {
+	Dialect     *Dialect
+	Hooks       []Hook
+	Warnings    []Warning
+	DisableAll  *bool    // disableAllHooks, when the file sets it
+	DisabledIDs []string // disabledHooks
+}
+
+// Read translates one file: data in dialect d, detected from source's name and shape when
+// d is nil. Its error means nothing of the file could be read.
+func Read(source string, data []byte, d *Dialect) (*File, error) {
+	v, d, err := parse(source, data, d)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{source: source, unit: d.Unit, dialect: d, f: File{Dialect: d}}
+	if err := d.Load(r, data, v); err != nil {
+		return nil, err
+	}
+	return &r.f, nil
+}
+
+// parse reads data as JSON unless the dialect is YAML, and detects the dialect when unknown.
+func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, error) {
+	if d != nil && d.YAML {
+		return nil, d, nil
+	}
+	v, err := fastjson.ParseBytes(data)
+	switch {
+	case err != nil && d == nil:
+		if det := Detect(source, nil); det != nil && det.YAML {
+			return nil, det, nil
+		}
+		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+	case v.Type() != fastjson.TypeObject:
+		return nil, nil, fmt.Errorf("top level is %s, want an object", v.Type())
+	}
+	if d == nil {
+		d = Detect(source, v)
+	}
+	if d == nil {
+		return nil, nil, fmt.Errorf("unrecognised configuration shape (want a \"hooks\" object keyed by event name, autohand's {\"hooks\": {\"hooks\": [...]}}, or an .iteratr.hooks.yml)")
+	}
+	return v, d, nil
+}
