@@ -149,8 +149,11 @@ int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *use
 int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, void *user_data);
 
 /*
- * Closes the engine: waits for running async hooks up to close_timeout_ms, then kills them.
- * Every later call with e returns HOOKEXEC_ECLOSED (e stays a safe value to pass).
+ * Closes the engine. May be called while other threads fire: a call that starts after it
+ * returns HOOKEXEC_ECLOSED; calls in flight (and the async hooks they started) are waited
+ * for up to close_timeout_ms, then their hooks are killed so that they return at once.
+ * Every later call with e returns HOOKEXEC_ECLOSED (e stays a safe value to pass). It must
+ * not be called from this engine's listener or prompt evaluator (it would wait for itself).
  * NULL is a no-op returning HOOKEXEC_OK.
  * Returns HOOKEXEC_OK, HOOKEXEC_ECLOSED (already closed), HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */

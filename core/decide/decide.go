@@ -11,6 +11,7 @@ package decide
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -87,7 +88,12 @@ func Read(in Input) Verdict {
 	var doc *fastjson.Value
 	if len(stdout) > 0 && stdout[0] == '{' {
 		var err error
-		if doc, err = fastjson.ParseBytes(stdout); err != nil {
+		if doc, err = fastjson.ParseBytes(stdout); err == nil && !json.Valid(stdout) {
+			// fastjson lets raw control characters through in strings; JSON (and Claude
+			// Code's JSON.parse) does not, and the output is passed on as raw JSON.
+			err = strictJSON(stdout)
+		}
+		if err != nil {
 			doc = nil
 			msg := fmt.Sprintf("stdout starts with '{' but is not valid JSON: %v", err)
 			if in.FailClosed && in.Event.CanBlock {
@@ -290,4 +296,13 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// strictJSON says why encoding/json rejects b.
+func strictJSON(b []byte) error {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return err
+	}
+	return fmt.Errorf("not valid JSON")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/hookexec/hookexec/core/run"
 )
@@ -66,4 +67,22 @@ func BenchmarkMatch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkFireParallelHooks fires four 50 ms hooks and reports the fire's wall time as a
+// multiple of one hook's (1 is perfect overlap, 4 is serial); the tests check overlap
+// without a clock.
+func BenchmarkFireParallelHooks(b *testing.B) {
+	const one = 50 * time.Millisecond
+	h := `{"command":"sleep 0.05"}`
+	e := benchEngine(b, `{"hooks":{"Stop":[{"hooks":[`+h+`,`+h+`,`+h+`,`+h+`]}]}}`)
+	var wall time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := e.Fire("Stop", []byte(`{}`)); err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(start)
+	}
+	b.ReportMetric(float64(wall)/float64(b.N)/float64(one), "x-one-hook")
 }

@@ -16,16 +16,17 @@ import (
 // whose program is not on PATH. It runs nothing. Advice never disables a hook: the PATH at
 // fire time may differ.
 func (e *Engine) Check() ([]config.Warning, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	p := e.plan.Load()
 	out := append([]config.Warning(nil), p.warnings...)
 	for _, h := range p.hooks {
-		if h.cfg.Disabled != "" || h.cmd == nil {
+		if h.cfg.Disabled != "" || h.cfg.Cmd == nil {
 			continue
 		}
-		prog := program(h.cmd)
+		prog := program(h.cfg.Cmd)
 		if prog == "" {
 			continue
 		}

@@ -1,7 +1,9 @@
 // Package engine is hookexec's front: it opens a configuration, compiles it into a
 // per-event index once, and fires events through it — match, render, run, decide — into one
 // Result. An Engine is safe for concurrent use; Reload swaps the compiled configuration
-// atomically, so a fire in flight finishes on the configuration it started with.
+// atomically, so a fire in flight finishes on the configuration it started with. Close
+// waits for the calls in flight and the async hooks they started; every call that starts
+// after Close began returns ErrClosed.
 //
 // It knows nothing about C or Python: capi/ and pybind/ wrap it.
 package engine
@@ -87,8 +89,8 @@ type Engine struct {
 	cap         int
 	maxParallel int // hooks of one fire running at once
 	plan        atomic.Pointer[plan]
-	reload      sync.Mutex // serialises Reload
-	closed      atomic.Bool
+	reload      sync.Mutex      // serialises Reload
+	gate        gate            // every public call passes it; Close shuts it and waits
 	ctx         context.Context // cancelled when Close gives up waiting
 	cancel      context.CancelFunc
 	async       sync.WaitGroup
@@ -170,9 +172,10 @@ func (e *Engine) load() (*plan, error) {
 // Reload re-reads every source and swaps the configuration atomically. On error the old
 // configuration stays in force.
 func (e *Engine) Reload() error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.reload.Lock()
 	defer e.reload.Unlock()
 	p, err := e.load()
@@ -185,9 +188,10 @@ func (e *Engine) Reload() error {
 
 // SetListener registers fn for async results and notifications (nil removes it).
 func (e *Engine) SetListener(fn Listener) error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.mu.Lock()
 	e.listen = fn
 	e.mu.Unlock()
@@ -196,9 +200,10 @@ func (e *Engine) SetListener(fn Listener) error {
 
 // SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
 func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return ErrClosed
 	}
+	defer e.gate.leave()
 	e.mu.Lock()
 	e.eval = fn
 	e.mu.Unlock()
@@ -207,9 +212,10 @@ func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
 
 // Drain returns and clears the piped output that would go to the next fire's agent_output.
 func (e *Engine) Drain() ([]string, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	return e.takePending(), nil
 }
 
@@ -221,10 +227,13 @@ func (e *Engine) takePending() []string {
 	return out
 }
 
-// Close stops accepting calls, waits for async hooks up to close_timeout_ms, then kills
-// what still runs. A second Close returns ErrClosed and does nothing else.
+// Close stops accepting calls (they return ErrClosed from now on), waits up to
+// close_timeout_ms for the calls in flight and the async hooks and notifications they
+// started, then kills the hooks that still run, so their fires return at once. A second
+// Close returns ErrClosed and does nothing else. Close must not be called from a listener
+// or prompt evaluator of the same engine: it would wait for itself.
 func (e *Engine) Close() error {
-	if !e.closed.CompareAndSwap(false, true) {
+	if !e.gate.shut() {
 		return ErrClosed
 	}
 	wait := 5 * time.Second
@@ -232,10 +241,17 @@ func (e *Engine) Close() error {
 		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
 	}
 	done := make(chan struct{})
-	go func() { e.async.Wait(); close(done) }()
+	go func() {
+		// Fires first: once none is in flight, nothing adds to async any more.
+		e.gate.wait()
+		e.async.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(wait)
 	select {
 	case <-done:
-	case <-time.After(wait):
+		timer.Stop()
+	case <-timer.C:
 		e.cancel()
 		<-done
 	}

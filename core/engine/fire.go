@@ -23,9 +23,10 @@ import (
 // their aggregated decision. Hook failures are part of the Result, never an error; the error
 // is ErrClosed, or ErrInvalid for an empty event name or a payload that is not a JSON object.
 func (e *Engine) Fire(name string, data []byte) (*Result, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	if name == "" {
 		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
@@ -133,9 +134,10 @@ func mustPath(expr string) payload.Path {
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
 func (e *Engine) Match(name, subject string) (int, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return 0, ErrClosed
 	}
+	defer e.gate.leave()
 	if name == "" {
 		return 0, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}

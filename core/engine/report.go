@@ -56,9 +56,10 @@ type HookFilter struct {
 
 // Config describes the configuration in force.
 func (e *Engine) Config() (*ConfigReport, error) {
-	if e.closed.Load() {
+	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
+	defer e.gate.leave()
 	p := e.plan.Load()
 	r := &ConfigReport{
 		Profile:       p.set.Profile.Name,

@@ -311,7 +311,8 @@ func TestCatastrophicRegexTimesOut(t *testing.T) {
 	m := mustCompile(t, `^(a+)+$`)
 	start := time.Now()
 	require.False(t, m.Match("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"))
-	require.Less(t, time.Since(start), 2*time.Second)
+	// A hang guard, not a speed test: unbounded, this backtracking takes hours.
+	require.Less(t, time.Since(start), 10*time.Second)
 
 	// The timeout is per Matcher: the same pattern still matches where it is fast.
 	require.True(t, m.Match("aaaa"))

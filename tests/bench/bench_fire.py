@@ -6,6 +6,7 @@ in the same run (SPEC §11): `make bench`.
   matched, no run vs  a Python dict lookup       (matcher says no: payload never encoded)
   one hook fire   vs  subprocess.run(/bin/true)  (what a pure-Python hook path pays to spawn)
   one hook fire   vs  os.posix_spawn(/bin/true)  (the floor: a bare spawn and wait)
+  8 threads firing a 50 ms hook  vs  one such fire  (1x: the GIL is released during fires)
 """
 import json
 import os
@@ -13,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import hookexec
@@ -62,6 +64,16 @@ def main():
         payload_json = json.dumps(PAYLOAD)
         row("fire, one direct hook (JSON str)", per_call(lambda: eng.fire("PreToolUse", payload_json), 300),
             "subprocess.run(/bin/true)", spawn)
+
+    with hookexec.Engine(project_dir=project, home=project,
+                         config={"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sleep 0.05"}]}]}}) as eng:
+        def eight_threads():
+            ts = [threading.Thread(target=eng.fire, args=("Stop", {})) for _ in range(8)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+        row("8 threads fire a 50 ms hook", per_call(eight_threads, 5), "one fire of it", per_call(lambda: eng.fire("Stop", {}), 5))
 
 
 if __name__ == "__main__":

@@ -126,7 +126,7 @@ std::string options(const TempDir &dir, std::string_view config = "", std::strin
 }
 
 // Polls pred every 10 ms until it holds or the timeout passes; returns its last value.
-bool wait_for(const std::function<bool()> &pred, std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+bool wait_for(const std::function<bool()> &pred, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
 	const auto deadline = std::chrono::steady_clock::now() + timeout;
 	while (!pred()) {
 		if (std::chrono::steady_clock::now() > deadline) return pred();
@@ -327,7 +327,7 @@ void test_listener_async() {
 	CHECK_HAS(e.fire("Stop").str(), "\"blocked\":false");
 	{
 		std::unique_lock<std::mutex> lock(mu);
-		CHECK(cv.wait_for(lock, std::chrono::seconds(5), [&] { return calls > 0; }));
+		CHECK(cv.wait_for(lock, std::chrono::seconds(10), [&] { return calls > 0; }));
 		CHECK_EQ(kind, std::string("async"));
 		CHECK_HAS(json, "{\"event\":\"Stop\",\"hook\":{");
 		CHECK_HAS(json, "\"id\":\"async-hook\"");

@@ -20,6 +20,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import types
 from pathlib import Path
@@ -370,8 +371,8 @@ def test_diff_timeout_kills_the_tree(pair, project):
     # that holds the output pipes is waited for (asyncio's wait() returns once the pipes close),
     # so the call does not return at the timeout. hookexec kills the process group.
     detached = f"{PY} -c 'import os,time; open(\"detached.pid\",\"w\").write(str(os.getpid())); time.sleep(30)' >/dev/null 2>&1 &"
-    holder = f"{PY} -c 'import os,time; open(\"holder.pid\",\"w\").write(str(os.getpid())); time.sleep(1.5); open(\"finished\",\"w\")'; true"
-    p = pair({"hooks": {"PreToolUse": [group("*", hook(f"{detached} {holder}", timeout=1, working_directory=str(project)))]}},
+    holder = f"{PY} -c 'import os,time; open(\"holder.pid\",\"w\").write(str(os.getpid())); time.sleep(5); open(\"finished\",\"w\")'; true"
+    p = pair({"hooks": {"PreToolUse": [group("*", hook(f"{detached} {holder}", timeout=2, working_directory=str(project)))]}},
              kill_grace_ms=200)
     ht = p.ref.HookType.PRE_TOOL_USE
     pids: List[int] = []
@@ -383,10 +384,10 @@ def test_diff_timeout_kills_the_tree(pair, project):
             res = run(mgr.execute_hooks(ht, pre("bash_execute")))
             assert res[0].exit_code == -1 and res[0].success is False
             assert mgr.should_block_operation(res)[0] is False  # a timeout does not block, in both
-            wait_for(lambda: (project / "detached.pid").exists() and (project / "holder.pid").exists(), timeout=1.0)
+            wait_for(lambda: (project / "detached.pid").exists() and (project / "holder.pid").exists(), timeout=30)
             d, h = (int((project / f).read_text()) for f in ("detached.pid", "holder.pid"))
             pids += [d, h]
-            dead = (lambda: not _alive(d)) if mgr is p.cli else (lambda: wait_for(lambda: not _alive(d), timeout=0.5))
+            dead = (lambda: not _alive(d)) if mgr is p.cli else (lambda: wait_for(lambda: not _alive(d), timeout=30))
             seen.append(((project / "finished").exists(), dead()))
         assert seen[0] == (True, False)  # cli-agent: waited for the holder to finish; detached still runs
         assert seen[1] == (False, True)  # hookexec: both killed at the timeout
@@ -401,14 +402,18 @@ def test_diff_timeout_kills_the_tree(pair, project):
 
 def test_diff_hooks_run_in_parallel(pair, project):
     # cli-agent awaits each hook before starting the next; hookexec starts them together
-    # (results still in config order). Each hook waits up to 1 s to see the other's file.
+    # (results still in config order). Each hook waits to see the other's file, or until the
+    # test gives up for it ("giveup"): cli-agent's first hook can never see the second's.
     def meet(mine: str, other: str) -> Dict[str, Any]:
-        return hook(f"touch {mine}; i=0; while [ ! -e {other} ] && [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done; "
-                    f"[ -e {other} ] && echo together || echo alone", working_directory=str(project))
+        return hook(f"touch {mine}; while [ ! -e {other} ] && [ ! -e giveup ]; do sleep 0.02; done; "
+                    f"[ -e {other} ] && echo together || echo alone", working_directory=str(project), timeout=60)
 
     p = pair({"hooks": {"Stop": [group("*", meet("a", "b"), meet("b", "a"))]}})
+    giveup = threading.Timer(1.0, lambda: (project / "giveup").touch())
+    giveup.start()
     a = run(p.cli.execute_hooks(p.ref.HookType.STOP, stop()))
-    for f in ("a", "b"):
+    giveup.join()
+    for f in ("a", "b", "giveup"):
         (project / f).unlink()
     b = run(p.hx.execute_hooks(p.ref.HookType.STOP, stop()))
     assert [r.stdout for r in a] == ["alone\n", "together\n"]

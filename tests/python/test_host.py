@@ -12,7 +12,7 @@ import time
 import pytest
 
 import hookexec
-from conftest import REPO, hook, settings
+from conftest import HANG_GUARD, REPO, hook, rendezvous, settings
 
 SIGIGN_PIPE = 1 << (signal.SIGPIPE - 1)
 SIGIGN_XFSZ = 1 << (signal.SIGXFSZ - 1)
@@ -59,10 +59,14 @@ def test_prompt_evaluator_failures_do_not_block(engine):
 
 def test_prompt_evaluator_timeout(engine):
     eng = engine(config=settings("Stop", hook(type="prompt", prompt="p", timeout=0.3, fail_closed=True)))
-    eng.set_prompt_evaluator(lambda p, d: time.sleep(2) or {"ok": True})
+    release = threading.Event()  # the evaluator answers only after fire returned
+    eng.set_prompt_evaluator(lambda p, d: release.wait(3 * HANG_GUARD) and {"ok": True})
     t = time.monotonic()
-    r = eng.fire("Stop", {})
-    assert time.monotonic() - t < 1.5
+    try:
+        r = eng.fire("Stop", {})
+        assert time.monotonic() - t < 0.3 + HANG_GUARD
+    finally:
+        release.set()
     assert r.hooks[0].timed_out and r.blocked  # fail_closed turns the timeout into a block
 
 
@@ -92,16 +96,16 @@ def test_one_engine_from_32_threads(engine):
 
 
 def test_the_gil_is_released_while_hooks_run(engine):
-    eng = engine(config=settings("Stop", hook("sleep 0.2")))
-    eng.fire("Stop", {})  # warm up
-    threads = [threading.Thread(target=eng.fire, args=("Stop", {})) for _ in range(8)]
-    t = time.monotonic()
+    # Each fire's hook waits until all 8 fires' hooks run: with the GIL held during a fire,
+    # the other threads could not even enter theirs, and the hooks would time out.
+    eng = engine(config=settings("Stop", hook(rendezvous(8), timeout=30)))
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(eng.fire("Stop", {}))) for _ in range(8)]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    wall = time.monotonic() - t
-    assert wall < 0.8, f"8 concurrent fires of a 0.2 s hook took {wall:.2f} s: the GIL was held"
+    assert [r.hooks[0].timed_out for r in results] == [False] * 8, "the GIL was held during a fire"
 
 
 # --- fork -----------------------------------------------------------------------------------------
@@ -131,7 +135,7 @@ def test_fork_child_gets_forkerror_at_once(engine):
         os.write(w, bytes([code]))
         os._exit(0)
     os.close(w)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:

@@ -11,20 +11,23 @@ import time
 import pytest
 
 import hookexec
-from conftest import hook, settings, wait_for
+from conftest import HANG_GUARD, hook, settings, wait_for
 
 
-def test_async_hook_result_goes_to_the_listener(engine):
-    eng = engine(config=settings("PostToolUse", hook("sleep 0.1; echo later", name="bg", **{"async": True})))
+def test_async_hook_result_goes_to_the_listener(engine, project):
+    # The hook cannot finish before the test creates "release", after fire returned: a fire
+    # that awaited it would end only at the hook's timeout, with no "later" in its output.
+    wait = "while [ ! -e release ]; do sleep 0.01; done; echo later"
+    eng = engine(config=settings("PostToolUse", hook(wait, name="bg", timeout=60, **{"async": True})))
     got: "queue.Queue" = queue.Queue()
     assert eng.on_async(lambda kind, data: got.put((kind, data, threading.get_ident()))) is not None
 
-    t0 = time.monotonic()
     r = eng.fire("PostToolUse", {"tool_name": "Bash"})
-    assert time.monotonic() - t0 < 0.1  # not awaited
     assert r.hooks[0].async_ is True
+    assert got.empty()  # not awaited
+    (project / "release").touch()
 
-    kind, data, thread = got.get(timeout=3)
+    kind, data, thread = got.get(timeout=HANG_GUARD)
     assert kind == "async"
     assert data["event"] == "PostToolUse"
     assert data["hook"]["id"] == "bg"
@@ -69,7 +72,8 @@ def test_close_kills_async_hooks_after_the_deadline(engine):
     eng.fire("Stop", {})
     t0 = time.monotonic()
     eng.close()
-    assert time.monotonic() - t0 < 2.0
+    # close_timeout_ms + kill_grace_ms + slack; the hook would sleep 30 s.
+    assert time.monotonic() - t0 < 0.3 + HANG_GUARD
 
 
 def test_close_from_the_listener_is_refused_not_a_deadlock(engine):
@@ -130,6 +134,6 @@ def test_many_threads_fire_while_another_closes(engine):
     time.sleep(0.05)
     eng.close()
     for t in threads:
-        t.join(timeout=10)
+        t.join(timeout=3 * HANG_GUARD)
     assert all(o in (1, "closed") for o in outcomes), [o for o in outcomes if o not in (1, "closed")]
     assert 1 in outcomes and "closed" in outcomes

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import hook
+from conftest import HANG_GUARD, hook
 
 MATCHERS = {
     "all": "",
@@ -68,4 +68,4 @@ def test_pathological_regex_cannot_hang(engine):
     t0 = time.monotonic()
     n = e.matches("PreToolUse", "a" * 40 + "!")
     assert n == 0
-    assert time.monotonic() - t0 < 5.0
+    assert time.monotonic() - t0 < HANG_GUARD  # unbounded, this backtracking takes hours

@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from conftest import hook, settings, write_json
+from conftest import HANG_GUARD, hook, settings, write_json
 
 
 def _autohand(home, hooks):
@@ -27,7 +27,7 @@ def test_every_fire_is_announced_in_order(engine, home):
     eng.fire("session-start", {"session_type": "resume"})
     eng.fire("Notification", {"notification_type": "idle", "notification_message": "waiting"})
 
-    msgs = [got.get(timeout=5) for _ in range(3)]
+    msgs = [got.get(timeout=HANG_GUARD) for _ in range(3)]
     assert all(thread != threading.get_ident() for _, thread in msgs)
     methods = [m["method"] for m, _ in msgs]
     assert methods == ["autohand.hook.preTool", "autohand.hook.sessionStart", "autohand.hook.notification"]
@@ -55,7 +55,7 @@ def test_notifications_option_and_removal(engine):
     got: "queue.Queue" = queue.Queue()
     eng.on_notification(got.put)
     eng.fire("Stop", {"tokens_used": 3})
-    assert got.get(timeout=5)["method"] == "autohand.hook.stop"
+    assert got.get(timeout=HANG_GUARD)["method"] == "autohand.hook.stop"
     eng.on_notification(None)
     eng.fire("Stop", {"tokens_used": 4})
     eng.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import HANG_GUARD, REPO
 
 EXAMPLES = REPO / "examples" / "configs"
 GIT_ENV = {
@@ -61,7 +61,7 @@ def test_autohand_seed_config(engine, tmp_path):
     r = eng.fire("pre-tool", {"tool_name": "run_command", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "call_1"})
     assert r.blocked and r.reason == "Blocked dangerous rm command"
     assert (home / ".autohand" / "hooks.log").read_text() == "Running tool: run_command\n"
-    assert notes.get(timeout=5)["method"] == "autohand.hook.preTool"
+    assert notes.get(timeout=HANG_GUARD)["method"] == "autohand.hook.preTool"
 
     r = eng.fire("permission-request", {"tool_name": "read_file", "path": "src/index.ts"})
     assert r.decision == "allow" and r.reason == "Read operations are safe"
@@ -78,7 +78,7 @@ def test_autohand_seed_config(engine, tmp_path):
     log = (home / ".autohand" / "sessions.log").read_text().splitlines()
     assert log[0].startswith("Session started: startup at ")
     assert log[1] == "Session ended: quit after 1234ms"
-    methods = [notes.get(timeout=5)["method"] for _ in range(5)]
+    methods = [notes.get(timeout=HANG_GUARD)["method"] for _ in range(5)]
     assert methods == ["autohand.hook.permissionRequest", "autohand.hook.permissionRequest",
                        "autohand.hook.fileModified", "autohand.hook.fileModified", "autohand.hook.fileModified"]
 
