@@ -12,7 +12,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all test test-go test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec
+.PHONY: help all test test-go test-c test-cpp test-python demo demo-cli-agent bench stress fuzz clean libhookexec.so hookexec
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -68,6 +68,22 @@ demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
 bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+
+FUZZTIME ?= 30s
+# package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
+FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile \
+	core/config:FuzzLoad core/decide:FuzzRead
+STRESS_FIRES ?= 100000
+
+stress: $(LIB) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
+	$(GO) test -count=1 -run TestFaults ./tests/faults -faults.rounds=20
+	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) tests/stress/soak.py --fires $(STRESS_FIRES) --threads 8
+
+fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in testdata/fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $${t%%:*} $${t##*:} for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}; \
+	done
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)

@@ -69,31 +69,34 @@ func newContainer() container {
 	if cgroupsOff.Load() {
 		return nil
 	}
+	var c *cgroup
 	idle.Lock()
 	if n := len(idle.free); n > 0 {
-		c := idle.free[n-1]
+		c = idle.free[n-1]
 		idle.free = idle.free[:n-1]
-		idle.Unlock()
-		return c
 	}
 	idle.Unlock()
-	root := cgroupRoot()
-	if root == "" {
-		cgroupsOff.Store(true)
-		return nil
+	if c == nil {
+		root := cgroupRoot()
+		if root == "" {
+			cgroupsOff.Store(true)
+			return nil
+		}
+		c = &cgroup{parent: root, dir: filepath.Join(root, cgroupPrefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(cgroupSeq.Add(1), 10))}
+		if err := syscall.Mkdir(c.dir, 0o755); err != nil {
+			cgroupsOff.Store(true) // EACCES, EROFS, EAGAIN (max.descendants): not ours to use
+			return nil
+		}
 	}
-	dir := filepath.Join(root, cgroupPrefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(cgroupSeq.Add(1), 10))
-	if err := syscall.Mkdir(dir, 0o755); err != nil {
-		cgroupsOff.Store(true) // EACCES, EROFS, EAGAIN (max.descendants): not ours to use
-		return nil
-	}
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	// Opened per run, so that idle cgroups hold no descriptor of the host's.
+	fd, err := syscall.Open(c.dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		syscall.Rmdir(dir)
+		syscall.Rmdir(c.dir)
 		cgroupsOff.Store(true)
 		return nil
 	}
-	return &cgroup{dir: dir, parent: root, dirfd: fd}
+	c.dirfd = fd
+	return c
 }
 
 const cgroupPrefix = "hookexec-"
@@ -199,6 +202,8 @@ func (c *cgroup) release() {
 			os.WriteFile(filepath.Join(c.parent, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
 		}
 	}
+	syscall.Close(c.dirfd)
+	c.dirfd = -1
 	idle.Lock()
 	if empty && !c.killed && len(idle.free) < maxIdle && !cgroupsOff.Load() {
 		idle.free = append(idle.free, c)
@@ -206,7 +211,6 @@ func (c *cgroup) release() {
 		return
 	}
 	idle.Unlock()
-	syscall.Close(c.dirfd)
 	syscall.Rmdir(c.dir) // EBUSY if a process forked past the moves: it stays
 }
 

@@ -202,6 +202,16 @@ func catalogue(t *testing.T, dir string) []fault {
 			},
 		},
 		{
+			name: "raw control characters inside JSON output",
+			// JSON forbids them in strings (Claude Code's JSON.parse too): text, not a decision.
+			command: `printf '{"decision":"block","reason":"a\tb\001"}'`,
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.False(t, r.Blocked)
+				require.Nil(t, h.Output)
+				require.True(t, slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "not valid JSON") }), "warnings %q", r.Warnings)
+			},
+		},
+		{
 			name:    "garbage JSON output",
 			command: `printf '{"decision": "block", "reason": '`,
 			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
@@ -340,8 +350,9 @@ func fireOne(t *testing.T, f fault, contained bool) time.Duration {
 	js := r.JSON()
 	require.True(t, json.Valid(js), "result JSON is valid")
 	require.True(t, utf8.Valid(js), "result JSON is valid UTF-8")
-	var back map[string]any
+	var back struct{ Hooks []map[string]any }
 	require.NoError(t, json.Unmarshal(js, &back))
+	require.Len(t, back.Hooks, 1, "the result JSON is the whole result: %s", js)
 	f.check(t, r, h)
 
 	if f.escapes && !contained {
