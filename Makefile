@@ -5,28 +5,42 @@ PYTHON ?= python3
 CC ?= cc
 CXX ?= c++
 BUILD := build
-LIB := $(BUILD)/libhookexec.so
 CLI := $(BUILD)/hookexec
-VERSION := $(shell sed -n 's/^\#define HOOKEXEC_VERSION "\(.*\)"/\1/p' include/hookexec.h)
+# The one version (VERSION); `make version` copies it into the header and core/version.
+VERSION := $(shell cat VERSION)
+MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+SONAME := libhookexec.so.$(MAJOR)
+LIB_REAL := $(BUILD)/libhookexec.so.$(VERSION)
+LIB := $(BUILD)/libhookexec.so
+ARCHIVE := $(BUILD)/libhookexec.a
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all test test-go test-c test-cpp test-python demo demo-cli-agent bench stress fuzz clean libhookexec.so hookexec
+.PHONY: help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
 
-$(LIB): $(GO_SOURCES) $(C_SOURCES) capi/exports.map ## the C shared library (Go core + C layer)
+$(LIB_REAL): $(GO_SOURCES) $(C_SOURCES) capi/exports.map VERSION
 	@mkdir -p $(BUILD)
-	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/capi/exports.map' -o $@ ./capi
-	@rm -f $(BUILD)/libhookexec.h  # cgo's generated header; include/hookexec.h is the public one
+	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/capi/exports.map,-soname,$(SONAME)' -o $@ ./capi
+	@rm -f $(BUILD)/libhookexec*.h  # cgo's generated header; include/hookexec.h is the public one
+
+$(LIB): $(LIB_REAL) ## the C shared library (Go core + C layer), with its SONAME link
+	ln -sf $(notdir $(LIB_REAL)) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+$(ARCHIVE): $(GO_SOURCES) $(C_SOURCES) ## the static library, for hosts that want one file (link with -pthread)
+	@mkdir -p $(BUILD)
+	CGO_ENABLED=1 $(GO) build -buildmode=c-archive -o $@ ./capi
+	@rm -f $(BUILD)/libhookexec*.h
 
 libhookexec.so: $(LIB) ## alias for build/libhookexec.so
 
-$(CLI): $(GO_SOURCES) include/hookexec.h ## the hookexec command
+$(CLI): $(GO_SOURCES) ## the hookexec command
 	@mkdir -p $(BUILD)
-	$(GO) build -ldflags='-X main.version=$(VERSION)' -o $@ ./cmd/hookexec
+	$(GO) build -o $@ ./cmd/hookexec
 
 hookexec: $(CLI) ## alias for build/hookexec
 
@@ -41,11 +55,21 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-c test-cpp test-python ## everything: Go (race), C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python test-install ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The pure-Go packages (the core, the CLI) must build for the hosts agents run on; vet also
+# type-checks their tests.
+CROSS_PKGS := ./core/... $(if $(wildcard cmd),./cmd/...)
+test-cross: ## cross-compile the pure-Go packages for macOS and Windows
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet $(CROSS_PKGS)
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet $(CROSS_PKGS)
+
+test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
+	tests/install/run.sh
 
 test-c: $(BUILD)/test_capi ## the C test program
 	cd tests/c && ../../$(BUILD)/test_capi
@@ -84,6 +108,42 @@ fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in
 		echo "== $${t%%:*} $${t##*:} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}; \
 	done
+
+# make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
+# its links), the static library, both headers and a pkg-config file.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALLED := $(LIBDIR)/libhookexec.so.$(VERSION) $(LIBDIR)/$(SONAME) $(LIBDIR)/libhookexec.so $(LIBDIR)/libhookexec.a \
+	$(INCLUDEDIR)/hookexec.h $(INCLUDEDIR)/hookexec.hpp $(PKGCONFIGDIR)/hookexec.pc
+
+install: $(LIB) $(ARCHIVE) ## install the C library, headers and hookexec.pc (PREFIX=/usr/local, DESTDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(LIB_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf libhookexec.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libhookexec.so
+	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/hookexec.h include/hookexec.hpp $(DESTDIR)$(INCLUDEDIR)/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: hookexec' 'Description: Hook engine for AI agents: runs the hooks users attach to lifecycle events' \
+		'URL: https://github.com/hookexec/hookexec' 'Version: $(VERSION)' \
+		'Libs: -L$${libdir} -lhookexec' 'Libs.private: -pthread' 'Cflags: -I$${includedir}' \
+		> $(DESTDIR)$(PKGCONFIGDIR)/hookexec.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/hookexec.pc
+
+uninstall: ## remove exactly what make install put there (same PREFIX, DESTDIR)
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null
+
+version: ## copy VERSION into include/hookexec.h and core/version (a Go test checks that they agree)
+	@IFS=. read -r ma mi pa <<<"$(VERSION)"; \
+	sed -i -e "s/^#define HOOKEXEC_VERSION_MAJOR .*/#define HOOKEXEC_VERSION_MAJOR $$ma/" \
+	       -e "s/^#define HOOKEXEC_VERSION_MINOR .*/#define HOOKEXEC_VERSION_MINOR $$mi/" \
+	       -e "s/^#define HOOKEXEC_VERSION_PATCH .*/#define HOOKEXEC_VERSION_PATCH $$pa/" \
+	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
+	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
+	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)

@@ -10,3 +10,5 @@ require (
 	github.com/valyala/fastjson v1.6.10
 	go.yaml.in/yaml/v3 v3.0.6
 )
+
+require golang.org/x/sys v0.49.0 // indirect

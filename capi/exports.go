@@ -11,7 +11,7 @@ package main
 #include <string.h>
 #include "hookexec.h"
 
-void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
+void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
 int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, const char *payload, char *reason, size_t reason_size);
 char *hx_handout(const char *data, size_t n);
 */
@@ -196,22 +196,23 @@ func hxgo_drain(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 }
 
 //export hxgo_set_listener
-func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe.Pointer, errOut **C.char) (rc C.int) {
+func hxgo_set_listener(h C.uintptr_t, fn C.hookexec_listener_fn, userData unsafe.Pointer, inside C.int, errOut **C.char) (rc C.int) {
 	defer guard(&rc, errOut)
 	e, err := handles.get(uintptr(h))
 	if err != nil {
 		return fail(errOut, err)
 	}
-	if fn == nil {
-		return fail(errOut, e.SetListener(nil))
+	var l *cListener
+	if fn != nil {
+		l = newCListener(uintptr(h), fn, userData)
 	}
-	// user_data is C memory (or any value the host chose); Go only hands it back.
-	return fail(errOut, e.SetListener(func(kind string, data []byte) {
-		ck, cd := C.CString(kind), cstring(data)
-		defer C.free(unsafe.Pointer(ck))
-		defer C.free(unsafe.Pointer(cd))
-		C.hx_call_listener(fn, userData, ck, cd)
-	}))
+	old, err := listeners.swap(uintptr(h), e, l)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	// The old callback is done when this returns, unless this thread is inside it.
+	old.retire(inside == 0)
+	return statusOK
 }
 
 // promptReasonSize is the reason buffer handed to a C prompt evaluator.
@@ -267,5 +268,8 @@ func hxgo_close(h C.uintptr_t, errOut **C.char) (rc C.int) {
 	if err != nil {
 		return fail(errOut, err)
 	}
-	return fail(errOut, e.Close())
+	err = e.Close()
+	// Close waited for async hooks; a notification may still be on its way out.
+	listeners.drop(uintptr(h)).retire(true)
+	return fail(errOut, err)
 }

@@ -69,9 +69,16 @@ int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, c
 	return rc;
 }
 
-/* hx_call_listener lets Go call a C function pointer. */
-void hx_call_listener(hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+/* The engine whose listener the calling thread is running, if any: hookexec_set_listener
+ * called from inside that callback must not wait for the callback to finish. */
+static __thread uintptr_t hx_in_listener = 0;
+
+/* hx_call_listener lets Go call the host's listener of engine h. */
+void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json) {
+	uintptr_t outer = hx_in_listener;
+	hx_in_listener = h;
 	fn(user_data, kind, json);
+	hx_in_listener = outer;
 }
 
 static const char hx_fork_msg[] =
@@ -179,7 +186,7 @@ int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *use
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_listener: engine is NULL");
 	char *err = NULL;
-	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, &err);
+	int rc = hxgo_set_listener((uintptr_t)e, fn, user_data, hx_in_listener == (uintptr_t)e, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
 }

@@ -30,9 +30,29 @@
 extern "C" {
 #endif
 
+/*
+ * The version of this header, from the VERSION file of the hookexec repository (`make
+ * version` writes these lines; a test checks them). The library a program runs with may be
+ * another build than the header it was compiled with; as with sqlite3.h, a host checks at
+ * load time that they agree where it matters, the major version:
+ *
+ *     if (hookexec_version_number() / 1000000 != HOOKEXEC_VERSION_MAJOR) {
+ *         fprintf(stderr, "built against hookexec %s, running with %s\n",
+ *                 HOOKEXEC_VERSION, hookexec_version());
+ *         exit(1);
+ *     }
+ *
+ * HOOKEXEC_VERSION_CHECK() is that test. Within one major version the library only grows
+ * (new functions, new listener kinds, new result fields), so a newer minor is compatible.
+ */
+#define HOOKEXEC_VERSION_MAJOR 0
+#define HOOKEXEC_VERSION_MINOR 1
+#define HOOKEXEC_VERSION_PATCH 0
 #define HOOKEXEC_VERSION "0.1.0"
 /* X*1000000 + Y*1000 + Z for version X.Y.Z; compare with hookexec_version_number(). */
 #define HOOKEXEC_VERSION_NUMBER 1000
+/* True when the library loaded at run time has this header's major version. */
+#define HOOKEXEC_VERSION_CHECK() (hookexec_version_number() / 1000000 == HOOKEXEC_VERSION_MAJOR)
 
 /* Status codes. */
 #define HOOKEXEC_OK 0
@@ -55,8 +75,10 @@ typedef struct hookexec_engine hookexec_engine;
  *                        sent for every fire, matched or not, in fire order, when autohand
  *                        hooks are loaded or options set "notifications": true;
  * and, in later versions, other kinds (ignore what you do not know). Called on a thread the
- * library owns, never the thread that fired; json is valid only during the call. It must not
- * call hookexec_close on the same engine.
+ * library owns, never the thread that fired, possibly on several threads at once; json is
+ * valid only during the call. It must not call hookexec_close on the same engine. Once
+ * hookexec_set_listener replacing it (or hookexec_close) has returned, it is not running and
+ * will not be called again, so user_data may be freed then.
  */
 typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const char *json);
 
@@ -136,7 +158,10 @@ int hookexec_reload(hookexec_engine *e, char **error_out);
 int hookexec_drain(hookexec_engine *e, char **out);
 
 /*
- * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn.
+ * Sets (or with fn NULL removes) the listener; see hookexec_listener_fn. Returns only once
+ * calls to the listener it replaces have returned, so the old user_data may be freed then;
+ * called from inside that listener's own callback it returns at once (the running call
+ * finishes after it) and no further call to the old listener starts.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);

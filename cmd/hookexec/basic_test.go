@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	hxversion "github.com/hookexec/hookexec/core/version"
 )
 
 // claudeSettings is a project config with a guard, a formatter, a broken regex, a hook
@@ -180,6 +182,7 @@ func TestHelpAndVersion(t *testing.T) {
 	out := s.run("--version")
 	require.Equal(t, 0, out.code)
 	assert.Regexp(t, `^hookexec \S+ \(go`, out.stdout)
+	assert.True(t, strings.HasPrefix(out.stdout, "hookexec "+hxversion.Version+" "), "the one version: %q", out.stdout)
 
 	out = s.run("--help")
 	require.Equal(t, 0, out.code)

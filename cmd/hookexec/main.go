@@ -21,6 +21,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	hxversion "github.com/hookexec/hookexec/core/version"
 )
 
 // Exit codes.
@@ -32,8 +34,8 @@ const (
 	exitPanic   = 70 // EX_SOFTWARE
 )
 
-// version is set by the Makefile (-X main.version=...) from include/hookexec.h.
-var version = "dev"
+// version is the one version of the repository (the VERSION file, through core/version).
+var version = hxversion.Version
 
 func main() {
 	a := newApp(os.Stdin, os.Stdout, os.Stderr)

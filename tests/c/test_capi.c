@@ -945,6 +945,76 @@ static void test_listener(void) {
 	remove_tree(dir);
 }
 
+/* ---------------------------------------------------------------- 10a. removing a listener */
+
+struct slow_state {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	hookexec_engine *e;
+	int entered;      /* callbacks that started */
+	int finished;     /* callbacks that returned (atomic) */
+	int remove_self;  /* the callback removes its own listener */
+	int inside_rc;    /* what hookexec_set_listener returned inside the callback */
+};
+
+static void slow_listener(void *user_data, const char *kind, const char *json) {
+	(void)json;
+	struct slow_state *s = user_data;
+	if (strcmp(kind, "async") != 0) return;
+	pthread_mutex_lock(&s->mu);
+	s->entered++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	if (s->remove_self) {
+		/* from inside its own callback: must return at once instead of waiting for itself */
+		s->inside_rc = hookexec_set_listener(s->e, NULL, NULL);
+	} else {
+		sleep_ms(300);
+	}
+	__atomic_store_n(&s->finished, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&s->mu);
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* hookexec_set_listener(e, NULL) returns only once a running callback has returned, so the
+ * host may free user_data right after; called from inside the callback it does not wait. */
+static void test_listener_removal(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir, "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"async\":true,\"command\":\"true\"}]}]}}", NULL);
+	for (int self = 0; self <= 1; self++) {
+		struct slow_state s;
+		memset(&s, 0, sizeof s);
+		pthread_mutex_init(&s.mu, NULL);
+		pthread_cond_init(&s.cv, NULL);
+		s.remove_self = self;
+		hookexec_engine *e = OPEN(opts);
+		if (!e) break;
+		s.e = e;
+		CHECK_RC(hookexec_set_listener(e, slow_listener, &s), HOOKEXEC_OK);
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		hookexec_free(res);
+		CHECK_INT(wait_count(&s.mu, &s.cv, &s.entered, 1), 1);
+		if (self) {
+			CHECK_INT(wait_count(&s.mu, &s.cv, &s.finished, 1), 1);
+			CHECK_RC(s.inside_rc, HOOKEXEC_OK);
+		} else {
+			CHECK_RC(hookexec_set_listener(e, NULL, NULL), HOOKEXEC_OK);
+			CHECK_INT(__atomic_load_n(&s.finished, __ATOMIC_SEQ_CST), 1);
+		}
+		/* an async result after the removal reaches nobody (close waits for the hook) */
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		hookexec_free(res);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		CHECK_INT(s.entered, 1);
+		pthread_cond_destroy(&s.cv);
+		pthread_mutex_destroy(&s.mu);
+	}
+	free(opts);
+	remove_tree(dir);
+}
+
 /* ---------------------------------------------------------------- 10b. JSON-RPC notifications */
 
 struct notes {
@@ -1226,6 +1296,7 @@ static const struct test tests[] = {
 	{"fork", test_fork},
 	{"timeout", test_timeout},
 	{"listener", test_listener},
+	{"listener_removal", test_listener_removal},
 	{"notifications", test_notifications},
 	{"close_kills_async", test_close_kills_async},
 	{"errmsg_per_thread", test_errmsg_per_thread},
