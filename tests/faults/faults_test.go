@@ -219,32 +219,8 @@ func catalogue(t *testing.T, dir string) []fault {
 				require.False(t, r.Blocked, "unparseable output is not a decision")
 			},
 		},
-		{
-			name:    "16 MiB payload never read",
-			command: `echo started; exit 0`,
-			work:    30 * time.Second,
-			payload: func() string {
-				return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", 16<<20) + `"}}`
-			},
-			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
-				require.False(t, h.TimedOut)
-				require.Equal(t, 0, h.ExitCode)
-				require.Equal(t, "started\n", h.Stdout)
-			},
-		},
-		{
-			name:    "16 MiB payload read halfway, stdin closed early",
-			command: `head -c 1000 >/dev/null; exec 0<&-; echo started; sleep 0.1`,
-			work:    30 * time.Second,
-			payload: func() string {
-				return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("y", 16<<20) + `"}}`
-			},
-			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
-				require.False(t, h.TimedOut)
-				require.Equal(t, 0, h.ExitCode)
-				require.Equal(t, "started\n", h.Stdout)
-			},
-		},
+		bigPayload("16 MiB payload never read", `echo started; exit 0`),
+		bigPayload("16 MiB payload read halfway, stdin closed early", `head -c 1000 >/dev/null; exec 0<&-; echo started; sleep 0.1`),
 		{
 			name:    "stdout and stderr closed early, then exit",
 			command: `echo started; exec 1>&- 2>&-; sleep 0.2; exit 3`,
@@ -257,6 +233,21 @@ func catalogue(t *testing.T, dir string) []fault {
 			name:    "stdout closed early, then hang",
 			command: `echo started; exec 1>&- 2>&-; exec sleep 30`,
 			check:   timedOut("SIGTERM"),
+		},
+	}
+}
+
+// bigPayload is a case whose hook gets a 16 MiB payload and leaves most of it unread.
+func bigPayload(name, command string) fault {
+	return fault{
+		name: name, command: command, work: 30 * time.Second,
+		payload: func() string {
+			return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", 16<<20) + `"}}`
+		},
+		check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+			require.False(t, h.TimedOut)
+			require.Equal(t, 0, h.ExitCode)
+			require.Equal(t, "started\n", h.Stdout)
 		},
 	}
 }
