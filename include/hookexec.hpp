@@ -8,8 +8,8 @@
  * status code the C layer reports.
  *
  * Threads: like the C handle, one Engine may be used from many threads at once (fire, match,
- * config, reload, drain, on_listener); close(), moving, assigning and destroying it need
- * exclusive access, as for any C++ object.
+ * match_ids, config, reload, drain, on_listener); close(), moving, assigning and destroying
+ * it need exclusive access, as for any C++ object.
  *
  * Link with -lhookexec; every function below is inline and calls only the public C API.
  */
