@@ -25,9 +25,10 @@ from .errors import (
     InvalidArgumentError,
     LibraryNotFoundError,
     MisuseError,
+    TrustStoreError,
     VersionMismatchError,
 )
-from .result import FireResult, HookResult
+from .result import AwaitingApproval, FireResult, HookResult
 
 __version__ = "0.1.0"
 
@@ -36,6 +37,7 @@ __all__ = [
     "debug_live",
     "FireResult",
     "HookResult",
+    "AwaitingApproval",
     "HookexecError",
     "InvalidArgumentError",
     "ConfigError",
@@ -43,6 +45,7 @@ __all__ = [
     "MisuseError",
     "ForkError",
     "InternalError",
+    "TrustStoreError",
     "LibraryNotFoundError",
     "VersionMismatchError",
     "HOOKEXEC_VERSION_NUMBER",
