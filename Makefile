@@ -14,7 +14,7 @@ LIB_REAL := $(BUILD)/libhookexec.so.$(VERSION)
 LIB := $(BUILD)/libhookexec.so
 ARCHIVE := $(BUILD)/libhookexec.a
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
-C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
+C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
 .PHONY: help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench stress fuzz clean libhookexec.so hookexec version

@@ -57,7 +57,7 @@ func (h *Hook) compile(project string) error {
 		if err == nil {
 			h.CmdPaths, err = compilePaths(h.Cmd.Placeholders())
 		}
-	case h.Type == "prompt" || h.Type == "git-commit":
+	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit":
 		// The prompt goes to the host's evaluator and the message to git as data, never to
 		// a shell.
 		text := h.Prompt

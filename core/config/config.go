@@ -211,6 +211,8 @@ func (l *loader) resolve(h *dialect.Hook) {
 			h.Timeout = l.timeout
 		case d.Timeout > 0:
 			h.Timeout = d.Timeout
+		case d.Timeouts != nil:
+			h.Timeout = d.Timeouts(h.Type, h.Event)
 		default:
 			h.Timeout = l.prof.DefaultTimeout
 		}
@@ -266,6 +268,9 @@ func (l *loader) finish() {
 // identity is what makes two handlers the same (SPEC §3: run once).
 func (h *Hook) identity() string {
 	parts := []string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}
+	if h.URL != "" || h.Server != "" || h.Tool != "" || len(h.Input) > 0 {
+		parts = append(parts, h.URL, h.Server, h.Tool, string(h.Input))
+	}
 	// Fields of the other dialects join only when set, so ids of Claude-shaped hooks stay as they were.
 	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
 		parts = append(parts, extra...)

@@ -20,10 +20,32 @@ type Hook struct {
 	// against the payload's file path relative to the project. Both must pass when set.
 	FilterTools []string
 	FilterPaths []string
-	Type        string // "command", "prompt", "git-commit" or "git-push"
-	Command     string // shell string for type command (may be "" when Args is set)
-	Args        []string
-	Prompt      string // type prompt: text handed to the host's evaluator
+	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit" or "git-push".
+	Type    string
+	Command string // shell string for type command (may be "" when Args is set)
+	Args    []string
+	Prompt  string // types prompt and agent: text handed to the host's evaluator
+	Model   string // types prompt and agent: the model the host should use; "" its default
+	// Type http: the URL POSTed to, its extra headers in file order (values may hold $VAR
+	// or ${VAR}, expanded from AllowedEnvVars only; any other variable becomes "").
+	URL            string
+	Headers        [][2]string
+	AllowedEnvVars []string
+	// Type mcp_tool: the host calls Tool on its MCP server Server with Input, a JSON object
+	// whose string values may hold ${path} placeholders filled from the payload (nil: none).
+	Server string
+	Tool   string
+	Input  []byte
+	// Definition is the handler object as written in the file (compact JSON), handed to the
+	// host's evaluator for the types it runs (prompt, agent, mcp_tool); nil for other types.
+	Definition []byte
+	// StatusMessage is the text a host shows while the hook runs (Claude Code's spinner).
+	StatusMessage string
+	// AsyncRewake runs the hook in the background (Async is set too); its exit 2 wakes the
+	// agent through the host's listener.
+	AsyncRewake bool
+	// TimeoutSet: the file gave the timeout (it raises SessionEnd's shared budget).
+	TimeoutSet bool
 	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
 	// remote and branch ("current" is the checked-out branch).
 	Message  string

@@ -156,6 +156,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
 	"enabled", "statusMessage", "model", "once", "blocking",
+	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
 func keySet(keys ...string) map[string]bool {
@@ -222,6 +223,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			h.Prompt = string(pr.GetStringBytes())
 		}
 	}
+	p.handlerTypeFields(where, v, &h, bad)
 	h.Description = p.optStr(where, "description", v)
 	h.Message = p.optStr(where, "message", v)
 	h.Remote = p.optStr(where, "remote", v)
@@ -237,8 +239,14 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		bad("type command needs a non-empty \"command\" or \"args\"")
 	case h.Type == "command" && h.Command != "" && len(h.Args) > 0:
 		bad("give either \"command\" (a shell string) or \"args\" (exec form), not both")
-	case h.Type == "prompt" && strings.TrimSpace(h.Prompt) == "":
-		bad("type prompt needs a non-empty \"prompt\"")
+	case (h.Type == "prompt" || h.Type == "agent") && strings.TrimSpace(h.Prompt) == "":
+		bad("type %s needs a non-empty \"prompt\"", h.Type)
+	case h.Type == "http" && strings.TrimSpace(h.URL) == "":
+		bad("type http needs a non-empty \"url\"")
+	case h.Type == "http" && !strings.HasPrefix(h.URL, "http://") && !strings.HasPrefix(h.URL, "https://"):
+		bad("url %q is not an http:// or https:// URL", h.URL)
+	case h.Type == "mcp_tool" && (strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == ""):
+		bad("type mcp_tool needs a non-empty \"server\" and \"tool\"")
 	}
 	if t := v.Get("timeout"); t != nil {
 		f, err := t.Float64()
@@ -249,6 +257,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			bad("timeout %v is not positive", f)
 		default:
 			h.Timeout = time.Duration(f * float64(p.unit))
+			h.TimeoutSet = true
 		}
 	}
 	for _, k := range []string{"working_directory", "cwd"} {
@@ -271,7 +280,50 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
 		h.Disabled = "enabled is false"
 	}
+	if b := v.Get("asyncRewake"); b != nil && p.boolean(where, "asyncRewake", b) {
+		h.AsyncRewake, h.Async = true, true // the reference: asyncRewake implies async
+	}
+	if h.Async && h.Type != "command" {
+		p.warn(label, "async applies to command hooks only (Claude Code); type %s runs in the foreground", h.Type)
+		h.Async, h.AsyncRewake = false, false
+	}
 	return h
+}
+
+// handlerTypeFields reads the fields of Claude Code's http, mcp_tool, prompt and agent
+// handlers, and keeps the handler object itself for the host's evaluator.
+func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad func(string, ...any)) {
+	h.StatusMessage = p.optStr(where, "statusMessage", v)
+	h.Model = p.optStr(where, "model", v)
+	h.URL = p.optStr(where, "url", v)
+	h.Server = p.optStr(where, "server", v)
+	h.Tool = p.optStr(where, "tool", v)
+	if hs := v.Get("headers"); hs != nil {
+		if obj, err := hs.Object(); err != nil {
+			bad("headers is %s, want an object of strings", hs.Type())
+		} else {
+			obj.Visit(func(k []byte, val *fastjson.Value) {
+				if val.Type() != fastjson.TypeString {
+					p.warn(where, "headers.%s is %s, want a string; ignored", k, val.Type())
+					return
+				}
+				h.Headers = append(h.Headers, [2]string{string(k), string(val.GetStringBytes())})
+			})
+		}
+	}
+	if a := v.Get("allowedEnvVars"); a != nil {
+		h.AllowedEnvVars = p.strings(where, "allowedEnvVars", a)
+	}
+	if in := v.Get("input"); in != nil {
+		if in.Type() != fastjson.TypeObject {
+			bad("input is %s, want an object", in.Type())
+		} else {
+			h.Input = in.MarshalTo(nil)
+		}
+	}
+	if h.Type == "prompt" || h.Type == "agent" || h.Type == "mcp_tool" {
+		h.Definition = v.MarshalTo(nil)
+	}
 }
 
 var flatKeys = func() map[string]bool {

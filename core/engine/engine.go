@@ -86,10 +86,6 @@ func ParseOptions(data []byte) (Options, error) {
 // the engine, never while the engine holds a lock; it must not block for long.
 type Listener func(kind string, data []byte)
 
-// PromptEvaluator decides a prompt hook: it receives the hook's prompt and the fire's payload
-// and returns whether the action may proceed and why. It must honour ctx (the hook's timeout).
-type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (ok bool, reason string, err error)
-
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
@@ -105,9 +101,9 @@ type Engine struct {
 	async       sync.WaitGroup
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
-	eval        PromptEvaluator
+	eval        Evaluator
 	pending     []string // piped output waiting for the next pre_iteration or Drain
-	notes       [][]byte // notifications waiting for the listener, in fire order
+	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
 	trust       trust.Mode
 	store       trust.Store
@@ -188,6 +184,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
+	p.sessionEnd = sessionEndBudget(set, e.env)
 	e.gateProjectHooks(p)
 	return p, nil
 }
@@ -217,18 +214,6 @@ func (e *Engine) SetListener(fn Listener) error {
 	defer e.gate.leave()
 	e.mu.Lock()
 	e.listen = fn
-	e.mu.Unlock()
-	return nil
-}
-
-// SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
-func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
-	if !e.gate.enter() {
-		return ErrClosed
-	}
-	defer e.gate.leave()
-	e.mu.Lock()
-	e.eval = fn
 	e.mu.Unlock()
 	return nil
 }

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -56,6 +54,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	if ev.Name == "SessionEnd" && p.sessionEnd > 0 {
+		ctx, cancel := context.WithTimeoutCause(e.ctx, p.sessionEnd, budgetError{p.sessionEnd})
+		defer cancel()
+		f.budget = ctx
+	}
 	results := make([]HookResult, len(selected))
 	verdicts := make([]decide.Verdict, len(selected))
 	f.runAll(selected, results, verdicts)
@@ -70,6 +73,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
+	res.UpdatedToolOutput = sum.UpdatedToolOutput
+	res.UpdatedPermissions = sum.UpdatedPermissions
+	res.Interrupt, res.Retry, res.ReloadSkills = sum.Interrupt, sum.Retry, sum.ReloadSkills
+	res.SessionTitle, res.InitialUserMessage = sum.SessionTitle, sum.InitialUserMessage
+	res.WatchPaths, res.TerminalSequence = sum.WatchPaths, sum.TerminalSequence
 	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
@@ -181,6 +189,7 @@ type fire struct {
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
 	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
+	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -281,15 +290,17 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 			continue
 		}
 		job := f.prepare(h)
+		f.e.announceStatus(f.ev.Name, h)
 		if h.cfg.Async {
 			results[i] = job.pending()
 			verdicts[i] = decide.Verdict{Continue: true}
 			f.e.startAsync(job)
 			continue
 		}
+		ctx := f.budgetFor(h)
 		if h.cfg.Sequential || len(hs) == 1 {
 			wg.Wait()
-			results[i], verdicts[i] = job.execute(f.e.ctx)
+			results[i], verdicts[i] = job.execute(ctx)
 			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
 			continue
 		}
@@ -297,7 +308,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			results[i], verdicts[i] = job.execute(f.e.ctx)
+			results[i], verdicts[i] = job.execute(ctx)
 		}()
 	}
 	wg.Wait()
@@ -313,8 +324,11 @@ type job struct {
 	shellArgv func() []string // fallback when a direct command is not on PATH
 	spec      run.Spec
 	prompt    string // a prompt hook's prompt, or git-commit's message
-	payload   []byte
-	evaluator PromptEvaluator
+	http      run.HTTPSpec
+	// Hooks the host evaluates: their definition, stdin payload and the evaluator.
+	definition []byte
+	payload    []byte
+	evaluator  Evaluator
 }
 
 func (f *fire) prepare(h *hook) *job {
@@ -326,8 +340,10 @@ func (f *fire) prepare(h *hook) *job {
 	if h.cfg.Text != nil {
 		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
 	}
-	if h.cfg.Type == "prompt" {
+	if evaluated(h.cfg.Type) {
 		j.payload = v.stdin
+		j.definition = f.definition(h, j.prompt, v.stdin)
+		j.spec.OutputCap = f.e.cap
 		f.e.mu.Lock()
 		j.evaluator = f.e.eval
 		f.e.mu.Unlock()
@@ -343,6 +359,10 @@ func (f *fire) prepare(h *hook) *job {
 	env := v.env
 	if len(h.cfg.Env) > 0 {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
+	}
+	if h.cfg.Type == "http" {
+		j.http = httpSpec(h, v.stdin, env, f.e.cap)
+		return j
 	}
 	dir := h.cfg.Cwd
 	if dir == "" {
@@ -368,13 +388,19 @@ func (h *hook) base() HookResult {
 		Command: h.command(),
 		Exec:    h.exec(),
 		Async:   h.cfg.Async,
+		// Status is the text a host shows while the hook runs (also announced as it starts).
+		StatusMessage: h.cfg.StatusMessage,
 	}
 }
 
 func (h *hook) command() string {
 	switch {
-	case h.cfg.Type == "prompt":
+	case h.cfg.Type == "prompt" || h.cfg.Type == "agent":
 		return h.cfg.Prompt
+	case h.cfg.Type == "http":
+		return h.cfg.URL
+	case h.cfg.Type == "mcp_tool":
+		return h.cfg.Server + ":" + h.cfg.Tool
 	case h.git():
 		return h.gitCommand()
 	case len(h.cfg.Args) > 0:
@@ -397,8 +423,11 @@ func (j *job) pending() HookResult {
 
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
-	if j.h.cfg.Type == "prompt" {
+	switch {
+	case evaluated(j.h.cfg.Type):
 		return j.evaluate(ctx)
+	case j.h.cfg.Type == "http":
+		return j.post(ctx)
 	}
 	var r run.Result
 	if j.h.git() {
@@ -430,8 +459,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	switch {
 	case r.TimedOut:
 		failure = fmt.Sprintf("timed out after %s", j.spec.Timeout)
-	case r.Err != nil && errors.Is(r.Err, context.Canceled):
-		failure = "killed: the engine closed"
+	case r.Err != nil && ctx.Err() != nil:
+		failure, hr.TimedOut = ended(ctx)
 	case r.Err != nil:
 		failure = "cannot start: " + r.Err.Error()
 		if _, err := os.Stat(j.spec.Dir); err != nil {
@@ -455,63 +484,6 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
 	}
-	j.finish(&hr, &v)
-	return hr, v
-}
-
-// evaluate hands a prompt hook to the host's evaluator under the hook's timeout.
-func (j *job) evaluate(ctx context.Context) (HookResult, decide.Verdict) {
-	hr := j.h.base()
-	hr.ExitCode = -1
-	start := time.Now()
-	failure := ""
-	var ok bool
-	var reason string
-	if j.evaluator == nil {
-		failure = "prompt hook needs a prompt evaluator; the host registered none"
-	} else {
-		ctx, cancel := context.WithTimeout(ctx, j.h.cfg.Timeout)
-		defer cancel()
-		type answer struct {
-			ok     bool
-			reason string
-			err    error
-		}
-		ch := make(chan answer, 1)
-		go func() {
-			defer func() {
-				if p := recover(); p != nil {
-					ch <- answer{err: fmt.Errorf("evaluator panicked: %v", p)}
-				}
-			}()
-			a := answer{}
-			a.ok, a.reason, a.err = j.evaluator(ctx, j.prompt, j.payload)
-			ch <- a
-		}()
-		select {
-		case a := <-ch:
-			ok, reason = a.ok, a.reason
-			if a.err != nil {
-				failure = "prompt evaluator: " + a.err.Error()
-			}
-		case <-ctx.Done():
-			hr.TimedOut = ctx.Err() == context.DeadlineExceeded
-			failure = fmt.Sprintf("prompt evaluator did not answer within %s", j.h.cfg.Timeout)
-		}
-	}
-	hr.DurationMs = ms(time.Since(start))
-	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
-	if failure == "" {
-		out, _ := json.Marshal(map[string]any{"ok": ok, "reason": reason})
-		hr.Stdout = string(out)
-		if ok {
-			in.ExitCode = 0
-		} else {
-			in.ExitCode, in.Stderr = 2, []byte(reason)
-		}
-		hr.ExitCode = in.ExitCode
-	}
-	v := decide.Read(in)
 	j.finish(&hr, &v)
 	return hr, v
 }
@@ -546,6 +518,9 @@ func (e *Engine) startAsync(j *job) {
 			Reason   string     `json:"reason"`
 		}{j.ev.Name, hr, v.Blocked, v.Decision.String(), v.Reason})
 		fn("async", msg)
+		if wake, ok := rewake(j.ev.Name, j.h, &hr); ok {
+			fn("rewake", wake)
+		}
 	}()
 }
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
 )
@@ -11,8 +13,10 @@ type plan struct {
 	hooks    []*hook            // all hooks, config order, disabled ones included (for Config)
 	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
 	warnings []config.Warning
-	notify   bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
-	trust    *trustState // project-level hooks awaiting or holding approval; nil: none gated
+	// sessionEnd is the budget Claude Code's SessionEnd hooks share; 0 for none.
+	sessionEnd time.Duration
+	notify     bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
+	trust      *trustState // project-level hooks awaiting or holding approval; nil: none gated
 }
 
 // hook is one configured hook in the index.
@@ -29,8 +33,8 @@ func (h *hook) git() bool { return h.cfg.Type == "git-commit" || h.cfg.Type == "
 // exec names how the hook runs, as reported in results and config.
 func (h *hook) exec() string {
 	switch {
-	case h.cfg.Type == "prompt":
-		return "prompt"
+	case h.cfg.Type == "http" || evaluated(h.cfg.Type):
+		return h.cfg.Type
 	case h.git():
 		return "builtin"
 	case h.cfg.Cmd == nil:

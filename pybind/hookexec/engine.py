@@ -41,7 +41,7 @@ from . import _ffi
 from .errors import ClosedError, InvalidArgumentError, MisuseError
 from .result import FireResult
 
-__all__ = ["Engine", "debug_live"]
+__all__ = ["Engine", "Evaluator", "debug_live"]
 
 # Option keys of hookexec_open besides the named parameters of Engine().
 _OPTION_KEYS = frozenset(
@@ -64,6 +64,8 @@ _SLOW_MATCH = 0.010  # seconds; far below the library's regex match timeout (1 s
 
 Payload = Union[Dict[str, Any], str, bytes, bytearray, memoryview, None]
 Listener = Callable[[str, Any], None]
+#: fn(type, hook definition, payload) -> verdict dict, outcome dict or text; see Engine.set_evaluator.
+Evaluator = Callable[[str, Dict[str, Any], Dict[str, Any]], Any]
 
 
 class Engine:
@@ -117,7 +119,8 @@ class Engine:
         self._close_lock = threading.Lock()
         self._reload_lock = threading.Lock()  # a reload and its summary refresh are one step
         self._thunk: Any = None  # the C listener handed to the library, if any
-        self._evaluator: Any = None  # the C prompt evaluator handed to the library, if any
+        self._evaluator: Any = None  # the C evaluator handed to the library, if any
+        self._retired: List[Any] = []  # every C evaluator handed out, kept until close
         self._listener: Optional[Listener] = None
         self._notify: Optional[Callable[[Dict[str, Any]], None]] = None
         self._notifications = False  # the library announces every fire (autohand)
@@ -157,7 +160,8 @@ class Engine:
             # Async hooks that finished while close waited were delivered; nothing is after.
             self._listener = self._notify = None
             _live_thunks.pop(id(self._thunk), None)
-            _live_thunks.pop(id(self._evaluator), None)
+            for thunk in self._retired:
+                _live_thunks.pop(id(thunk), None)
 
     def __enter__(self) -> "Engine":
         return self
@@ -340,8 +344,10 @@ class Engine:
     def on_async(self, fn: Optional[Listener]) -> Optional[Listener]:
         """Registers ``fn(kind, data)`` for what happens outside a fire's return value: kind
         "async" (the result of an ``async: true`` hook, data {event, hook, blocked, decision,
-        reason}) and any later kind other than notifications, which go to
-        :meth:`on_notification`. ``fn`` runs on a thread of the library; an exception in it
+        reason}), "status" (a hook with a ``statusMessage`` started: {event, hook,
+        status_message}), "rewake" (an ``asyncRewake`` hook exited 2: {event, hook, message,
+        result}; wake the agent with message) and any later kind other than notifications,
+        which go to :meth:`on_notification`. ``fn`` runs on a thread of the library; an exception in it
         goes to ``sys.unraisablehook``, never into C. Nothing is delivered after close()
         returns (results of async hooks that finish while close() waits for them still are).
         None removes the listener. Returns ``fn`` (usable as a decorator)."""
@@ -378,44 +384,96 @@ class Engine:
             _live_thunks[id(self._thunk)] = self._thunk
         self._lib.hookexec_set_listener(self._h, self._thunk, None)
 
-    def set_prompt_evaluator(self, fn: Optional[Callable[[str, Dict[str, Any]], Dict[str, Any]]]) -> None:
-        """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
-        ``type: "prompt"`` hooks (None removes it). ``ok`` False blocks (for events that can
-        block) with ``reason``. ``fn`` runs on a library thread under the hook's timeout; an
-        exception or a malformed answer is a non-blocking hook error carrying its text."""
+    def set_evaluator(self, fn: Optional[Evaluator]) -> None:
+        """Registers ``fn(type, hook, payload)`` to run the hooks the host evaluates: type
+        "prompt" and "agent" (ask a model) and "mcp_tool" (call a tool of a connected MCP
+        server). ``hook`` is the hook's definition (a dict: the handler as configured, with
+        "prompt" rendered and "input" filled from the payload, plus "id", "event",
+        "timeout_ms"); ``payload`` is what a command hook would get on stdin. Return one of:
+
+        - ``{"ok": bool, "reason": str}``: a verdict; not ok blocks (where the event can) with
+          reason;
+        - ``{"exit_code": int, "stdout": str, "stderr": str}``: an outcome read exactly like a
+          command hook's (exit 0 with JSON output, exit 2 to block, ...);
+        - a str: the tool's text, as a command's stdout with exit 0;
+        - ``{"error": str}``: the evaluation failed (e.g. the MCP server is not connected).
+
+        That, an exception or any other return value is a non-blocking hook error carrying its
+        text.
+        ``fn`` runs on a library thread under the hook's timeout. None removes it; without an
+        evaluator such hooks are non-blocking errors naming their type."""
         self._check_open()
         if fn is None:
-            self._lib.hookexec_set_prompt_evaluator(self._h, _ffi.PROMPT_FN(), None)
+            self._lib.hookexec_set_evaluator(self._h, _ffi.EVALUATOR_FN(), None)
             self._evaluator = None
             return
         if not callable(fn):
-            raise TypeError("set_prompt_evaluator() needs a callable or None")
-        thunk = _ffi.PROMPT_FN(_make_evaluator(fn))
+            raise TypeError("set_evaluator() needs a callable or None")
+        thunk = _ffi.EVALUATOR_FN(_make_evaluator(self._lib, fn))
         # Kept alive with the engine (and module-wide until close): C may call it until then.
+        # Earlier ones stay alive until close too: a call to one may still be running.
         self._evaluator = thunk
+        self._retired.append(thunk)
         _live_thunks[id(thunk)] = thunk
-        self._lib.hookexec_set_prompt_evaluator(self._h, thunk, None)
+        self._lib.hookexec_set_evaluator(self._h, thunk, None)
 
+    def set_prompt_evaluator(self, fn: Optional[Callable[[str, Dict[str, Any]], Dict[str, Any]]]) -> None:
+        """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
+        ``type: "prompt"`` hooks only (None removes it): :meth:`set_evaluator` for prompt
+        hooks, which replaces any evaluator set there (agent and mcp_tool hooks then fail
+        saying so). ``ok`` False blocks (for events that can block) with ``reason``; an
+        exception or a malformed answer is a non-blocking hook error carrying its text."""
+        if fn is None:
+            self.set_evaluator(None)
+            return
+        if not callable(fn):
+            raise TypeError("set_prompt_evaluator() needs a callable or None")
 
-def _make_evaluator(fn: Callable[[str, Dict[str, Any]], Dict[str, Any]]) -> Callable[..., int]:
-    def evaluate(user_data: Any, prompt: Optional[bytes], payload: Optional[bytes], reason: int, size: int) -> int:
-        def answer(text: str, rc: int) -> int:
-            raw = text.encode("utf-8", "replace")[: size - 1]
-            ctypes.memmove(reason, raw + b"\0", len(raw) + 1)
-            return rc
-
-        try:
-            got = fn((prompt or b"").decode("utf-8", "replace"), json.loads(payload) if payload else {})
+        def evaluate(hook_type: str, hook: Dict[str, Any], payload: Dict[str, Any]) -> Any:
+            if hook_type != "prompt":
+                raise TypeError(f"the host's evaluator answers prompt hooks only, not {hook_type}")
+            got = fn(hook.get("prompt", ""), payload)
             if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
-                return answer(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}", -1)
-            return answer(str(got.get("reason") or ""), 1 if got["ok"] else 0)
+                raise TypeError(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}")
+            return got
+
+        self.set_evaluator(evaluate)
+
+
+def _make_evaluator(lib: Any, fn: Evaluator) -> Callable[..., None]:
+    def evaluate(user_data: Any, hook_type: Optional[bytes], hook: Optional[bytes], payload: Optional[bytes], answer: int) -> None:
+        try:
+            got = fn(
+                (hook_type or b"").decode("utf-8", "replace"),
+                json.loads(hook) if hook else {},
+                json.loads(payload) if payload else {},
+            )
+            if isinstance(got, str):
+                lib.hookexec_answer_output(answer, 0, _answer_text(got), None)
+            elif isinstance(got, dict) and isinstance(got.get("error"), str):
+                lib.hookexec_answer_error(answer, _answer_text(got["error"]))
+            elif isinstance(got, dict) and isinstance(got.get("ok"), bool):
+                lib.hookexec_answer_verdict(answer, 1 if got["ok"] else 0, _answer_text(str(got.get("reason") or "")))
+            elif isinstance(got, dict) and isinstance(got.get("exit_code"), int) and not isinstance(got["exit_code"], bool):
+                lib.hookexec_answer_output(
+                    answer, got["exit_code"], _answer_text(str(got.get("stdout") or "")), _answer_text(str(got.get("stderr") or ""))
+                )
+            else:
+                lib.hookexec_answer_error(
+                    answer, _answer_text(f"evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}, {{'exit_code': int, 'stdout': str, 'stderr': str}} or a str")
+                )
         except BaseException as e:  # noqa: BLE001 — nothing may propagate into C
             try:
-                return answer(f"{type(e).__name__}: {e}", -1)
+                lib.hookexec_answer_error(answer, _answer_text(f"{type(e).__name__}: {e}"))
             except BaseException:  # noqa: BLE001
-                return -1
+                pass
 
     return evaluate
+
+
+def _answer_text(text: str) -> bytes:
+    """Text for the library: a NUL would cut it short, so it is escaped visibly."""
+    return text.encode("utf-8", "replace").replace(b"\0", b"\\0")
 
 
 def debug_live() -> Dict[str, int]:

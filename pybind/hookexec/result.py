@@ -47,7 +47,7 @@ class HookResult:
     source: str
     matcher: str
     command: str
-    exec: str  # "direct", "shell", "args", "builtin" or "prompt"
+    exec: str  # "direct", "shell", "args", "builtin", "http", "prompt", "agent" or "mcp_tool"
     exit_code: int  # -1 when the hook did not exit by itself (signal, not started, async)
     signal: str
     timed_out: bool
@@ -60,6 +60,8 @@ class HookResult:
     decision: str  # "none", "allow", "ask" or "deny"
     error: str
     async_: bool  # JSON key "async"
+    http_status: int = 0  # an http hook's response status; 0 when none arrived
+    status_message: str = ""  # the hook's statusMessage
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "HookResult":
@@ -82,6 +84,8 @@ class HookResult:
             decision=g("decision") or "none",
             error=g("error") or "",
             async_=bool(g("async")),
+            http_status=g("http_status") or 0,
+            status_message=g("status_message") or "",
         )
 
 
@@ -137,6 +141,16 @@ class FireResult:
     warnings: List[str]
     hooks: List[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # Claude Code's output fields, for the host to act on (folded in config order).
+    updated_tool_output: Any = None  # PostToolUse: replaces the tool's output; None for none
+    updated_permissions: Optional[List[Dict[str, Any]]] = None  # PermissionRequest allow: update entries
+    interrupt: bool = False  # PermissionRequest deny: stop the agent
+    retry: bool = False  # PermissionDenied: the model may retry the denied call
+    session_title: str = ""  # SessionStart, UserPromptSubmit
+    initial_user_message: str = ""  # SessionStart
+    watch_paths: List[str] = field(default_factory=lambda: ReadOnlyList())  # SessionStart, FileChanged
+    reload_skills: bool = False  # SessionStart
+    terminal_sequence: str = ""  # allowlisted OSC/BEL bytes to write to the terminal
     # Hooks not run because they await approval (trust "project"); they neither block nor allow.
     awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
@@ -169,6 +183,15 @@ class FireResult:
             warnings=ReadOnlyList(g("warnings") or ()),
             hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
             raw=ReadOnlyDict(d),
+            updated_tool_output=g("updated_tool_output"),
+            updated_permissions=g("updated_permissions"),
+            interrupt=bool(g("interrupt")),
+            retry=bool(g("retry")),
+            session_title=g("session_title") or "",
+            initial_user_message=g("initial_user_message") or "",
+            watch_paths=ReadOnlyList(g("watch_paths") or ()),
+            reload_skills=bool(g("reload_skills")),
+            terminal_sequence=g("terminal_sequence") or "",
             awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
@@ -194,6 +217,9 @@ class FireResult:
                 "event": event, "matched": 0, "blocked": False, "decision": "none", "reason": "",
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
+                "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
+                "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
+                "terminal_sequence": "",
                 "awaiting_approval": [],
             }),
         )
