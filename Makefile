@@ -17,7 +17,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench stress fuzz clean libhookexec.so hookexec version
+.PHONY: test-node help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-install ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python test-node test-install ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -68,6 +68,13 @@ test-cross: ## cross-compile the pure-Go packages for macOS and Windows
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet $(CROSS_PKGS)
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet $(CROSS_PKGS)
 
+test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner; skipped without node
+	@if command -v node >/dev/null 2>&1; then \
+		HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js; \
+	else \
+		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
+	fi
+
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
 
@@ -78,7 +85,7 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) ## the pytest suite driving the real library
+test-python: $(LIB) $(CLI) ## the pytest suite driving the real library
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
 
 demo: $(LIB) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
@@ -89,9 +96,11 @@ demo: $(LIB) ## a small Python agent firing real tool events through hookexec, t
 demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
 	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
+bench: $(LIB) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
+	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+
+bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
 
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.

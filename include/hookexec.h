@@ -139,6 +139,8 @@ const char *hookexec_version(void);
  *   project_dir, home, sources [paths, dialect detected from shape], config {inline},
  *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
  *   session_id, transcript_path, env {NAME: value}, notifications (bool),
+ *   log_file (append one JSON line per fire: every hook considered and why; "" means
+ *   $HOOKEXEC_LOG; a log_file that cannot be opened is HOOKEXEC_EINVAL).
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,

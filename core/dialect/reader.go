@@ -19,10 +19,11 @@ type Reader struct {
 	unit    time.Duration
 	dialect *Dialect
 	f       File
+	at      string // path of the entry being read; warnings made meanwhile point at it
 }
 
 func (p *Reader) warn(hook, format string, args ...any) {
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: hook, Message: fmt.Sprintf(format, args...)})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Hook: hook, Message: fmt.Sprintf(format, args...)})
 }
 
 // disable keeps the hook, marks it as not running and records why as an error.
@@ -31,7 +32,7 @@ func (p *Reader) disable(h *Hook, label, format string, args ...any) {
 	if h.Disabled == "" {
 		h.Disabled = msg
 	}
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Hook: label, Message: msg, Error: true})
 }
 
 // claudeShape reads Claude Code's settings shape (also cli-agent's, mycode's and AutoAgent's).
@@ -64,12 +65,14 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 
 // skip records an entry that is not read at all because of its shape.
 func (p *Reader) skip(format string, args ...any) {
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
 }
 
 // eventList reads the array under one event key: matcher groups or flat hooks.
 func (p *Reader) eventList(name string, list *fastjson.Value) {
 	ev, problem := checkEvent(name)
+	p.at = "hooks." + name
+	defer func() { p.at = "" }()
 	items, err := list.Array()
 	if err != nil {
 		p.skip("hooks.%s is %s, want an array", name, list.Type())
@@ -77,14 +80,16 @@ func (p *Reader) eventList(name string, list *fastjson.Value) {
 	}
 	for i, item := range items {
 		where := fmt.Sprintf("hooks.%s[%d]", name, i)
+		p.at = where
 		if item.Type() != fastjson.TypeObject {
 			p.skip("%s is %s, want an object", where, item.Type())
 			continue
 		}
-		group := Hook{Event: ev.Name}
+		group := Hook{Event: ev.Name, Group: where}
 		inner := item.Get("hooks")
 		if inner == nil {
 			// Flat form: the entry is itself the handler.
+			group.Group = ""
 			h := p.hook(where, item, group, flatKeys)
 			p.add(&h, where, ev, problem)
 			continue
@@ -101,6 +106,7 @@ func (p *Reader) eventList(name string, list *fastjson.Value) {
 		}
 		for j, hv := range handlers {
 			hw := fmt.Sprintf("%s.hooks[%d]", where, j)
+			p.at = hw
 			if hv.Type() != fastjson.TypeObject {
 				p.skip("%s is %s, want an object", hw, hv.Type())
 				continue
@@ -138,6 +144,7 @@ func knownEvents() []string {
 
 // add validates what depends on the event and appends the hook.
 func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
+	h.Path = where
 	label := h.Name
 	if label == "" {
 		label = where
@@ -148,6 +155,11 @@ func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
 	if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" && !ev.TakesMatcher() {
 		p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
 	}
+	if p.dialect.TypeOnEvent != nil {
+		if why := p.dialect.TypeOnEvent(h.Type, ev.Name); why != "" {
+			p.disable(h, label, "%s", why)
+		}
+	}
 	p.f.Hooks = append(p.f.Hooks, *h)
 }
 
@@ -155,7 +167,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once", "blocking",
+	"enabled", "statusMessage", "model", "once", "blocking", "persistent",
 	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
@@ -272,10 +284,13 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		key string
 		dst *bool
 	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
-		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}} {
+		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}} {
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}
+	}
+	if h.Persistent && h.Type != "command" {
+		bad("persistent applies to command hooks only, not type %s", h.Type)
 	}
 	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
 		h.Disabled = "enabled is false"
@@ -294,6 +309,9 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 // handlers, and keeps the handler object itself for the host's evaluator.
 func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad func(string, ...any)) {
 	h.StatusMessage = p.optStr(where, "statusMessage", v)
+	if b := v.Get("continueOnBlock"); b != nil {
+		h.ContinueOnBlock = p.boolean(where, "continueOnBlock", b)
+	}
 	h.Model = p.optStr(where, "model", v)
 	h.URL = p.optStr(where, "url", v)
 	h.Server = p.optStr(where, "server", v)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -56,6 +57,9 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
+	// named by $HOOKEXEC_LOG, and none when that is unset too.
+	LogFile string `json:"log_file"`
 	// Trust is "all" (every hook runs) or "project" (hooks from files inside the project
 	// run only once approved). "" means the profile's default; see README "Trust".
 	Trust string `json:"trust"`
@@ -105,9 +109,12 @@ type Engine struct {
 	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
+	log         *fireLog // nil: fires are not logged
+	logWarning  string   // why $HOOKEXEC_LOG could not be opened
 	trust       trust.Mode
 	store       trust.Store
-	hasher      trust.Hasher // script hashes, cached by stat identity across reloads
+	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
+	procs       *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -155,12 +162,18 @@ func Open(o Options) (*Engine, error) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e.procs = persist.NewPool()
 	p, err := e.load()
 	if err != nil {
 		e.cancel()
 		return nil, err
 	}
+	if e.log, e.logWarning, err = openLog(o); err != nil {
+		e.cancel()
+		return nil, err
+	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return e, nil
 }
 
@@ -186,6 +199,7 @@ func (e *Engine) load() (*plan, error) {
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, e.env)
 	e.gateProjectHooks(p)
+	e.attachPersistent(p)
 	return p, nil
 }
 
@@ -203,6 +217,7 @@ func (e *Engine) Reload() error {
 		return err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return nil
 }
 
@@ -245,10 +260,7 @@ func (e *Engine) Close() error {
 	if !e.gate.shut() {
 		return ErrClosed
 	}
-	wait := 5 * time.Second
-	if e.opts.CloseTimeoutMs > 0 {
-		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
-	}
+	wait := e.closeTimeout()
 	done := make(chan struct{})
 	go func() {
 		// Fires first: once none is in flight, nothing adds to async any more.
@@ -265,8 +277,10 @@ func (e *Engine) Close() error {
 		<-done
 	}
 	e.cancel()
+	e.procs.Close(wait)
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
+	e.log.close()
 	return nil
 }

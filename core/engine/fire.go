@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/run"
 	"github.com/hookexec/hookexec/core/template"
 )
@@ -51,6 +53,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
+		if e.log != nil {
+			e.record(p, name, ev, doc, start, res, nil, nil)
+		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
@@ -87,6 +92,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.Hooks = results
 	res.AgentOutput = e.agentOutput(ev, pipedOutput(selected, results))
 	res.DurationMs = ms(time.Since(start))
+	if e.log != nil {
+		e.record(p, name, ev, doc, start, res, selected, f)
+	}
 	return res, nil
 }
 
@@ -184,7 +192,8 @@ type fire struct {
 	name     string // as the host fired it
 	ev       event.Info
 	doc      *payload.Doc
-	env      []string // HOOK_EVENT spelt as fired; see view
+	session  string
+	env      []string // HOOK_EVENT spelt as fired, built on first use (persistent hooks need none); see envOf
 	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
@@ -203,9 +212,7 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 	if session == "" {
 		session = e.opts.SessionID
 	}
-	f := &fire{e: e, name: name, ev: ev, doc: doc}
-	f.env, f.warnings = e.fireEnv(name, doc, session)
-	f.eventAt = len(e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+	f := &fire{e: e, name: name, ev: ev, doc: doc, session: session}
 	f.frame = payload.Frame{
 		SessionID:      session,
 		TranscriptPath: e.opts.TranscriptPath,
@@ -215,17 +222,13 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 	return f
 }
 
-// view returns the environment and stdin for hooks of dialect d: the event spelt their
-// way (autohand hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+// view returns the stdin for hooks of dialect d: the event spelt their way (autohand
+// hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
 func (f *fire) view(d *dialect.Dialect) *dialectView {
 	if v := f.dialects[d]; v != nil {
 		return v
 	}
-	v := &dialectView{env: f.env}
-	if n := d.EventName(f.name, f.ev.Name); n != f.name {
-		v.env = slices.Clone(f.env)
-		v.env[f.eventAt] = "HOOK_EVENT=" + n
-	}
+	v := &dialectView{}
 	frame := f.frame
 	frame.Event = d.StdinEvent(f.name, f.ev.Name)
 	v.stdin = f.doc.Stdin(d.Envelope, frame)
@@ -234,6 +237,27 @@ func (f *fire) view(d *dialect.Dialect) *dialectView {
 	}
 	f.dialects[d] = v
 	return v
+}
+
+// envOf returns the environment of one-shot hooks of dialect d, with HOOK_EVENT spelt
+// their way. It is built on first use: a fire of persistent hooks only pays for stdin.
+func (f *fire) envOf(d *dialect.Dialect) []string {
+	v := f.view(d)
+	if v.env != nil {
+		return v.env
+	}
+	if f.env == nil {
+		var warnings []string
+		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
+		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+		f.warnings = append(f.warnings, warnings...)
+	}
+	v.env = f.env
+	if n := d.EventName(f.name, f.ev.Name); n != f.name {
+		v.env = slices.Clone(f.env)
+		v.env[f.eventAt] = "HOOK_EVENT=" + n
+	}
+	return v.env
 }
 
 // render looks a placeholder's value up in the payload. When the payload lacks them,
@@ -285,7 +309,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	stopped := false
 	for i, h := range hs {
 		if stopped {
-			results[i] = h.skipped("not run: an earlier hook blocked")
+			results[i] = h.skipped(notRun)
 			verdicts[i] = decide.Verdict{Continue: true}
 			continue
 		}
@@ -314,6 +338,9 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	wg.Wait()
 }
 
+// notRun is the error of hooks a sequential block kept from running (AutoAgent).
+const notRun = "not run: an earlier hook blocked"
+
 // job is everything one hook needs to run, rendered while the payload is still live, so
 // that it can outlive the fire (async hooks).
 type job struct {
@@ -323,7 +350,8 @@ type job struct {
 	argv      []string
 	shellArgv func() []string // fallback when a direct command is not on PATH
 	spec      run.Spec
-	prompt    string // a prompt hook's prompt, or git-commit's message
+	runner    func(context.Context, run.Spec) run.Result // run.Run, or a persistent hook's process
+	prompt    string                                     // a prompt hook's prompt, or git-commit's message
 	http      run.HTTPSpec
 	// Hooks the host evaluates: their definition, stdin payload and the evaluator.
 	definition []byte
@@ -349,6 +377,13 @@ func (f *fire) prepare(h *hook) *job {
 		f.e.mu.Unlock()
 		return j
 	}
+	if h.proc != nil {
+		// A persistent hook's process has its argv and environment already; a request is
+		// only its stdin line.
+		j.spec = run.Spec{Stdin: v.stdin, Timeout: h.cfg.Timeout, OutputCap: f.e.cap}
+		j.runner = h.proc.Run
+		return j
+	}
 	if c := h.cfg.Cmd; c != nil {
 		j.argv = c.Argv(render(h.cfg.CmdPaths))
 		if c.Mode() == template.Direct {
@@ -356,7 +391,7 @@ func (f *fire) prepare(h *hook) *job {
 			j.shellArgv = func() []string { return shell }
 		}
 	}
-	env := v.env
+	env := f.envOf(h.cfg.Dialect)
 	if len(h.cfg.Env) > 0 {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
@@ -432,6 +467,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	var r run.Result
 	if j.h.git() {
 		r = j.runGit(ctx)
+	} else if j.runner != nil {
+		r = j.runner(ctx, j.spec)
 	} else {
 		r = run.Run(ctx, j.spec)
 	}
@@ -459,6 +496,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	switch {
 	case r.TimedOut:
 		failure = fmt.Sprintf("timed out after %s", j.spec.Timeout)
+	case errors.Is(r.Err, persist.ErrFailed):
+		failure = r.Err.Error()
 	case r.Err != nil && ctx.Err() != nil:
 		failure, hr.TimedOut = ended(ctx)
 	case r.Err != nil:
@@ -483,6 +522,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	})
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
+	}
+	if errors.Is(r.Err, persist.ErrDisabled) {
+		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
 	}
 	j.finish(&hr, &v)
 	return hr, v

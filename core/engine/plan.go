@@ -5,6 +5,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/persist"
 )
 
 // plan is a compiled configuration: what every fire reads and nothing writes.
@@ -24,7 +25,8 @@ type hook struct {
 	cfg      *config.Hook
 	index    int // position in config order
 	event    event.Info
-	approval *trustGate // set when the hook runs only once approved (trust "project")
+	approval *trustGate    // set when the hook runs only once approved (trust "project")
+	proc     *persist.Hook // a persistent hook's process; nil for one-shot hooks
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -44,6 +48,7 @@ type trustGate struct {
 	h       *hook
 	entry   trust.Hook
 	files   []string // absolute paths of the project files the hook runs
+	rels    []string // the same, relative to the project: the keys of an approval's files
 	verdict atomic.Pointer[trust.Verdict]
 	hashes  map[string]string // at the last judgement; nil when they could not be read
 }
@@ -109,6 +114,9 @@ func (e *Engine) gatesOf(p *plan) []*trustGate {
 				slices.Sort(g.files)
 				g.files = slices.Compact(g.files)
 			}
+			for _, f := range g.files {
+				g.rels = append(g.rels, trust.Rel(f, project))
+			}
 		}
 		out = append(out, g)
 	}
@@ -122,7 +130,10 @@ func entryOf(h *hook, project string) trust.Hook {
 		ID: c.ID, Source: trust.Rel(c.Source, project), Event: c.Event, Matcher: c.Matcher,
 		Type: c.Type, Args: c.Args, Env: c.Env,
 	}
-	if len(c.Args) == 0 {
+	switch {
+	case c.Type == "http":
+		t.URL = c.URL
+	case len(c.Args) == 0:
 		t.Command = h.command()
 	}
 	if c.Cwd != "" {
@@ -131,7 +142,24 @@ func entryOf(h *hook, project string) trust.Hook {
 	if len(c.FilterTools)+len(c.FilterPaths) > 0 {
 		t.Filter = append(append([]string{}, prefixed("tool:", c.FilterTools)...), prefixed("path:", c.FilterPaths)...)
 	}
+	t.Settings = settingsDigest(c.Hook)
 	return t
+}
+
+// settingsDigest hashes every field of the entry not named above, except those that do not
+// change what runs (id, name, description, status message, timeout) or that say where and
+// how it was read (file, position, dialect, the handler's text as written).
+func settingsDigest(h dialect.Hook) string {
+	h.ID, h.Name, h.Description, h.StatusMessage, h.Timeout, h.TimeoutSet = "", "", "", "", 0, false
+	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.URL, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", "", nil
+	h.Source, h.Path, h.Group, h.Line, h.Definition = "", "", "", 0, nil
+	h.Dialect, h.Disabled, h.DuplicateOf = nil, "", ""
+	b, err := json.Marshal(h)
+	if err != nil { // a field JSON cannot encode: its printed form still changes with it
+		b = []byte(fmt.Sprintf("%+v", h))
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 func prefixed(p string, xs []string) []string {
@@ -239,12 +267,7 @@ func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 		v := g.verdict.Load()
 		why := v.Reason
 		if v.Approved && len(g.files) > 0 {
-			now, err := e.hasher.HashAll(g.files, e.opts.ProjectDir)
-			if err != nil {
-				why = "script cannot be read: " + err.Error()
-			} else {
-				why = trust.FilesChanged(v.Approval.Files, now)
-			}
+			why = e.recheck(g, v.Approval.Files)
 		}
 		if why == "" {
 			run = append(run, h)
@@ -254,6 +277,25 @@ func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 			Matcher: h.cfg.Matcher, Command: h.command(), Reason: why})
 	}
 	return run, waiting
+}
+
+// recheck compares the files of an approved hook with its approval: "" when unchanged,
+// else what changed. The load compared the set of paths; here only contents can differ.
+func (e *Engine) recheck(g *trustGate, approved map[string]string) string {
+	for i, f := range g.files {
+		sum, err := e.hasher.Hash(f)
+		if err != nil {
+			return "script cannot be read: " + err.Error()
+		}
+		if sum != approved[g.rels[i]] {
+			now, err := e.hasher.HashAll(g.files, e.opts.ProjectDir)
+			if err != nil {
+				return "script cannot be read: " + err.Error()
+			}
+			return trust.FilesChanged(approved, now)
+		}
+	}
+	return ""
 }
 
 // TrustReport is every project-level hook of the configuration and whether it is approved.

@@ -48,7 +48,7 @@ _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
-        "trust", "trust_store",
+        "trust", "trust_store", "log_file",
     }
 )
 
@@ -77,7 +77,7 @@ class Engine:
     precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
-    trust_store. An unknown keyword is a TypeError; a bad value is an
+    trust_store, log_file. An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
     """
@@ -128,6 +128,9 @@ class Engine:
         #  (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
         self._empty: Dict[str, FireResult] = {}
+        # event name as fired → (subject fields or None when it has no hooks, the empty result,
+        # subjects known to match nothing); see fire(). Cleared whenever _fast's inputs change.
+        self._quick: Dict[str, Tuple[Any, FireResult, Any]] = {}
         self._names: Dict[str, str] = {}  # every known event name and alias → canonical
         self._piped = False
         handle = c_void_p()
@@ -194,6 +197,15 @@ class Engine:
         module doc)."""
         if self._closed:
             raise ClosedError("hookexec: engine is closed")
+        # What _fast has already worked out for this event name, kept flat so that a fire that
+        # matches nothing costs a few dict lookups (issue 10's target: under 1 µs).
+        quick = self._quick.get(event)
+        if quick is not None and (payload is None or type(payload) is dict):
+            fields, empty, subjects = quick
+            if fields is None:
+                return empty
+            if subjects.get(_subject(payload, fields)) == 0:
+                return empty
         fast = self._fast(event, payload)
         if fast is not None:
             return fast
@@ -220,18 +232,16 @@ class Engine:
             return None
         events, counts = self._summary  # one snapshot: a reload swaps both together
         summary = events.get(canon)
+        fields: Optional[Tuple[str, ...]] = None  # None: the event has no hooks
+        subject, known = "", True
         if summary is not None:
             n, fields, awaiting = summary
             if awaiting:
                 return None  # the library reports hooks awaiting approval
-            if n:
-                subject = ""
-                if payload:
-                    for f in fields:
-                        v = payload.get(f)
-                        if isinstance(v, str) and v:
-                            subject = v
-                            break
+            if not n:
+                fields = None
+            else:
+                subject = _subject(payload, fields)
                 # The library's own matchers decide; their answer holds until the next reload.
                 key = (canon, subject)
                 count = counts.get(key)
@@ -244,10 +254,28 @@ class Engine:
                         counts[key] = count
                 if count > 0:
                     return None
+                known = key in counts
         empty = self._empty.get(canon)
         if empty is None:
             empty = self._empty[canon] = FireResult.empty(canon)
+        if known:
+            self._remember(event, fields, subject, empty)
         return empty
+
+    def _remember(self, event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult) -> None:
+        """Keeps a no-match answer for fire()'s first look, per event name as fired: the event
+        has no hooks (fields None), or the subject matches none of them."""
+        quick = self._quick
+        if len(quick) >= _MAX_CACHED:
+            return
+        if fields is None:
+            quick[event] = (None, empty, None)
+            return
+        entry = quick.get(event)
+        if entry is None:
+            entry = quick[event] = (fields, empty, {})
+        if len(entry[2]) < _MAX_CACHED:
+            entry[2][subject] = 0
 
     def _fire(self, event: str, payload: Payload) -> FireResult:
         self._check_open()
@@ -297,6 +325,7 @@ class Engine:
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
         self._summary = (events, {})
+        self._quick = {}
 
     # --- trust -----------------------------------------------------------------------------
 
@@ -307,7 +336,8 @@ class Engine:
         sha256, approved}], approved_at}]}. Judged now: files are hashed again. ``error`` says
         why the trust store cannot be read ("" when it can). Works with trust "all" too."""
         self._check_open()
-        return json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
+        report: Dict[str, Any] = json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
+        return report
 
     def approve(self, id: Optional[str] = None, *, all: bool = False) -> Dict[str, Any]:
         """Approves the project-level hook ``id`` as it is now (its entry and the sha256 of
@@ -315,9 +345,11 @@ class Engine:
         configuration reloads. Returns :meth:`trust_list`'s report afterwards. Raises
         InvalidArgumentError for an id that names no project-level hook, TrustStoreError when
         the store cannot be read or written (it is then left as it was)."""
-        if (id is None) == (not all):
+        if all and id is None:
+            return self._trust(self._lib.hookexec_trust_approve, None)
+        if all or id is None:
             raise TypeError("approve() takes a hook id or all=True, not both")
-        return self._trust(self._lib.hookexec_trust_approve, None if all else _name(id, "id"))
+        return self._trust(self._lib.hookexec_trust_approve, _name(id, "id"))
 
     def revoke(self, id: str) -> Dict[str, Any]:
         """Removes the approvals of hook ``id``; it awaits approval again. Returns the report
@@ -327,7 +359,7 @@ class Engine:
     def _trust(self, fn: Any, id: Optional[bytes]) -> Dict[str, Any]:
         with self._reload_lock:  # the library reloaded: refresh the summary in the same step
             self._check_open()
-            report = json.loads(_ffi.call_string(fn, self._h, id))
+            report: Dict[str, Any] = json.loads(_ffi.call_string(fn, self._h, id))
             self._refresh()
         return report
 
@@ -368,6 +400,7 @@ class Engine:
         if fn is not None and not callable(fn):
             raise TypeError("on_notification() needs a callable or None")
         self._notify = fn
+        self._quick = {}  # announced fires must reach the library
         self._sync_listener()
         return fn
 
@@ -548,6 +581,20 @@ def _name(s: str, what: str = "event") -> bytes:
     return _encode(s)
 
 
+def _subject(payload: Optional[Dict[str, Any]], fields: Tuple[str, ...]) -> str:
+    """The matcher's subject: the first of the event's subject fields holding a non-empty string."""
+    if payload:
+        for f in fields:
+            v = payload.get(f)
+            if isinstance(v, str) and v:
+                return v
+    return ""
+
+
+# One encoder for every payload: json.dumps with options builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def _payload_bytes(payload: Payload) -> Optional[bytes]:
     if payload is None:
         return None
@@ -560,6 +607,6 @@ def _payload_bytes(payload: Payload) -> Optional[bytes]:
         return b
     try:
         # JSON text never holds a raw NUL (control characters are escaped): no scan needed.
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return _dumps(payload).encode("utf-8")
     except (TypeError, ValueError) as e:  # UnicodeEncodeError (lone surrogates) is a ValueError
         raise InvalidArgumentError(f"hookexec: payload is not JSON-serialisable: {e}") from e

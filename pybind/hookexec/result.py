@@ -8,10 +8,18 @@ neutral value, so an older or newer library never breaks parsing.
 from __future__ import annotations
 
 import json
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["AwaitingApproval", "FireResult", "HookResult"]
+
+# The library's JSON is UTF-8 bytes: decoding them here skips json.loads's encoding sniffing.
+_decode = json.JSONDecoder().decode
+
+
+def _loads(data: Union[bytes, str]) -> Any:
+    return _decode(data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data)
 
 
 def _refuse(self, *args, **kwargs):
@@ -39,6 +47,46 @@ class ReadOnlyDict(dict):
         return (dict, (dict(self),))
 
 
+_new = object.__new__
+
+
+def _make(cls: Any, fields: Dict[str, Any]) -> Any:
+    """A frozen dataclass instance from every field's value, without the generated __init__'s
+    object.__setattr__ per field: this is on every fire's path (issue 10's profile)."""
+    obj = _new(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _fast_init(cls: Any) -> Any:
+    """Gives a frozen dataclass an __init__ with the same signature that stores every field
+    with one dict update, instead of the generated one's object.__setattr__ per field: a fire
+    builds one FireResult and one HookResult per hook, and that was half of the Python side
+    of a persistent hook's fire (issue 10's profile)."""
+    params, stores = [], []
+    ns: Dict[str, Any] = {"MISSING": dataclasses.MISSING}
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.default is not dataclasses.MISSING:
+            ns["_d_" + f.name] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            ns["_f_" + f.name] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            stores.append(f"    if {f.name} is MISSING: {f.name} = _f_{f.name}()")
+        else:
+            params.append(f.name)
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    src = (f"def __init__(self, {', '.join(params)}):\n" + "".join(x + "\n" for x in stores)
+           + "    self.__dict__.update({" + ", ".join(f"{n!r}: {n}" for n in names) + "})\n")
+    exec(src, ns)  # noqa: S102 — source built above from the class's own field names
+    ns["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = ns["__init__"]
+    return cls
+
+
+@_fast_init
 @dataclass(frozen=True)
 class HookResult:
     """What one hook of a fire did. Results come in config order, never finishing order."""
@@ -89,6 +137,7 @@ class HookResult:
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class AwaitingApproval:
     """A project-level hook the fire selected but did not run (trust "project"): it is not
@@ -115,6 +164,7 @@ class AwaitingApproval:
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
@@ -161,7 +211,7 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        return cls.from_dict(json.loads(data))
+        return cls.from_dict(_loads(data))
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
