@@ -336,7 +336,8 @@ class Engine:
         sha256, approved}], approved_at}]}. Judged now: files are hashed again. ``error`` says
         why the trust store cannot be read ("" when it can). Works with trust "all" too."""
         self._check_open()
-        return json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
+        report: Dict[str, Any] = json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
+        return report
 
     def approve(self, id: Optional[str] = None, *, all: bool = False) -> Dict[str, Any]:
         """Approves the project-level hook ``id`` as it is now (its entry and the sha256 of
@@ -344,9 +345,11 @@ class Engine:
         configuration reloads. Returns :meth:`trust_list`'s report afterwards. Raises
         InvalidArgumentError for an id that names no project-level hook, TrustStoreError when
         the store cannot be read or written (it is then left as it was)."""
-        if (id is None) == (not all):
+        if all and id is None:
+            return self._trust(self._lib.hookexec_trust_approve, None)
+        if all or id is None:
             raise TypeError("approve() takes a hook id or all=True, not both")
-        return self._trust(self._lib.hookexec_trust_approve, None if all else _name(id, "id"))
+        return self._trust(self._lib.hookexec_trust_approve, _name(id, "id"))
 
     def revoke(self, id: str) -> Dict[str, Any]:
         """Removes the approvals of hook ``id``; it awaits approval again. Returns the report
@@ -356,7 +359,7 @@ class Engine:
     def _trust(self, fn: Any, id: Optional[bytes]) -> Dict[str, Any]:
         with self._reload_lock:  # the library reloaded: refresh the summary in the same step
             self._check_open()
-            report = json.loads(_ffi.call_string(fn, self._h, id))
+            report: Dict[str, Any] = json.loads(_ffi.call_string(fn, self._h, id))
             self._refresh()
         return report
 
