@@ -293,7 +293,7 @@ def main() -> None:
     scenario = "8 threads, 1 hook `true`"
     for label, cfg in [("Python", settings("true")), ("persistent (sh)", settings(f"sh {sh_true}", persistent=True))]:
         with engine(cfg) as eng:
-            per = n(300) if label == "Python" else n(5000)
+            per = max(n(300) if label == "Python" else n(5000), 32)  # at least four fires a thread
             for threads in (1, 8):
                 def work():
                     for _ in range(per // threads):
