@@ -13,11 +13,16 @@ SONAME := libhookexec.so.$(MAJOR)
 LIB_REAL := $(BUILD)/libhookexec.so.$(VERSION)
 LIB := $(BUILD)/libhookexec.so
 ARCHIVE := $(BUILD)/libhookexec.a
+# The Python package's version module, written from VERSION (the wheel build writes its own).
+PYVERSION := pybind/hookexec/_version.py
+# Python run from the source tree: the package on PYTHONPATH, the library named explicitly
+# (only an installed package has one inside).
+PY := HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -55,7 +60,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-install ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python test-install test-wheel ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -78,20 +83,31 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) ## the pytest suite driving the real library
-	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
+test-python: $(LIB) $(PYVERSION) ## the pytest suite driving the real library, and mypy --strict on the package
+	$(PY) $(PYTHON) -m pytest -q tests/python
+	$(PYTHON) -m mypy --strict pybind/hookexec
 
-demo: $(LIB) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/python_agent/agent.py
+$(PYVERSION): VERSION
+	printf '%s\n\n__version__ = "%s"\n' '"""Written from the repository'"'"'s VERSION file by the build."""' '$(VERSION)' > $@
+
+wheel: $(LIB) ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
+	rm -rf $(BUILD)/wheel
+	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
+
+test-wheel: wheel ## install the wheel into a fresh venv and fire from outside the repository
+	tests/wheel/run.sh
+
+demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
+	$(PY) $(PYTHON) examples/python_agent/agent.py
 	@echo
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
+	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
+demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
+	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) ## benchmarks: ratios against baselines measured in the same run
+bench: $(LIB) $(PYVERSION) ## benchmarks: ratios against baselines measured in the same run
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+	$(PY) $(PYTHON) tests/bench/bench_fire.py
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.
@@ -128,6 +144,7 @@ version: ## copy VERSION into include/hookexec.h and core/version (a Go test che
 	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
 	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
 	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
+	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION)

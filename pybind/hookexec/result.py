@@ -9,33 +9,42 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, NoReturn, Optional, Tuple, TypeVar, Union, cast
 
-__all__ = ["FireResult", "HookResult"]
+__all__ = ["FireResult", "HookResult", "Decision", "ExecKind"]
+
+#: A hook's or a fire's decision; "none" when no hook decided.
+Decision = Literal["none", "allow", "ask", "deny"]
+#: How a hook ran: a command without a shell ("direct"), through /bin/sh ("shell"), in exec
+#: form ("args"), a built-in (AutoAgent's git-commit/git-push), or handed to the host or a
+#: server (prompt, agent, mcp_tool, http). Later library versions may add kinds.
+ExecKind = Literal["direct", "shell", "args", "builtin", "prompt", "agent", "mcp_tool", "http"]
+
+T = TypeVar("T")
 
 
-def _refuse(self, *args, **kwargs):
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"hookexec results are read-only values ({type(self).__name__})")
 
 
-class ReadOnlyList(list):
+class ReadOnlyList(List[T]):
     """A list that refuses mutation: results are values, and the fast path shares them."""
 
     __slots__ = ()
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[List[T]]]:
         return (list, (list(self),))
 
 
-class ReadOnlyDict(dict):
+class ReadOnlyDict(Dict[str, Any]):
     """A dict that refuses mutation (the top level of ``FireResult.raw``)."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, Any]]]:
         return (dict, (dict(self),))
 
 
@@ -47,7 +56,7 @@ class HookResult:
     source: str
     matcher: str
     command: str
-    exec: str  # "direct", "shell", "args", "builtin" or "prompt"
+    exec: ExecKind
     exit_code: int  # -1 when the hook did not exit by itself (signal, not started, async)
     signal: str
     timed_out: bool
@@ -57,7 +66,7 @@ class HookResult:
     stdout_truncated: bool
     stderr_truncated: bool
     output: Any  # stdout parsed as JSON, else None
-    decision: str  # "none", "allow", "ask" or "deny"
+    decision: Decision
     error: str
     async_: bool  # JSON key "async"
 
@@ -69,7 +78,7 @@ class HookResult:
             source=g("source") or "",
             matcher=g("matcher") or "",
             command=g("command") or "",
-            exec=g("exec") or "",
+            exec=cast(ExecKind, g("exec") or "direct"),
             exit_code=g("exit_code", -1),
             signal=g("signal") or "",
             timed_out=bool(g("timed_out")),
@@ -79,7 +88,7 @@ class HookResult:
             stdout_truncated=bool(g("stdout_truncated")),
             stderr_truncated=bool(g("stderr_truncated")),
             output=g("output"),
-            decision=g("decision") or "none",
+            decision=cast(Decision, g("decision") or "none"),
             error=g("error") or "",
             async_=bool(g("async")),
         )
@@ -99,17 +108,17 @@ class FireResult:
     event: str
     matched: int
     blocked: bool
-    decision: str
+    decision: Decision
     reason: str
     continue_: bool
     stop_reason: str
     updated_input: Optional[Dict[str, Any]]
     additional_context: str
     system_message: str
-    agent_output: List[str]
+    agent_output: ReadOnlyList[str]
     duration_ms: float
-    warnings: List[str]
-    hooks: List[HookResult]
+    warnings: ReadOnlyList[str]
+    hooks: ReadOnlyList[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
 
     @property
@@ -119,7 +128,10 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        return cls.from_dict(json.loads(data))
+        d = json.loads(data)
+        if not isinstance(d, dict):
+            raise ValueError(f"hookexec: a fire result is a JSON object, not {type(d).__name__}")
+        return cls.from_dict(d)
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
@@ -129,7 +141,7 @@ class FireResult:
             event=g("event") or "",
             matched=g("matched") or 0,
             blocked=bool(g("blocked")),
-            decision=g("decision") or "none",
+            decision=cast(Decision, g("decision") or "none"),
             reason=g("reason") or "",
             continue_=True if cont is None else bool(cont),
             stop_reason=g("stop_reason") or "",
