@@ -151,6 +151,21 @@ func hxgo_match(h C.uintptr_t, event, subject *C.char, errOut **C.char) (rc C.in
 	return C.int(n)
 }
 
+//export hxgo_match_ids
+func hxgo_match_ids(h C.uintptr_t, event, subject *C.char, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	ids, err := e.MatchIDs(C.GoString(event), C.GoString(subject))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	*out = handout(jsonStrings(ids))
+	return statusOK
+}
+
 //export hxgo_config
 func hxgo_config(h C.uintptr_t, out **C.char, errOut **C.char) (rc C.int) {
 	defer guard(&rc, errOut)

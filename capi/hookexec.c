@@ -144,6 +144,18 @@ int hookexec_match(hookexec_engine *e, const char *event, const char *subject) {
 	return n;
 }
 
+int hookexec_match_ids(hookexec_engine *e, const char *event, const char *subject, char **ids_json_out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!ids_json_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: ids_json_out is NULL");
+	*ids_json_out = NULL;
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: engine is NULL");
+	if (!event) return hx_fail(HOOKEXEC_EINVAL, "hookexec_match_ids: event is NULL");
+	char *err = NULL;
+	int rc = hxgo_match_ids((uintptr_t)e, (char *)event, (char *)(subject ? subject : ""), ids_json_out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
 int hookexec_config(hookexec_engine *e, char **config_out) {
 	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
 	if (!config_out) return hx_fail(HOOKEXEC_EINVAL, "hookexec_config: config_out is NULL");

@@ -134,6 +134,16 @@ int hookexec_fire(hookexec_engine *e, const char *event, const char *payload_jso
 int hookexec_match(hookexec_engine *e, const char *event, const char *subject);
 
 /*
+ * The ids of the enabled hooks that would run for event and subject (as hookexec_match
+ * counts them), in config order, as a JSON array of strings, e.g. ["guard","a1b2c3d4e5"];
+ * the ids are those of hookexec_config's hooks[]. Runs nothing. On success *ids_json_out is
+ * set (release with hookexec_free); on failure it is NULL.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (NULL engine, event or ids_json_out; empty event),
+ * HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_match_ids(hookexec_engine *e, const char *event, const char *subject, char **ids_json_out);
+
+/*
  * The configuration in force as JSON: {profile, project_dir, disable_all, sources[], hooks[],
  * warnings[], events{name: {hooks, subject[]}}}; release with hookexec_free.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
@@ -150,8 +160,9 @@ int hookexec_config(hookexec_engine *e, char **config_out);
 int hookexec_reload(hookexec_engine *e, char **error_out);
 
 /*
- * Returns and clears the output of `pipe_output` hooks not yet handed out, as a JSON array of
- * strings; release with hookexec_free.
+ * Returns and clears the queued output of `pipe_output` hooks (session_start, post_iteration,
+ * on_task_complete) that no pre_iteration fire has taken yet, as a JSON array of strings
+ * (iteratr's final delivery); release with hookexec_free.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
  * HOOKEXEC_EINTERNAL.
  */

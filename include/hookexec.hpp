@@ -266,6 +266,16 @@ public:
 		return n;
 	}
 
+	// The ids of the enabled hooks that would run for event and subject, in config order (a
+	// JSON array of strings; the ids of config()'s hooks).
+	String match_ids(std::string_view event, std::string_view subject = {}) const {
+		const std::string ev = detail::c_arg(event, "event"), sub = detail::c_arg(subject, "subject");
+		char *out = nullptr;
+		const int rc = hookexec_match_ids(handle_or_throw(), ev.c_str(), sub.c_str(), &out);
+		if (rc != HOOKEXEC_OK) detail::throw_last(rc);
+		return String(out);
+	}
+
 	// The configuration in force as JSON (hooks, sources, warnings).
 	String config() const {
 		char *out = nullptr;

@@ -70,11 +70,13 @@ type Set struct {
 
 // Options select what Load reads. Zero values mean the defaults given per field.
 type Options struct {
-	Profile    string   // "" means "cli-agent"
-	ProjectDir string   // "" means the current directory
-	Home       string   // "" means $HOME
-	Sources    []string // explicit files; when set they replace the profile's locations
-	Inline     []byte   // a JSON config object, loaded with the highest precedence
+	Profile    string // "" means "cli-agent"
+	ProjectDir string // "" means the current directory
+	Home       string // "" means $HOME
+	// Sources are explicit files replacing the profile's locations. nil means the profile's
+	// locations; an empty, non-nil list means no files (only Inline).
+	Sources []string
+	Inline  []byte // a JSON config object, loaded with the highest precedence
 	// DefaultTimeout replaces the profile's default timeout when positive.
 	DefaultTimeout time.Duration
 }
@@ -101,7 +103,7 @@ func Load(o Options) (*Set, error) {
 	if len(o.Inline) > 0 {
 		l.loadBytes(InlineSource, o.Inline, nil)
 	}
-	if len(o.Sources) > 0 {
+	if o.Sources != nil {
 		for _, p := range o.Sources {
 			l.loadFile(Location{Path: l.expand(p)})
 		}

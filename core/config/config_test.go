@@ -176,6 +176,37 @@ func TestExplicitSourcesAndUnknownProfile(t *testing.T) {
 	require.Contains(t, err.Error(), "cli-agent")
 }
 
+// TestEmptySourcesLoadNoFiles: nil Sources means the profile's locations, an empty list
+// means no files at all (only the inline config), whatever lies in those locations.
+func TestEmptySourcesLoadNoFiles(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(project, ".config/agent/settings.json"), hookJSON("Stop", "", "echo project"))
+	write(t, filepath.Join(home, ".config/agent/settings.json"), hookJSON("Stop", "", "echo user"))
+	inline := []byte(hookJSON("Stop", "", "echo inline"))
+	tests := []struct {
+		name    string
+		sources []string
+		want    []string
+	}{
+		{"nil: the profile's files", nil, []string{"echo inline", "echo project", "echo user"}},
+		{"empty: no files", []string{}, []string{"echo inline"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			set, err := Load(Options{ProjectDir: project, Home: home, Sources: tc.sources, Inline: inline})
+			require.NoError(t, err)
+			var cmds []string
+			for _, h := range set.Hooks {
+				cmds = append(cmds, h.Command)
+			}
+			require.Equal(t, tc.want, cmds)
+			if tc.sources != nil {
+				require.Len(t, set.Sources, 1, "only the inline source: %v", set.Sources)
+			}
+		})
+	}
+}
+
 func TestDropInWithoutHooksIsAWarning(t *testing.T) {
 	home := t.TempDir()
 	write(t, filepath.Join(home, ".config/agent/hooks/single.json"), `{"type":"command","command":"echo hi","event":"PreToolUse"}`)

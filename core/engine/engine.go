@@ -35,11 +35,13 @@ var (
 // Options configure an Engine. Every field is optional; the zero value means the default
 // documented on the field. They decode from the options JSON of hookexec_open.
 type Options struct {
-	Profile    string          `json:"profile"`     // "" means "cli-agent"
-	ProjectDir string          `json:"project_dir"` // "" means the current directory
-	Home       string          `json:"home"`        // "" means $HOME
-	Sources    []string        `json:"sources"`     // explicit files replacing the profile's locations
-	Config     json.RawMessage `json:"config"`      // an inline config object, highest precedence
+	Profile    string `json:"profile"`     // "" means "cli-agent"
+	ProjectDir string `json:"project_dir"` // "" means the current directory
+	Home       string `json:"home"`        // "" means $HOME
+	// Sources are explicit files replacing the profile's locations. Absent or null means the
+	// profile's locations; [] means no files at all (only Config).
+	Sources []string        `json:"sources"`
+	Config  json.RawMessage `json:"config"` // an inline config object, highest precedence
 	// DefaultTimeoutMs replaces the profile's default hook timeout.
 	DefaultTimeoutMs int `json:"default_timeout_ms"`
 	KillGraceMs      int `json:"kill_grace_ms"`    // SIGTERM→SIGKILL grace; 0 means 1000
@@ -97,7 +99,7 @@ type Engine struct {
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
 	eval        PromptEvaluator
-	pending     []string // piped output waiting for the next fire
+	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       [][]byte // notifications waiting for the listener, in fire order
 	delivering  bool     // a goroutine is delivering notes
 }
@@ -210,7 +212,8 @@ func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
 	return nil
 }
 
-// Drain returns and clears the piped output that would go to the next fire's agent_output.
+// Drain returns and clears the piped output waiting for the next pre_iteration: iteratr's
+// final delivery, after its loop ends.
 func (e *Engine) Drain() ([]string, error) {
 	if !e.gate.enter() {
 		return nil, ErrClosed

@@ -318,6 +318,8 @@ func TestErrorsAndClose(t *testing.T) {
 	require.ErrorIs(t, err, ErrClosed)
 	_, err = e.Match("Stop", "")
 	require.ErrorIs(t, err, ErrClosed)
+	_, err = e.MatchIDs("Stop", "")
+	require.ErrorIs(t, err, ErrClosed)
 
 	_, err = ParseOptions([]byte(`{"profle":"claude"}`))
 	require.ErrorIs(t, err, ErrInvalid)
@@ -336,6 +338,39 @@ func TestMatchCounts(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, n, subject)
 	}
+}
+
+// TestMatchIDs: the ids of the hooks Match counts, in config order, each hook's own matcher
+// deciding; disabled hooks never appear; files and inline config alike.
+func TestMatchIDs(t *testing.T) {
+	cfg := `{"hooks":{"PreToolUse":[{"matcher":"write_file","hooks":[{"command":"echo w","name":"w"}]},
+		{"matcher":"bash_execute","hooks":[{"command":"echo b","name":"b"},{"command":"echo off","name":"off"}]},
+		{"matcher":"mcp__*","hooks":[{"command":"echo m","name":"m"}]},{"hooks":[{"command":"echo all","name":"all"}]}]},
+		"disabledHooks":["off"]}`
+	e, dir := open(t, cfg)
+	file := filepath.Join(dir, ".config", "agent", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
+	require.NoError(t, os.WriteFile(file, []byte(`{"hooks":{"PreToolUse":[{"matcher":"^bash","hooks":[{"command":"echo file","name":"file"}]}]}}`), 0o644))
+	require.NoError(t, e.Reload())
+	for _, tc := range []struct {
+		event, subject string
+		want           []string
+	}{
+		{"PreToolUse", "bash_execute", []string{"b", "all", "file"}},
+		{"PreToolUse", "write_file", []string{"w", "all"}},
+		{"PreToolUse", "mcp__fs__read", []string{"m", "all"}},
+		{"PreToolUse", "read_file", []string{"all"}},
+		{"Stop", "", []string{}},
+	} {
+		ids, err := e.MatchIDs(tc.event, tc.subject)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, ids, "%s %s", tc.event, tc.subject)
+		n, err := e.Match(tc.event, tc.subject)
+		require.NoError(t, err)
+		require.Len(t, ids, n, "MatchIDs lists what Match counts")
+	}
+	_, err := e.MatchIDs("", "x")
+	require.ErrorIs(t, err, ErrInvalid)
 }
 
 func TestAsyncHookGoesToListener(t *testing.T) {
@@ -378,16 +413,43 @@ func TestPromptHooks(t *testing.T) {
 	require.Equal(t, "not yet", r.Reason)
 }
 
-func TestPipedOutputReachesNextFire(t *testing.T) {
-	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"echo piped","pipe_output":true}]}]}}`)
-	r := fireT(t, e, "Stop", `{}`)
-	require.Empty(t, r.AgentOutput)
-	r = fireT(t, e, "Notification", `{}`)
-	require.Equal(t, []string{"piped\n"}, r.AgentOutput)
-	fireT(t, e, "Stop", `{}`)
+// TestPendingBufferOnlyAtPreIteration follows seed 004: piped output of session_start,
+// post_iteration and on_task_complete queues FIFO and reaches the agent only at the next
+// pre_iteration (before that fire's own output) or through Drain; on_error hands over its
+// own output at once and leaves the queue alone; no other fire takes the queue.
+func TestPendingBufferOnlyAtPreIteration(t *testing.T) {
+	piped := func(out string) string {
+		return `[{"hooks":[{"command":"echo ` + out + `","pipe_output":true}]}]`
+	}
+	e, _ := open(t, `{"hooks":{"SessionStart":`+piped("start")+`,"PostIteration":`+piped("post")+
+		`,"TaskComplete":`+piped("task")+`,"SessionError":`+piped("recover")+`,"PreIteration":`+piped("pre")+
+		`,"PreToolUse":[{"hooks":[{"command":"true"}]}]}}`)
+	steps := []struct {
+		event string
+		want  []string
+	}{
+		{"SessionStart", []string{}},
+		{"PostIteration", []string{}},
+		{"PreToolUse", []string{}},
+		{"TaskComplete", []string{}},
+		{"Stop", []string{}},
+		{"SessionError", []string{"recover\n"}},
+		{"PreIteration", []string{"start\n", "post\n", "task\n", "pre\n"}},
+		{"PreIteration", []string{"pre\n"}},
+		{"PostIteration", []string{}},
+		{"TaskComplete", []string{}},
+	}
+	for i, s := range steps {
+		r := fireT(t, e, s.event, `{}`)
+		require.Equal(t, s.want, append([]string{}, r.AgentOutput...), "fire %d (%s)", i, s.event)
+	}
 	out, err := e.Drain()
 	require.NoError(t, err)
-	require.Equal(t, []string{"piped\n"}, out)
+	require.Equal(t, []string{"post\n", "task\n"}, out, "final delivery")
+	out, err = e.Drain()
+	require.NoError(t, err)
+	require.Empty(t, out)
+	require.Equal(t, []string{"pre\n"}, fireT(t, e, "PreIteration", `{}`).AgentOutput)
 }
 
 func TestHostileEnvValuesDoNotStopGuards(t *testing.T) {

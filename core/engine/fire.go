@@ -43,9 +43,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.announce(name, doc, start)
 	}
 	res := emptyResult(ev.Name)
-	res.AgentOutput = e.takePending()
 	selected := p.selectHooks(ev, doc)
 	if len(selected) == 0 {
+		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
 		return res, nil
 	}
@@ -71,15 +71,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		}
 	}
 	res.Hooks = results
-	if piped := pipedOutput(selected, results); len(piped) > 0 {
-		if deliversNow(ev) {
-			res.AgentOutput = append(res.AgentOutput, piped...)
-		} else {
-			e.mu.Lock()
-			e.pending = append(e.pending, piped...)
-			e.mu.Unlock()
-		}
-	}
+	res.AgentOutput = e.agentOutput(ev, pipedOutput(selected, results))
 	res.DurationMs = ms(time.Since(start))
 	return res, nil
 }
@@ -148,6 +140,26 @@ func (e *Engine) Match(name, subject string) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// MatchIDs returns the ids of the enabled hooks that would run for event and subject, in
+// config order, without running any: the hooks Match counts (matchers only; autohand's
+// tool/path filters need a payload and are applied by Fire). Never nil.
+func (e *Engine) MatchIDs(name, subject string) ([]string, error) {
+	if !e.gate.enter() {
+		return nil, ErrClosed
+	}
+	defer e.gate.leave()
+	if name == "" {
+		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
+	}
+	ids := []string{}
+	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
+		if h.cfg.Match.Match(subject) {
+			ids = append(ids, h.cfg.ID)
+		}
+	}
+	return ids, nil
 }
 
 // fire is the per-fire state shared by its hooks. It is used only by the firing goroutine
@@ -551,9 +563,27 @@ func pipedOutput(hs []*hook, results []HookResult) []string {
 	return out
 }
 
-// deliversNow reports whether piped output of the event goes to the agent with this fire's
-// result rather than the next fire's: pre_iteration output is part of the iteration it
-// precedes, and on_error output is the recovery prompt (seed 004).
-func deliversNow(ev event.Info) bool { return ev.Name == "PreIteration" || ev.Name == "SessionError" }
+// agentOutput files a fire's piped output the way iteratr does (seed 004) and returns what
+// the fire hands the agent now. A pre_iteration fire starts an iteration: it takes the
+// pending buffer (FIFO), then adds its own output. on_error's output is the recovery prompt,
+// sent at once; the buffer waits. Any other event's output joins the buffer, which only the
+// next pre_iteration or Drain (final delivery) empties.
+func (e *Engine) agentOutput(ev event.Info, piped []string) []string {
+	switch {
+	case ev.Name == "PreIteration":
+		e.mu.Lock()
+		out := append(e.pending, piped...)
+		e.pending = nil
+		e.mu.Unlock()
+		return out
+	case ev.Name == "SessionError":
+		return piped
+	case len(piped) > 0:
+		e.mu.Lock()
+		e.pending = append(e.pending, piped...)
+		e.mu.Unlock()
+	}
+	return nil
+}
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

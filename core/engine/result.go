@@ -17,7 +17,7 @@ type Result struct {
 	UpdatedInput      json.RawMessage `json:"updated_input"` // null when no hook changed the input
 	AdditionalContext string          `json:"additional_context"`
 	SystemMessage     string          `json:"system_message"`
-	AgentOutput       []string        `json:"agent_output"` // piped output of earlier fires, FIFO
+	AgentOutput       []string        `json:"agent_output"` // piped output for the agent now; see agentOutput
 	DurationMs        float64         `json:"duration_ms"`
 	Warnings          []string        `json:"warnings"`
 	Hooks             []HookResult    `json:"hooks"`

@@ -36,8 +36,10 @@ import (
 
 // MatchTimeout bounds one regex test so a pathological pattern cannot hang a fire.
 // Compile reads it, so changing it affects only Matchers compiled afterwards. The
-// bound is approximate: regexp2 checks a coarse clock (about 100 ms granularity).
-var MatchTimeout = 50 * time.Millisecond
+// bound is approximate: regexp2 checks a coarse clock (about 100 ms granularity) kept by a
+// goroutine that lags on a loaded machine, so a tight bound (it was 50 ms) made ordinary
+// patterns time out, and so not match, at random; a second is a hang guard only.
+var MatchTimeout = time.Second
 
 // Kind is how a pattern was classified.
 type Kind uint8

@@ -319,7 +319,7 @@ func TestCatastrophicRegexTimesOut(t *testing.T) {
 }
 
 func TestDefaultMatchTimeout(t *testing.T) {
-	require.Equal(t, 50*time.Millisecond, MatchTimeout)
+	require.Equal(t, time.Second, MatchTimeout)
 	require.Equal(t, MatchTimeout, mustCompile(t, "a.b").re.MatchTimeout)
 }
 

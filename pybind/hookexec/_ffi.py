@@ -157,6 +157,7 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _fn("hookexec_open", c_int, [c_char_p, POINTER(engine), out], _check_error_out)
     _fn("hookexec_fire", c_int, [engine, c_char_p, c_char_p, out], _check_status)
     _fn("hookexec_match", c_int, [engine, c_char_p, c_char_p], _check_count)
+    _fn("hookexec_match_ids", c_int, [engine, c_char_p, c_char_p, out], _check_status)
     _fn("hookexec_config", c_int, [engine, out], _check_status)
     _fn("hookexec_reload", c_int, [engine, out], _check_error_out)
     _fn("hookexec_drain", c_int, [engine, out], _check_status)

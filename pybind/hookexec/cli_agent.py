@@ -165,7 +165,6 @@ class HookManager:
         self._hooks_enabled = True
         self._agent: Any = None
         self.replaced: Any = None  # the manager install() replaced
-        self._probes: Dict[Tuple[str, str], Engine] = {}
         self._engine: Optional[Engine] = None
         from_cli_agent = config is not None and not isinstance(config, (dict, str, bytes, bytearray))
         inline = _from_cli_agent_config(config) if from_cli_agent else config
@@ -274,19 +273,11 @@ class HookManager:
         event = _event_name(hook_type)
         subject = self.qualify_tool_name(tool_name) if tool_name else ""
         eng = self.engine
-        total = eng.matches(event, subject)
-        if total == 0:
+        ids = eng.match_ids(event, subject)
+        if not ids:
             return []
-        cfg = eng.config()
-        canon = (cfg.get("event_names") or {}).get(event, event)
-        hooks = [h for h in cfg.get("hooks") or () if h.get("enabled") and h.get("event") == canon]
-        if total == len(hooks):
-            return [h.get("command") or " ".join(h.get("args") or ()) for h in hooks]
-        return [
-            h.get("command") or " ".join(h.get("args") or ())
-            for h in hooks
-            if self._probe(canon, h.get("matcher") or "").matches(canon, subject) > 0
-        ]
+        by_id = {h.get("id"): h for h in eng.config().get("hooks") or () if h.get("enabled")}
+        return [h.get("command") or " ".join(h.get("args") or ()) for h in (by_id[i] for i in ids if i in by_id)]
 
     def disable_hooks(self) -> None:
         """Temporarily disable all hook execution (``execute_hooks`` returns [])."""
@@ -360,12 +351,10 @@ class HookManager:
     def reload(self) -> None:
         """Re-reads the configuration (the old one stays if that fails)."""
         self.engine.reload()
-        self._close_probes()
         self._check_sources()
 
     def close(self) -> None:
         """Closes the engine (waiting for running async hooks up to its close timeout)."""
-        self._close_probes()
         if self._engine is not None:
             self._engine.close()
 
@@ -380,21 +369,6 @@ class HookManager:
         return f"<hookexec.cli_agent.HookManager {state} project={self._project_dir!r}>"
 
     # --- internals -------------------------------------------------------------------------
-
-    def _probe(self, event: str, matcher: str) -> Engine:
-        """An engine holding one hook with ``matcher``: the library's answer to "does this
-        matcher accept that subject" (the C API counts hooks, it does not list them)."""
-        key = (event, matcher)
-        eng = self._probes.get(key)
-        if eng is None:
-            doc = {"hooks": {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": "true"}]}]}}
-            eng = self._probes[key] = Engine(profile=self._profile, project_dir=self._project_dir, sources=[], config=doc)
-        return eng
-
-    def _close_probes(self) -> None:
-        probes, self._probes = self._probes, {}
-        for eng in probes.values():
-            eng.close()
 
     def _check_sources(self) -> None:
         """Config warnings go to the log, and so do cli-agent hook files the profile does not

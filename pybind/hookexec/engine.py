@@ -19,7 +19,7 @@ answer is certain:
   per event and subject until the next reload);
 - the payload is a dict or None (anything else goes to the library for its verdict);
 - no ``pipe_output`` hook was ever configured on this engine (their queued output belongs
-  to the next fire's ``agent_output``, which only the library holds).
+  to the next pre_iteration fire's ``agent_output``, which only the library holds).
 
 After ``fork()``, in the child, every method raises :class:`~hookexec.ForkError` at once,
 fast-path fires included: the library's Go runtime did not survive the fork.
@@ -66,7 +66,7 @@ _in_listener = threading.local()
 
 # Cached match counts are bounded: hosts may fire arbitrary subjects.
 _MAX_CACHED = 4096
-_SLOW_MATCH = 0.010  # seconds; the library's regex match timeout is 50 ms
+_SLOW_MATCH = 0.010  # seconds; far below the library's regex match timeout (1 s)
 
 # The library's default of max_parallel (core/engine.Options): fire_async's pool size too.
 _DEFAULT_MAX_PARALLEL = 8
@@ -325,6 +325,14 @@ class Engine:
         self._check_open()
         return self._match(event, subject)
 
+    def match_ids(self, event: str, subject: str = "") -> List[str]:
+        """The ids (as in ``config()["hooks"]``) of the enabled hooks that would run for
+        ``event`` and ``subject``, in config order, without running anything."""
+        self._check_open()
+        raw = _ffi.call_string(self._lib.hookexec_match_ids, self._h, _name(event), _name(subject or "", "subject"))
+        ids: List[str] = json.loads(raw)
+        return ids
+
     def _match(self, event: str, subject: str) -> int:
         n: int = self._lib.hookexec_match(self._h, _name(event), _name(subject or "", "subject"))
         return n
@@ -361,7 +369,9 @@ class Engine:
         self._summary = (events, {})
 
     def drain(self) -> List[str]:
-        """Returns and clears the queued output of pipe_output hooks."""
+        """Returns and clears the queued output of pipe_output hooks (session_start,
+        post_iteration, on_task_complete) that no pre_iteration fire has taken yet: iteratr's
+        final delivery."""
         self._check_open()
         raw = _ffi.call_string(self._lib.hookexec_drain, self._h)
         items: List[str] = json.loads(raw)

@@ -89,6 +89,14 @@ static const char *clip(const char *s) {
 			             clip(j_));                                                       \
 	} while (0)
 
+/* Text that must equal the expected string exactly. */
+#define CHECK_STR(got, want)                                                                       \
+	do {                                                                                           \
+		const char *g_ = (got), *w_ = (want);                                                      \
+		if (!g_ || strcmp(g_, w_) != 0)                                                            \
+			check_failed(__FILE__, __LINE__, "%s: got %s, want %s", #got, g_ ? clip(g_) : "NULL", w_); \
+	} while (0)
+
 #define CHECK_HASNT(json, frag)                                                                  \
 	do {                                                                                         \
 		const char *j_ = (json), *f_ = (frag);                                                   \
@@ -427,12 +435,12 @@ static void test_match(void) {
 	char *dir = make_tmpdir();
 	char *opts = options(dir,
 	                     "{\"hooks\":{\"PreToolUse\":["
-	                     "{\"matcher\":\"builtin:*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true builtin\"}]},"
-	                     "{\"matcher\":\"mcp__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true mcp\"}]},"
-	                     "{\"matcher\":\"mcp__github__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true github\"}]},"
-	                     "{\"matcher\":\"Bash|Edit\",\"hooks\":[{\"type\":\"command\",\"command\":\"true names\"}]},"
-	                     "{\"matcher\":\"^Ed\",\"hooks\":[{\"type\":\"command\",\"command\":\"true regex\"}]}"
-	                     "],\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"true stop\"}]}]}}",
+	                     "{\"matcher\":\"builtin:*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true builtin\",\"name\":\"builtin\"}]},"
+	                     "{\"matcher\":\"mcp__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true mcp\",\"name\":\"mcp\"}]},"
+	                     "{\"matcher\":\"mcp__github__*\",\"hooks\":[{\"type\":\"command\",\"command\":\"true github\",\"name\":\"github\"}]},"
+	                     "{\"matcher\":\"Bash|Edit\",\"hooks\":[{\"type\":\"command\",\"command\":\"true names\",\"name\":\"names\"}]},"
+	                     "{\"matcher\":\"^Ed\",\"hooks\":[{\"type\":\"command\",\"command\":\"true regex\",\"name\":\"regex\"}]}"
+	                     "],\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"true stop\",\"name\":\"stop\"}]}]}}",
 	                     NULL);
 	hookexec_engine *e = OPEN(opts);
 	if (e) {
@@ -457,9 +465,32 @@ static void test_match(void) {
 		CHECK_HAS(res, "\"matched\":3,");
 		hookexec_free(res);
 
+		/* which hooks: their ids, in config order */
+		char *ids = (char *)0x1;
+		CHECK_RC(hookexec_match_ids(e, "PreToolUse", "Edit", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"builtin\",\"names\",\"regex\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "pre-tool", "mcp__github__create_issue", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"mcp\",\"github\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "Stop", NULL, &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[\"stop\"]");
+		hookexec_free(ids);
+		CHECK_RC(hookexec_match_ids(e, "PostToolUse", "Bash", &ids), HOOKEXEC_OK);
+		CHECK_STR(ids, "[]");
+		hookexec_free(ids);
+		ids = (char *)0x1;
+		CHECK_RC(hookexec_match_ids(e, "", "Bash", &ids), HOOKEXEC_EINVAL);
+		CHECK(ids == NULL);
+		CHECK_RC(hookexec_match_ids(e, NULL, "Bash", &ids), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_match_ids(e, "Stop", NULL, NULL), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_match_ids(NULL, "Stop", NULL, &ids), HOOKEXEC_EINVAL);
+
 		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
 		CHECK_INT(hookexec_match(e, "PreToolUse", "Bash"), -HOOKEXEC_ECLOSED);
 		CHECK(hookexec_errmsg()[0] != '\0');
+		CHECK_RC(hookexec_match_ids(e, "PreToolUse", "Bash", &ids), HOOKEXEC_ECLOSED);
+		CHECK(ids == NULL);
 	}
 	free(opts);
 	remove_tree(dir);

@@ -26,6 +26,7 @@ type vector struct {
 	Config      map[string]any             `json:"config"`
 	Fires       []struct {
 		Event   string          `json:"event"`
+		Drain   bool            `json:"drain"` // a drain() step instead of a fire
 		Payload json.RawMessage `json:"payload"`
 		Expect  map[string]any  `json:"expect"`
 	} `json:"fires"`
@@ -109,6 +110,15 @@ func runVector(t *testing.T, path string) {
 	}
 
 	for i, f := range v.Fires {
+		if f.Drain {
+			out, err := e.Drain()
+			require.NoError(t, err, "drain %d", i)
+			got := map[string]any{"agent_output": append([]any{}, toAny(out)...)}
+			if errs := match(fmt.Sprintf("fires[%d]", i), got, f.Expect); len(errs) > 0 {
+				t.Errorf("drain %d:\n  %s", i, strings.Join(errs, "\n  "))
+			}
+			continue
+		}
 		payload := []byte(f.Payload)
 		if len(payload) == 0 {
 			payload = []byte("{}")
@@ -121,6 +131,14 @@ func runVector(t *testing.T, path string) {
 			t.Errorf("fire %d (%s):\n  %s\nresult: %s", i, f.Event, strings.Join(errs, "\n  "), r.JSON())
 		}
 	}
+}
+
+func toAny(items []string) []any {
+	out := make([]any, len(items))
+	for i, s := range items {
+		out[i] = s
+	}
+	return out
 }
 
 func substitute(raw []byte, project, home string) []byte {

@@ -175,6 +175,9 @@ void test_fire_match_config_drain_reload() {
 	CHECK_EQ(e.match("PreToolUse", "Bash"), 1);
 	CHECK_EQ(e.match("PreToolUse", "Edit"), 0);
 	CHECK_EQ(e.match("Stop"), 0);
+	CHECK_EQ(e.match_ids("PreToolUse", "Bash").str(), std::string(R"(["guard"])"));
+	CHECK_EQ(e.match_ids("Stop").str(), std::string("[]"));
+	CHECK_THROWS_CODE(e.match_ids("", "Bash"), HOOKEXEC_EINVAL, err, (void)err);
 	CHECK_HAS(e.config().str(), "\"guard\"");
 	CHECK_EQ(e.drain().str(), std::string("[]"));
 	CHECK_NOTHROW(e.reload());

@@ -835,3 +835,17 @@ def test_walkthrough_example_runs():
     assert "Tool execution blocked by hook: blocked: refusing to delete the filesystem root" in p.stdout
     assert "files written: ['sandbox/motd']" in p.stdout
     assert "remote call: github:create_issue Add tests" in p.stdout
+
+
+def test_match_hooks_for_tool_reports_only_that_tools_hooks(manager, project, home):
+    # Hooks from files (the project's and the user's), not only inline ones: each tool gets
+    # exactly the hooks whose own matcher accepts it, decided by the library's matching.
+    write_json(project / ".config" / "agent" / "settings.json", {"hooks": {"PreToolUse": [
+        group("write_file", hook("echo w")), group("bash_execute", hook("echo b")), group("mcp__*", hook("echo m"))]}})
+    write_json(home / ".config" / "agent" / "settings.json", settings("PreToolUse", hook("echo home-bash"), matcher="^bash"))
+    m = manager()
+    assert m.match_hooks_for_tool("PreToolUse", "bash_execute") == ["echo b", "echo home-bash"]
+    assert m.match_hooks_for_tool("PreToolUse", "write_file") == ["echo w"]
+    assert m.match_hooks_for_tool("PreToolUse", "mcp__fs__read") == ["echo m"]
+    assert m.match_hooks_for_tool("PreToolUse", "read_file") == []
+    assert m.match_hooks_for_tool("Stop", "") == []

@@ -61,6 +61,17 @@ def test_explicit_sources_replace_the_profile_locations(engine, project, tmp_pat
     assert [h.command for h in r.hooks] == ["echo explicit"]
 
 
+def test_empty_sources_mean_no_files(engine, project, home):
+    # sources absent (or None) means the profile's files; [] means none, only the inline config.
+    write_json(project / ".config/agent/settings.json", settings("Stop", hook("echo project")))
+    write_json(home / ".config/agent/settings.json", settings("Stop", hook("echo user")))
+    inline = settings("Stop", hook("echo inline"))
+    assert [h.command for h in engine(config=inline).fire("Stop", {}).hooks] == ["echo inline", "echo project", "echo user"]
+    eng = engine(config=inline, sources=[])
+    assert [h.command for h in eng.fire("Stop", {}).hooks] == ["echo inline"]
+    assert [s["path"] for s in eng.config()["sources"]] == ["<inline>"]
+
+
 def test_ids_are_names_or_stable_hashes(engine, project, home):
     cfg = settings("Stop", hook("echo a", name="named"), hook("echo b"))
     a = engine(config=cfg).config()["hooks"]

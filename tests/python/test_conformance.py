@@ -102,6 +102,10 @@ def test_conformance(path: Path, tmp_path: Path) -> None:
         if v.get("config") is not None:
             _check_config(v["config"], eng.config())
         for i, f in enumerate(v["fires"]):
+            if f.get("drain"):
+                errs = _match(f"fires[{i}]", {"agent_output": eng.drain()}, f.get("expect") or {})
+                assert not errs, f"drain {i}:\n  " + "\n  ".join(errs)
+                continue
             r = eng.fire(f["event"], f.get("payload") or {})
             errs = _match(f"fires[{i}]", dict(r.raw), f.get("expect") or {})
             assert not errs, f"fire {i} ({f['event']}):\n  " + "\n  ".join(errs) + f"\nresult: {json.dumps(r.raw)}"

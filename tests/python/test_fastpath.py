@@ -76,24 +76,25 @@ def test_reload_refreshes_the_summary(engine, project):
     assert eng.fire("PreToolUse", UNSERIALISABLE).matched == 0
 
 
-def test_piped_output_reaches_the_next_fire_even_without_hooks(engine):
-    # pipe_output queues a hook's output for the next fire's agent_output, which only the
-    # library holds; the fast path must not swallow it.
+def test_piped_output_reaches_the_next_pre_iteration_even_without_hooks(engine):
+    # pipe_output queues a hook's output for the next pre_iteration fire's agent_output, which
+    # only the library holds; the fast path must not swallow it, even with no hook for the event.
     eng = engine(config=settings("PostIteration", hook("echo lint failed", pipe_output=True)))
     first = eng.fire("PostIteration", {})
-    assert first.matched == 1
-    r = eng.fire("Stop", {})  # no hooks for Stop
+    assert first.matched == 1 and first.agent_output == []
+    assert eng.fire("Stop", {}).agent_output == []  # no other fire takes the buffer
+    r = eng.fire("PreIteration", {})  # no hooks for PreIteration
     assert [s.strip() for s in r.agent_output] == ["lint failed"]
-    assert eng.fire("Stop", {}).agent_output == []
+    assert eng.fire("PreIteration", {}).agent_output == []
 
 
 def test_drain_returns_piped_output(engine):
-    eng = engine(config=settings("PostIteration", hook("echo one", pipe_output=True)))
-    assert eng.fire("PostIteration", {}).agent_output == []
-    assert [s.strip() for s in eng.fire("PostIteration", {}).agent_output] == ["one"]  # FIFO
-    assert [s.strip() for s in eng.drain()] == ["one"]
+    eng = engine(config=settings("PostIteration", hook("echo <<n>>", pipe_output=True)))
+    assert eng.fire("PostIteration", {"n": "one"}).agent_output == []
+    assert eng.fire("PostIteration", {"n": "two"}).agent_output == []
+    assert [s.strip() for s in eng.drain()] == ["one", "two"]  # FIFO
     assert eng.drain() == []
-    assert eng.fire("Stop", {}).agent_output == []
+    assert eng.fire("PreIteration", {}).agent_output == []
 
 
 def test_non_dict_payloads_always_reach_the_library(engine):

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+import hookexec
 from conftest import HANG_GUARD, hook
 
 MATCHERS = {
@@ -49,6 +50,18 @@ def test_matches_counts_what_fire_runs(eng, subject, expected):
     assert eng.matches("pre-tool", subject) == len(expected)  # aliases normalise
     r = eng.fire("PreToolUse", {"tool_name": subject, "tool_input": {}})
     assert {h.id for h in r.hooks} == expected
+    # match_ids names the same hooks, in config order (the order of MATCHERS).
+    assert eng.match_ids("PreToolUse", subject) == [n for n in MATCHERS if n in expected]
+    assert eng.match_ids("pre-tool", subject) == [h.id for h in r.hooks]
+
+
+def test_match_ids_errors(eng):
+    assert eng.match_ids("Stop") == []
+    with pytest.raises(hookexec.InvalidArgumentError):
+        eng.match_ids("")
+    eng.close()
+    with pytest.raises(hookexec.ClosedError):
+        eng.match_ids("PreToolUse", "Bash")
 
 
 def test_builtin_glob_does_not_match_a_missing_tool(eng):
