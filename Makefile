@@ -69,9 +69,11 @@ test-go: ## Go unit and integration tests with the race detector
 # The pure-Go packages (the core, the CLI) must build for the hosts agents run on; vet also
 # type-checks their tests.
 CROSS_PKGS := ./core/... $(if $(wildcard cmd),./cmd/...)
-test-cross: ## cross-compile the pure-Go packages for macOS and Windows
-	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet $(CROSS_PKGS)
-	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet $(CROSS_PKGS)
+test-cross: ## cross-compile the pure-Go packages (and vet their tests) for macOS and Windows
+	for target in darwin/arm64 windows/amd64; do \
+		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) build -o /dev/null $(CROSS_PKGS) && \
+		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) vet $(CROSS_PKGS) || exit 1; \
+	done
 
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
