@@ -180,7 +180,8 @@ class Engine:
                 return
             self._closed = True  # from here on every method raises ClosedError
             if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
+                # Queued fire_async calls still run, and raise ClosedError like any later call.
+                self._executor.shutdown(wait=False)
             self._lib.hookexec_close(self._h)
             # Async hooks that finished while close waited were delivered; nothing is after.
             self._handlers = {}
@@ -209,7 +210,7 @@ class Engine:
 
         def release() -> None:
             if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
+                executor.shutdown(wait=False)
             lib.hookexec_close(h)
             for thunk in keep:
                 _live_thunks.pop(id(thunk), None)

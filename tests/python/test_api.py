@@ -163,3 +163,22 @@ def test_each_listener_kind_gets_its_own_type(engine):
     eng.on_status(None)
     _deliver(eng, b"status", b'{"event":"Stop","hook":"x","status_message":"s"}')
     assert len(got) == 2
+
+
+def test_fire_async_queued_behind_a_close_raises_closed_error(engine, project):
+    eng = engine(config=settings("Stop", hook("while [ ! -e release ]; do sleep 0.01; done", timeout=60)), max_parallel=1)
+
+    async def main():
+        first = asyncio.ensure_future(eng.fire_async("Stop"))
+        queued = asyncio.ensure_future(eng.fire_async("Stop"))  # waits for the one thread
+        await asyncio.sleep(0.1)
+        closer = asyncio.get_running_loop().run_in_executor(None, eng.close)  # waits for the first fire
+        while not eng.closed:
+            await asyncio.sleep(0.01)
+        (project / "release").touch()
+        await closer
+        assert (await first).matched == 1
+        with pytest.raises(hookexec.ClosedError):
+            await queued
+
+    asyncio.run(asyncio.wait_for(main(), HANG_GUARD))
