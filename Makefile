@@ -51,7 +51,7 @@ hookexec: $(CLI) ## alias for build/hookexec
 
 all: $(LIB) $(CLI) ## the library and the command
 
-$(BUILD)/test_capi: tests/c/test_capi.c include/hookexec.h $(LIB) ## the C test program
+$(BUILD)/test_capi: tests/c/test_capi.c tests/c/trust.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the C++ wrapper's tests

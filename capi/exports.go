@@ -37,6 +37,7 @@ const (
 	statusClosed   = C.HOOKEXEC_ECLOSED
 	statusMisuse   = C.HOOKEXEC_EMISUSE
 	statusInternal = C.HOOKEXEC_EINTERNAL
+	statusTrust    = C.HOOKEXEC_ETRUST
 )
 
 // status maps an engine error to a code.
@@ -50,6 +51,8 @@ func status(err error) C.int {
 		return statusMisuse
 	case errors.Is(err, engine.ErrConfig):
 		return statusConfig
+	case errors.Is(err, engine.ErrTrust):
+		return statusTrust
 	case errors.Is(err, engine.ErrInvalid):
 		return statusInvalid
 	}
@@ -283,4 +286,46 @@ func hxgo_close(h C.uintptr_t, errOut **C.char) (rc C.int) {
 	// Close waited for async hooks; a notification may still be on its way out.
 	listeners.drop(uintptr(h)).retire(true)
 	return fail(errOut, err)
+}
+
+// Operations of hxgo_trust, mirrored in hookexec.c.
+const (
+	trustList    = 0
+	trustApprove = 1
+	trustRevoke  = 2
+)
+
+//export hxgo_trust
+func hxgo_trust(h C.uintptr_t, op C.int, id *C.char, out **C.char, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	var ids []string
+	if id != nil {
+		ids = []string{C.GoString(id)}
+	}
+	var r *engine.TrustReport
+	switch op {
+	case trustList:
+		r, err = e.TrustList()
+	case trustApprove:
+		r, err = e.Approve(ids...)
+	case trustRevoke:
+		r, err = e.Revoke(ids...)
+	default:
+		err = fmt.Errorf("%w: trust operation %d", engine.ErrInvalid, int(op))
+	}
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if out != nil {
+		b, err := r.JSON()
+		if err != nil {
+			return fail(errOut, err)
+		}
+		*out = handout(b)
+	}
+	return statusOK
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,7 @@ const char *hookexec_errstr(int code) {
 	case HOOKEXEC_EMISUSE: return "library misuse: not an engine handle";
 	case HOOKEXEC_EFORK: return "called after fork()";
 	case HOOKEXEC_EINTERNAL: return "internal error";
+	case HOOKEXEC_ETRUST: return "trust store cannot be read or written";
 	}
 	return "unknown status code";
 }
@@ -210,6 +212,35 @@ int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, voi
 	int rc = hxgo_set_prompt_evaluator((uintptr_t)e, fn, user_data, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
+}
+
+/* hx_trust is hookexec_trust_*: op 0 list, 1 approve, 2 revoke (hxgo_trust). */
+static int hx_trust(const char *fn, int op, hookexec_engine *e, const char *id, char **out) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (out) *out = NULL;
+	if (!e) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s: engine is NULL", fn);
+		return hx_fail(HOOKEXEC_EINVAL, msg);
+	}
+	char *err = NULL;
+	int rc = hxgo_trust((uintptr_t)e, op, (char *)id, out, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_trust_list(hookexec_engine *e, char **list_out) {
+	if (!list_out) return hx_forked ? hx_fail(HOOKEXEC_EFORK, hx_fork_msg) : hx_fail(HOOKEXEC_EINVAL, "hookexec_trust_list: list_out is NULL");
+	return hx_trust("hookexec_trust_list", 0, e, NULL, list_out);
+}
+
+int hookexec_trust_approve(hookexec_engine *e, const char *id, char **list_out) {
+	return hx_trust("hookexec_trust_approve", 1, e, id, list_out);
+}
+
+int hookexec_trust_revoke(hookexec_engine *e, const char *id, char **list_out) {
+	if (!id) return hx_forked ? hx_fail(HOOKEXEC_EFORK, hx_fork_msg) : hx_fail(HOOKEXEC_EINVAL, "hookexec_trust_revoke: id is NULL");
+	return hx_trust("hookexec_trust_revoke", 2, e, id, list_out);
 }
 
 long hookexec_debug_live(int what) {

@@ -62,6 +62,7 @@ extern "C" {
 #define HOOKEXEC_EMISUSE 4   /* the handle was never returned by hookexec_open */
 #define HOOKEXEC_EFORK 5     /* called in a child process after fork() */
 #define HOOKEXEC_EINTERNAL 6 /* a bug in hookexec; the message says where */
+#define HOOKEXEC_ETRUST 7    /* the trust store cannot be read or written; the message says why */
 
 /* An engine: a loaded, compiled hook configuration. Opaque; never dereference it. */
 typedef struct hookexec_engine hookexec_engine;
@@ -105,7 +106,8 @@ const char *hookexec_version(void);
  *   profile ("cli-agent" | "claude" | "mycode" | "autohand" | "autoagent" | "iteratr"),
  *   project_dir, home, sources [paths, dialect detected from shape], config {inline},
  *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
- *   session_id, transcript_path, env {NAME: value}, notifications (bool).
+ *   session_id, transcript_path, env {NAME: value}, notifications (bool),
+ *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.
@@ -118,7 +120,8 @@ int hookexec_open(const char *options_json, hookexec_engine **out, char **error_
  * (a JSON object; NULL means {}), runs the matching hooks and waits for them (not for async
  * ones). On success *result_out is the result JSON:
  *   {event, matched, blocked, decision, reason, continue, stop_reason, updated_input,
- *    additional_context, system_message, agent_output, duration_ms, warnings, hooks[...]}
+ *    additional_context, system_message, agent_output, duration_ms, warnings, hooks[...],
+ *    awaiting_approval[...]}
  * to release with hookexec_free. A failing hook is part of the result, never an error.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
  * HOOKEXEC_EINTERNAL.
@@ -194,6 +197,47 @@ int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, voi
  * Returns HOOKEXEC_OK, HOOKEXEC_ECLOSED (already closed), HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_close(hookexec_engine *e);
+
+/*
+ * Trust (options "trust": "project"): hooks from files inside the project run only once the
+ * user approved them. An approval names the hook's entry and the sha256 of every project file
+ * its command runs; editing either revokes it. Approvals live in the trust store (options
+ * "trust_store", default ~/.config/hookexec/trust.json). A fire reports the hooks it did not
+ * run in "awaiting_approval": [{id, source, event, matcher, command, reason}], and
+ * hookexec_config() marks them "trust": "awaiting approval" with "trust_reason".
+ *
+ * The report these functions hand out is JSON {mode, store, project_dir, error, hooks: [{id,
+ * source, event, matcher, type, command, args, status ("approved" | "awaiting approval"),
+ * reason, enabled, files: [{path, sha256, approved}], approved_at}]}; "error" says why the
+ * store cannot be read ("" when it can). They work in mode "all" too, so a host can collect
+ * approvals before it enforces them. Release the report with hookexec_free.
+ */
+
+/*
+ * Lists the project-level hooks and their approval state, judged now (files are hashed
+ * again), into *list_out.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,
+ * HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_list(hookexec_engine *e, char **list_out);
+
+/*
+ * Approves the project-level hook with this id as it is now (entry and file hashes), or with
+ * id NULL every hook awaiting approval, writes the store atomically and reloads the
+ * configuration. *list_out (if list_out is not NULL) is the report afterwards.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (no project-level hook has this id, or a file it runs
+ * cannot be read), HOOKEXEC_ETRUST (the store cannot be read or written; it is left as it
+ * was), HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_approve(hookexec_engine *e, const char *id, char **list_out);
+
+/*
+ * Removes every approval of the hook with this id in this project; the hook awaits approval
+ * again. *list_out (if list_out is not NULL) is the report afterwards.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (id is NULL, or nothing was approved under it),
+ * HOOKEXEC_ETRUST, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
+ */
+int hookexec_trust_revoke(hookexec_engine *e, const char *id, char **list_out);
 
 /* Releases a string the library returned. NULL is a no-op. */
 void hookexec_free(void *p);

@@ -8,8 +8,8 @@
  * status code the C layer reports.
  *
  * Threads: like the C handle, one Engine may be used from many threads at once (fire, match,
- * config, reload, drain, on_listener); close(), moving, assigning and destroying it need
- * exclusive access, as for any C++ object.
+ * match_ids, config, reload, drain, on_listener); close(), moving, assigning and destroying
+ * it need exclusive access, as for any C++ object.
  *
  * Link with -lhookexec; every function below is inline and calls only the public C API.
  */
@@ -43,7 +43,8 @@ enum class Code : int {
 	closed = HOOKEXEC_ECLOSED,    // the engine was closed (or moved from)
 	misuse = HOOKEXEC_EMISUSE,    // not an engine handle; header and library versions differ
 	fork = HOOKEXEC_EFORK,        // called in a child process after fork()
-	internal = HOOKEXEC_EINTERNAL // a bug in hookexec; the message says where
+	internal = HOOKEXEC_EINTERNAL, // a bug in hookexec; the message says where
+	trust = HOOKEXEC_ETRUST        // the trust store cannot be read or written
 };
 
 // A failed call: what() is the library's message, code() its HOOKEXEC_E* status.
@@ -74,6 +75,7 @@ using ClosedError = ErrorOf<Code::closed>;     // HOOKEXEC_ECLOSED
 using MisuseError = ErrorOf<Code::misuse>;     // HOOKEXEC_EMISUSE
 using ForkError = ErrorOf<Code::fork>;         // HOOKEXEC_EFORK
 using InternalError = ErrorOf<Code::internal>; // HOOKEXEC_EINTERNAL
+using TrustError = ErrorOf<Code::trust>;       // HOOKEXEC_ETRUST
 
 // Throws the Error subclass for code (plain Error for codes this header does not know).
 [[noreturn]] inline void throw_error(int code, const std::string &message) {
@@ -84,6 +86,7 @@ using InternalError = ErrorOf<Code::internal>; // HOOKEXEC_EINTERNAL
 	case Code::misuse: throw MisuseError(message);
 	case Code::fork: throw ForkError(message);
 	case Code::internal: throw InternalError(message);
+	case Code::trust: throw TrustError(message);
 	case Code::ok: break;
 	}
 	throw Error(code, message);
@@ -292,6 +295,28 @@ public:
 		hookexec_free(err);
 	}
 
+	// The project-level hooks and their approval state as JSON (see hookexec_trust_list).
+	String trust_list() const {
+		char *out = nullptr;
+		const int rc = hookexec_trust_list(handle_or_throw(), &out);
+		if (rc != HOOKEXEC_OK) detail::throw_last(rc);
+		return String(out);
+	}
+
+	// Approves the project-level hook id as it is now; returns the report afterwards.
+	String trust_approve(std::string_view id) const { return trust_change(hookexec_trust_approve, id, "id"); }
+
+	// Approves every project-level hook awaiting approval; returns the report afterwards.
+	String trust_approve_all() const {
+		char *out = nullptr;
+		const int rc = hookexec_trust_approve(handle_or_throw(), nullptr, &out);
+		if (rc != HOOKEXEC_OK) detail::throw_last(rc);
+		return String(out);
+	}
+
+	// Removes the approvals of hook id; returns the report afterwards.
+	String trust_revoke(std::string_view id) const { return trust_change(hookexec_trust_revoke, id, "id"); }
+
 	// Returns and clears the queued output of pipe_output hooks (a JSON array of strings).
 	String drain() const {
 		char *out = nullptr;
@@ -338,6 +363,14 @@ private:
 	hookexec_engine *handle_or_throw() const {
 		if (!h_) throw ClosedError("hookexec: the Engine is empty (default-constructed or moved from)");
 		return h_;
+	}
+
+	String trust_change(int (*fn)(hookexec_engine *, const char *, char **), std::string_view id, const char *what) const {
+		const std::string arg = detail::c_arg(id, what);
+		char *out = nullptr;
+		const int rc = fn(handle_or_throw(), arg.c_str(), &out);
+		if (rc != HOOKEXEC_OK) detail::throw_last(rc);
+		return String(out);
 	}
 
 	void set_listener(Listener fn) {

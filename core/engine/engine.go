@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/trust"
 )
 
 // Errors returned by the Engine's methods; test with errors.Is.
@@ -55,6 +56,12 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// Trust is "all" (every hook runs) or "project" (hooks from files inside the project
+	// run only once approved). "" means the profile's default; see README "Trust".
+	Trust string `json:"trust"`
+	// TrustStore is the trust store file; "" means <home>/.config/hookexec/trust.json when
+	// Home is set, else $XDG_CONFIG_HOME/hookexec/trust.json, else ~/.config/hookexec/trust.json.
+	TrustStore string `json:"trust_store"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -102,6 +109,9 @@ type Engine struct {
 	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       [][]byte // notifications waiting for the listener, in fire order
 	delivering  bool     // a goroutine is delivering notes
+	trust       trust.Mode
+	store       trust.Store
+	hasher      trust.Hasher // script hashes, cached by stat identity across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -121,6 +131,16 @@ func Open(o Options) (*Engine, error) {
 		o.ProjectDir = wd
 	}
 	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
+	var err error
+	if e.trust, err = trustMode(o); err != nil {
+		return nil, err
+	}
+	e.store.Path = o.TrustStore
+	if e.store.Path == "" {
+		e.store.Path = trust.DefaultPath(o.Home, os.Getenv)
+	} else if e.store.Path, err = filepath.Abs(e.store.Path); err != nil {
+		return nil, fmt.Errorf("%w: trust_store: %v", ErrInvalid, err)
+	}
 	if o.KillGraceMs > 0 {
 		e.grace = time.Duration(o.KillGraceMs) * time.Millisecond
 	}
@@ -168,6 +188,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
+	e.gateProjectHooks(p)
 	return p, nil
 }
 

@@ -44,6 +44,12 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	}
 	res := emptyResult(ev.Name)
 	selected := p.selectHooks(ev, doc)
+	if p.trust != nil {
+		selected, res.AwaitingApproval = e.admit(p.trust, selected)
+		for _, a := range res.AwaitingApproval {
+			res.Warnings = append(res.Warnings, a.ID+": not run, awaiting approval ("+a.Reason+")")
+		}
+	}
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
@@ -64,7 +70,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
-	res.Warnings = append(f.warnings, sum.Warnings...)
+	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
 			res.Warnings = append(res.Warnings, results[i].ID+": "+w)
@@ -125,6 +131,7 @@ func mustPath(expr string) payload.Path {
 }
 
 // Match returns how many enabled hooks would run for event and subject, without running any.
+// Hooks awaiting approval (as judged at load) do not count.
 func (e *Engine) Match(name, subject string) (int, error) {
 	if !e.gate.enter() {
 		return 0, ErrClosed
@@ -135,7 +142,7 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	}
 	n := 0
 	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.cfg.Match.Match(subject) {
+		if h.cfg.Match.Match(subject) && !h.awaiting() {
 			n++
 		}
 	}
@@ -155,7 +162,7 @@ func (e *Engine) MatchIDs(name, subject string) ([]string, error) {
 	}
 	ids := []string{}
 	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.cfg.Match.Match(subject) {
+		if h.cfg.Match.Match(subject) && !h.awaiting() {
 			ids = append(ids, h.cfg.ID)
 		}
 	}

@@ -11,14 +11,16 @@ type plan struct {
 	hooks    []*hook            // all hooks, config order, disabled ones included (for Config)
 	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
 	warnings []config.Warning
-	notify   bool // fires are announced to the listener (autohand's JSON-RPC notifications)
+	notify   bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
+	trust    *trustState // project-level hooks awaiting or holding approval; nil: none gated
 }
 
 // hook is one configured hook in the index.
 type hook struct {
-	cfg   *config.Hook
-	index int // position in config order
-	event event.Info
+	cfg      *config.Hook
+	index    int // position in config order
+	event    event.Info
+	approval *trustGate // set when the hook runs only once approved (trust "project")
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.
@@ -63,11 +65,11 @@ func (p *plan) eventsSummary() map[string]eventSummary {
 		if subj == nil {
 			subj = []string{}
 		}
-		out[in.Name] = eventSummary{Hooks: len(p.byEvent[in.Name]), Subject: subj}
+		out[in.Name] = eventSummary{Hooks: len(p.byEvent[in.Name]), Subject: subj, Awaiting: awaiting(p.byEvent[in.Name])}
 	}
 	for name, hs := range p.byEvent {
 		if _, ok := out[name]; !ok {
-			out[name] = eventSummary{Hooks: len(hs), Subject: []string{}}
+			out[name] = eventSummary{Hooks: len(hs), Subject: []string{}, Awaiting: awaiting(hs)}
 		}
 	}
 	return out
@@ -76,4 +78,17 @@ func (p *plan) eventsSummary() map[string]eventSummary {
 type eventSummary struct {
 	Hooks   int      `json:"hooks"`
 	Subject []string `json:"subject"`
+	// Awaiting counts the hooks among Hooks that await approval when the configuration
+	// loaded: a fire reports them, so bindings must not answer it without the library.
+	Awaiting int `json:"awaiting"`
+}
+
+func awaiting(hs []*hook) int {
+	n := 0
+	for _, h := range hs {
+		if h.awaiting() {
+			n++
+		}
+	}
+	return n
 }

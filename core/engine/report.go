@@ -21,7 +21,9 @@ type ConfigReport struct {
 	EventNames map[string]string `json:"event_names"`
 	// Notifications: every fire is announced to the listener (kind "notification"), so a
 	// binding must not skip the library for fires that match no hook.
-	Notifications bool `json:"notifications"`
+	Notifications bool   `json:"notifications"`
+	Trust         string `json:"trust"`       // "all" or "project"
+	TrustStore    string `json:"trust_store"` // the trust store file
 }
 
 // HookInfo is one configured hook, enabled or not.
@@ -46,6 +48,10 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	// Trust is "approved" or "awaiting approval" for a project-level hook under trust
+	// "project" (judged when config() is called), "" for hooks that need no approval.
+	Trust       string `json:"trust,omitempty"`
+	TrustReason string `json:"trust_reason,omitempty"` // what changed since the approval
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -70,6 +76,8 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Events:        p.eventsSummary(),
 		EventNames:    eventNames(),
 		Notifications: p.notify,
+		Trust:         e.trust.String(),
+		TrustStore:    e.store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {
@@ -78,6 +86,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 	if r.Warnings == nil {
 		r.Warnings = []config.Warning{}
 	}
+	live := e.liveVerdicts(p)
 	for _, h := range p.hooks {
 		c := h.cfg
 		var filter *HookFilter
@@ -91,6 +100,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
 		})
+		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
 	}
 	return r, nil
 }

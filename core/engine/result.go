@@ -21,6 +21,9 @@ type Result struct {
 	DurationMs        float64         `json:"duration_ms"`
 	Warnings          []string        `json:"warnings"`
 	Hooks             []HookResult    `json:"hooks"`
+	// AwaitingApproval lists the project-level hooks the fire selected but did not run
+	// (trust "project"), in config order; they neither block nor allow.
+	AwaitingApproval []Awaiting `json:"awaiting_approval"`
 }
 
 // HookResult is what one hook of a fire did, in config order.
@@ -54,6 +57,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}
+	}
+	if r.AwaitingApproval == nil {
+		r.AwaitingApproval = []Awaiting{}
 	}
 	b, err := marshal(r)
 	if err != nil {

@@ -28,10 +28,11 @@ from .errors import (
     InvalidArgumentError,
     LibraryNotFoundError,
     MisuseError,
+    TrustStoreError,
     VersionMismatchError,
 )
 from .events import AsyncResult, RewakeEvent, StatusEvent
-from .result import Decision, ExecKind, FireResult, HookResult
+from .result import AwaitingApproval, Decision, ExecKind, FireResult, HookResult
 
 __all__ = [
     "Engine",
@@ -50,6 +51,7 @@ __all__ = [
     "Warning",
     "EventSummary",
     "PromptEvaluator",
+    "AwaitingApproval",
     "HookexecError",
     "InvalidArgumentError",
     "ConfigError",
@@ -57,6 +59,7 @@ __all__ = [
     "MisuseError",
     "ForkError",
     "InternalError",
+    "TrustStoreError",
     "LibraryNotFoundError",
     "VersionMismatchError",
     "HOOKEXEC_VERSION_NUMBER",

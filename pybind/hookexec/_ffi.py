@@ -163,6 +163,9 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _fn("hookexec_drain", c_int, [engine, out], _check_status)
     _fn("hookexec_set_listener", c_int, [engine, LISTENER_FN, c_void_p], _check_status)
     _fn("hookexec_set_prompt_evaluator", c_int, [engine, PROMPT_FN, c_void_p], _check_status)
+    _fn("hookexec_trust_list", c_int, [engine, out], _check_status)
+    _fn("hookexec_trust_approve", c_int, [engine, c_char_p, out], _check_status)
+    _fn("hookexec_trust_revoke", c_int, [engine, c_char_p, out], _check_status)
     _fn("hookexec_close", c_int, [engine], _check_status)
     _fn("hookexec_debug_live", c_long, [c_int])
 

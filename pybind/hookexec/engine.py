@@ -55,6 +55,7 @@ _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
+        "trust", "trust_store",
     }
 )
 
@@ -97,7 +98,8 @@ class Engine:
     explicit files; ``config`` adds an inline config (a dict, or JSON text) of highest
     precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
-    transcript_path, env. An unknown keyword is a TypeError; a bad value is an
+    transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
+    trust_store. An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
     """
@@ -146,8 +148,9 @@ class Engine:
         self._max_parallel = mp if isinstance(mp, int) and mp > 0 else _DEFAULT_MAX_PARALLEL
         self._executor: Optional[ThreadPoolExecutor] = None  # fire_async's, made on first use
         self._sync_firing: Set[int] = set()  # threads inside a synchronous fire (see _aio)
-        # (canonical event → (enabled hooks, subject fields), (event, subject) → match count)
-        self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...]]], Dict[Tuple[str, str], int]] = ({}, {})
+        # (canonical event → (enabled hooks, subject fields, hooks awaiting approval),
+        #  (event, subject) → match count)
+        self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
         self._empty: Dict[str, FireResult] = {}
         self._names: Dict[str, str] = {}  # every known event name and alias → canonical
         self._piped = False
@@ -288,7 +291,9 @@ class Engine:
         events, counts = self._summary  # one snapshot: a reload swaps both together
         summary = events.get(canon)
         if summary is not None:
-            n, fields = summary
+            n, fields, awaiting = summary
+            if awaiting:
+                return None  # the library reports hooks awaiting approval
             if n:
                 subject = ""
                 if payload:
@@ -362,12 +367,46 @@ class Engine:
         cfg = self._config_json()
         events = {}
         for name, s in (cfg.get("events") or {}).items():
-            events[name] = (int(s.get("hooks") or 0), tuple(s.get("subject") or ()))
+            events[name] = (int(s.get("hooks") or 0), tuple(s.get("subject") or ()), int(s.get("awaiting") or 0))
         # Sticky: output queued by a pipe_output hook outlives a reload that removes the hook.
         self._piped = self._piped or any(h.get("pipe_output") for h in cfg.get("hooks") or ())
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
         self._summary = (events, {})
+
+    # --- trust -----------------------------------------------------------------------------
+
+    def trust_list(self) -> Dict[str, Any]:
+        """The project-level hooks (from files inside the project) and whether each is approved:
+        {mode, store, project_dir, error, hooks: [{id, source, event, matcher, type, command,
+        args, status ("approved" | "awaiting approval"), reason, enabled, files: [{path,
+        sha256, approved}], approved_at}]}. Judged now: files are hashed again. ``error`` says
+        why the trust store cannot be read ("" when it can). Works with trust "all" too."""
+        self._check_open()
+        report: Dict[str, Any] = json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
+        return report
+
+    def approve(self, id: Optional[str] = None, *, all: bool = False) -> Dict[str, Any]:
+        """Approves the project-level hook ``id`` as it is now (its entry and the sha256 of
+        every project file it runs), or with ``all=True`` every hook awaiting approval; the
+        configuration reloads. Returns :meth:`trust_list`'s report afterwards. Raises
+        InvalidArgumentError for an id that names no project-level hook, TrustStoreError when
+        the store cannot be read or written (it is then left as it was)."""
+        if (id is None) == (not all):
+            raise TypeError("approve() takes a hook id or all=True, not both")
+        return self._trust(self._lib.hookexec_trust_approve, None if id is None else _name(id, "id"))
+
+    def revoke(self, id: str) -> Dict[str, Any]:
+        """Removes the approvals of hook ``id``; it awaits approval again. Returns the report
+        afterwards; InvalidArgumentError when nothing was approved under ``id``."""
+        return self._trust(self._lib.hookexec_trust_revoke, _name(id, "id"))
+
+    def _trust(self, fn: Any, id: Optional[bytes]) -> Dict[str, Any]:
+        with self._reload_lock:  # the library reloaded: refresh the summary in the same step
+            self._check_open()
+            report: Dict[str, Any] = json.loads(_ffi.call_string(fn, self._h, id))
+            self._refresh()
+        return report
 
     def drain(self) -> List[str]:
         """Returns and clears the queued output of pipe_output hooks (session_start,

@@ -77,6 +77,12 @@ class InternalError(HookexecError):
     code = 6
 
 
+class TrustStoreError(HookexecError):
+    """HOOKEXEC_ETRUST: the trust store cannot be read or written; the message says why."""
+
+    code = 7
+
+
 class LibraryNotFoundError(HookexecError, ImportError):
     """libhookexec.so could not be found or loaded. ``paths`` lists the locations tried."""
 
@@ -103,7 +109,7 @@ class VersionMismatchError(HookexecError, ImportError):
 
 _BY_CODE: Dict[int, Type[HookexecError]] = {
     cls.code: cls  # type: ignore[misc,unused-ignore]
-    for cls in (InvalidArgumentError, ConfigError, ClosedError, MisuseError, ForkError, InternalError)
+    for cls in (InvalidArgumentError, ConfigError, ClosedError, MisuseError, ForkError, InternalError, TrustStoreError)
 }
 
 

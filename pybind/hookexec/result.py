@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Literal, NoReturn, Optional, Tuple, TypeVar, Union, cast
 
-__all__ = ["FireResult", "HookResult", "Decision", "ExecKind"]
+__all__ = ["AwaitingApproval", "FireResult", "HookResult", "Decision", "ExecKind"]
 
 #: A hook's or a fire's decision; "none" when no hook decided.
 Decision = Literal["none", "allow", "ask", "deny"]
@@ -95,6 +95,32 @@ class HookResult:
 
 
 @dataclass(frozen=True)
+class AwaitingApproval:
+    """A project-level hook the fire selected but did not run (trust "project"): it is not
+    approved, or ``reason`` says what changed since it was ("new hook", "command changed",
+    "script .claude/hooks/guard.py changed", "trust store unreadable: ...")."""
+
+    id: str
+    source: str
+    event: str
+    matcher: str
+    command: str
+    reason: str
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "AwaitingApproval":
+        g = d.get
+        return cls(
+            id=g("id") or "",
+            source=g("source") or "",
+            event=g("event") or "",
+            matcher=g("matcher") or "",
+            command=g("command") or "",
+            reason=g("reason") or "",
+        )
+
+
+@dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
     mutation, because the fast path hands the same empty result to every caller.
@@ -120,6 +146,8 @@ class FireResult:
     warnings: ReadOnlyList[str]
     hooks: ReadOnlyList[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # Hooks not run because they await approval (trust "project"); they neither block nor allow.
+    awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
     @property
     def should_continue(self) -> bool:
@@ -153,6 +181,7 @@ class FireResult:
             warnings=ReadOnlyList(g("warnings") or ()),
             hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
             raw=ReadOnlyDict(d),
+            awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
     @classmethod
@@ -177,5 +206,6 @@ class FireResult:
                 "event": event, "matched": 0, "blocked": False, "decision": "none", "reason": "",
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
+                "awaiting_approval": [],
             }),
         )

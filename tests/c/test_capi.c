@@ -369,7 +369,7 @@ static void test_null_safety_and_codes(void) {
 
 	/* errstr: non-empty and distinct for every code, a fixed text for unknown ones */
 	const int codes[] = {HOOKEXEC_OK,      HOOKEXEC_EINVAL, HOOKEXEC_ECONFIG,  HOOKEXEC_ECLOSED,
-	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL};
+	                     HOOKEXEC_EMISUSE, HOOKEXEC_EFORK,  HOOKEXEC_EINTERNAL, HOOKEXEC_ETRUST};
 	const int ncodes = (int)(sizeof codes / sizeof codes[0]);
 	for (int i = 0; i < ncodes; i++) {
 		const char *s = hookexec_errstr(codes[i]);
@@ -379,7 +379,7 @@ static void test_null_safety_and_codes(void) {
 	}
 	CHECK(strcmp(hookexec_errstr(99), "unknown status code") == 0);
 	CHECK(strcmp(hookexec_errstr(-1), "unknown status code") == 0);
-	CHECK(strcmp(hookexec_errstr(HOOKEXEC_EINTERNAL + 1), "unknown status code") == 0);
+	CHECK(strcmp(hookexec_errstr(HOOKEXEC_ETRUST + 1), "unknown status code") == 0);
 
 	remove_tree(dir);
 }
@@ -1315,6 +1315,8 @@ static void test_no_leaks(void) {
 	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
 }
 
+#include "trust.c"
+
 static const struct test tests[] = {
 	{"version", test_version},
 	{"null_safety_and_codes", test_null_safety_and_codes},
@@ -1333,6 +1335,7 @@ static const struct test tests[] = {
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
 	{"prompt_hooks", test_prompt_hooks},
+	{"trust", test_trust},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 

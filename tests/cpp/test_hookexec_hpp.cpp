@@ -453,6 +453,42 @@ void test_threads() {
 	CHECK_EQ(right.load(), 80);
 }
 
+// Trust through the wrapper: approve, edit the script, refused, approve all, revoke; an
+// unreadable store throws TrustError.
+void test_trust() {
+	TempDir dir;
+	namespace fs = std::filesystem;
+	const fs::path proj = fs::path(dir.path) / "proj", home = fs::path(dir.path) / "home";
+	fs::create_directories(proj / ".claude/hooks");
+	auto write = [](const fs::path &p, std::string_view text) {
+		fs::create_directories(p.parent_path());
+		FILE *f = std::fopen(p.c_str(), "w");
+		if (f) {
+			std::fwrite(text.data(), 1, text.size(), f);
+			std::fclose(f);
+		}
+	};
+	write(proj / ".claude/hooks/guard.sh", "echo 'guard says no' >&2\nexit 2\n");
+	write(proj / ".claude/settings.json",
+	      R"({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"bash .claude/hooks/guard.sh","name":"guard"}]}]}})");
+	const std::string opts = R"({"profile":"claude","trust":"project","project_dir":")" + proj.string() +
+	                         R"(","home":")" + home.string() + "\"}";
+	auto e = hookexec::Engine::open(opts);
+	CHECK_HAS(e.fire("PreToolUse", kRmPayload).view(), "\"reason\":\"new hook\"");
+	CHECK_HAS(e.trust_list().view(), "\"status\":\"awaiting approval\"");
+	CHECK_HAS(e.trust_approve("guard").view(), "\"status\":\"approved\"");
+	CHECK_HAS(e.fire("PreToolUse", kRmPayload).view(), "\"blocked\":true");
+	write(proj / ".claude/hooks/guard.sh", "exit 0\n");
+	CHECK_HAS(e.fire("PreToolUse", kRmPayload).view(), "script .claude/hooks/guard.sh changed");
+	CHECK_HAS(e.trust_approve_all().view(), "\"status\":\"approved\"");
+	CHECK_HAS(e.fire("PreToolUse", kRmPayload).view(), "\"awaiting_approval\":[]");
+	CHECK_HAS(e.trust_revoke("guard").view(), "\"status\":\"awaiting approval\"");
+	CHECK_THROWS_CODE(e.trust_approve("nope"), HOOKEXEC_EINVAL, err, (void)err);
+	write(home / ".config/hookexec/trust.json", "not json");
+	CHECK_THROWS_CODE(e.trust_approve("guard"), HOOKEXEC_ETRUST, err,
+	                  CHECK(dynamic_cast<const hookexec::TrustError *>(&err) != nullptr));
+}
+
 struct Test {
 	const char *name;
 	void (*fn)();
@@ -470,6 +506,7 @@ const Test kTests[] = {
     {"listener_swapped_while_running", test_listener_swapped_while_running},
     {"close", test_close},
     {"threads", test_threads},
+    {"trust", test_trust},
 };
 
 } // namespace

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookexec/hookexec/core/engine"
+)
+
+// trustFlags are the trust verb's own flags.
+type trustFlags struct {
+	all   bool
+	store string
+}
+
+var trustOpts trustFlags
+
+func init() {
+	register(&verb{
+		name:    "trust",
+		args:    "list | approve ID... | approve --all | revoke ID...",
+		summary: "show project hooks awaiting approval, approve or revoke them",
+		help: `Hooks defined in files inside the project (.claude/settings*.json,
+.config/agent/settings*.json, .gen/, .autoagent/, .iteratr.hooks.yml, project-relative
+--source files) arrive with the repository. With trust "project" (a host's option, or
+HOOKEXEC_TRUST=project in your environment) they run only once approved here.
+
+list shows each project hook, what it would run and the sha256 of every project file its
+command runs, and whether it is approved or what changed since ("new hook", "command
+changed", "script .claude/hooks/guard.py changed"). approve records the hook as it is now;
+editing the hook's entry or one of its scripts later revokes the approval by itself.
+revoke removes an approval. Approvals are kept in ~/.config/hookexec/trust.json
+($XDG_CONFIG_HOME/hookexec/trust.json when set; --store to use another file).
+
+Exit status: 0 done, 1 the store cannot be read or written, or no such hook.`,
+		example: `hookexec trust list
+hookexec --profile claude trust approve guard
+hookexec trust approve --all --json
+hookexec trust revoke guard`,
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&trustOpts.all, "all", trustOpts.all, "approve: every hook awaiting approval")
+			fs.StringVar(&trustOpts.store, "store", trustOpts.store, "the trust store `FILE` (default ~/.config/hookexec/trust.json)")
+		},
+		run: runTrust,
+	})
+}
+
+func runTrust(a *app, args []string) int {
+	if len(args) == 0 {
+		return a.fail(usagef("trust: needs list, approve or revoke"))
+	}
+	sub, ids := args[0], args[1:]
+	switch {
+	case sub != "list" && sub != "approve" && sub != "revoke":
+		return a.fail(usagef("trust: unknown subcommand %q (list, approve, revoke)", sub))
+	case sub == "list" && len(ids) > 0:
+		return a.fail(usagef("trust list: takes no arguments (got %q)", ids[0]))
+	case sub != "approve" && trustOpts.all:
+		return a.fail(usagef("trust %s: --all is for approve", sub))
+	case sub == "approve" && trustOpts.all == (len(ids) > 0):
+		return a.fail(usagef("trust approve: give hook ids or --all (not both)"))
+	case sub == "revoke" && len(ids) == 0:
+		return a.fail(usagef("trust revoke: needs a hook id"))
+	}
+	o, err := a.options()
+	if err != nil {
+		return a.fail(err)
+	}
+	if trustOpts.store != "" {
+		if o.TrustStore, err = filepath.Abs(expandHome(trustOpts.store, a.globals.home)); err != nil {
+			return a.fail(usagef("--store %s: %v", trustOpts.store, err))
+		}
+	}
+	eng, err := engine.Open(o)
+	if err != nil {
+		return a.fail(err)
+	}
+	defer eng.Close()
+
+	var before *engine.TrustReport
+	if sub == "approve" && trustOpts.all {
+		if before, err = eng.TrustList(); err != nil {
+			return a.fail(err)
+		}
+	}
+	var rep *engine.TrustReport
+	switch sub {
+	case "list":
+		rep, err = eng.TrustList()
+	case "approve":
+		rep, err = eng.Approve(ids...)
+	case "revoke":
+		rep, err = eng.Revoke(ids...)
+	}
+	if err != nil {
+		return a.fail(err)
+	}
+	if a.globals.json {
+		a.printJSON(rep)
+		if rep.Error != "" {
+			return exitFail
+		}
+		return exitOK
+	}
+	switch sub {
+	case "list":
+		return a.printTrustList(rep)
+	case "approve":
+		if before != nil {
+			ids = nil
+			for _, h := range before.Hooks {
+				if h.Status != "approved" {
+					ids = append(ids, h.ID)
+				}
+			}
+			if len(ids) == 0 {
+				fmt.Fprintln(a.stdout, "Nothing awaits approval.")
+			}
+		}
+		for _, h := range pick(rep, ids) {
+			fmt.Fprintf(a.stdout, "%s %s\n", a.term.paint(green, "approved"), a.trustedHook(h))
+			a.printFiles(h)
+		}
+	case "revoke":
+		for _, id := range ids {
+			fmt.Fprintf(a.stdout, "%s %s\n", a.term.paint(yellow, "revoked"), a.term.paint(cyan, id))
+		}
+	}
+	return exitOK
+}
+
+// pick returns the report's hooks with the given ids, in report order.
+func pick(rep *engine.TrustReport, ids []string) []engine.TrustEntry {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []engine.TrustEntry
+	for _, h := range rep.Hooks {
+		if want[h.ID] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func (a *app) printTrustList(rep *engine.TrustReport) int {
+	t, w := a.term, a.stdout
+	fmt.Fprintf(w, "Trust store: %s\n", a.shortPath(rep.Store))
+	if rep.Mode == "project" {
+		fmt.Fprintln(w, "Mode: project (project hooks run only once approved)")
+	} else {
+		fmt.Fprintln(w, "Mode: all (approvals are recorded but not enforced; hosts enforce them with trust \"project\", or set HOOKEXEC_TRUST=project)")
+	}
+	if rep.Error != "" {
+		fmt.Fprintf(a.stderr, "hookexec: %s: no project-level hook runs until it can be read\n", strings.TrimPrefix(rep.Error, "hookexec: "))
+	}
+	if len(rep.Hooks) == 0 {
+		fmt.Fprintln(w, "\nNo project-level hooks.")
+		if rep.Error != "" {
+			return exitFail
+		}
+		return exitOK
+	}
+	fmt.Fprintln(w)
+	waiting := 0
+	for i, h := range rep.Hooks {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		status := cell{text: h.Status, paint: green}
+		if h.Status != "approved" {
+			status.paint = yellow
+			waiting++
+		}
+		fmt.Fprintf(w, "%s  %s\n", t.paint(status.paint, status.text), a.trustedHook(h))
+		if h.Reason != "" {
+			fmt.Fprintf(w, "  %s %s\n", t.paint(dim, "why:"), h.Reason)
+		}
+		if !h.Enabled {
+			fmt.Fprintf(w, "  %s\n", t.paint(dim, "(turned off in the configuration)"))
+		}
+		a.printFiles(h)
+	}
+	fmt.Fprintln(w)
+	switch waiting {
+	case 0:
+		fmt.Fprintf(w, "All %s approved.\n", plural(len(rep.Hooks), "project hook"))
+	default:
+		fmt.Fprintf(w, "%s of %d awaiting approval: 'hookexec trust approve ID' or 'hookexec trust approve --all'\n", plural(waiting, "hook"), len(rep.Hooks))
+	}
+	if rep.Error != "" {
+		return exitFail
+	}
+	return exitOK
+}
+
+// trustedHook is one line naming a hook and what it runs.
+func (a *app) trustedHook(h engine.TrustEntry) string {
+	cmd := h.Command
+	if len(h.Args) > 0 {
+		cmd = strings.Join(h.Args, " ")
+	}
+	m := h.Matcher
+	if strings.TrimSpace(m) == "" {
+		m = "*"
+	}
+	return fmt.Sprintf("%s  %s %s  %s  %s", a.term.paint(cyan, h.ID), h.Event, m, oneLine(cmd), a.term.paint(dim, a.shortPath(h.Source)))
+}
+
+// printFiles lists the project files a hook runs with their hashes, and the approved ones
+// where they differ.
+func (a *app) printFiles(h engine.TrustEntry) {
+	for _, f := range h.Files {
+		line := fmt.Sprintf("  runs %s  %s", f.Path, shortHash(f.SHA256))
+		if f.Approved != "" && f.Approved != f.SHA256 {
+			line += a.term.paint(yellow, "  (approved: "+shortHash(f.Approved)+")")
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
+}
+
+// shortHash keeps "sha256:" and 16 hex digits: enough for a person to compare.
+func shortHash(h string) string {
+	if strings.HasPrefix(h, "sha256:") && len(h) > 7+16 {
+		return h[:7+16]
+	}
+	return h
+}

@@ -1,0 +1,7 @@
+package trust
+
+import "syscall"
+
+func statTimes(st *syscall.Stat_t) (mtime, ctime int64) {
+	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
+}
