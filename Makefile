@@ -19,10 +19,10 @@ PYVERSION := pybind/hookexec/_version.py
 # (only an installed package has one inside).
 PY := HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
-C_SOURCES := $(wildcard capi/*.c) include/hookexec.h
+C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python demo demo-cli-agent bench clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node demo demo-cli-agent bench bench-go clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -60,7 +60,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-install test-wheel ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -75,6 +75,13 @@ test-cross: ## cross-compile the pure-Go packages (and vet their tests) for macO
 		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) vet $(CROSS_PKGS) || exit 1; \
 	done
 
+test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner; skipped without node
+	@if command -v node >/dev/null 2>&1; then \
+		HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js; \
+	else \
+		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
+	fi
+
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
 
@@ -85,7 +92,7 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) $(PYVERSION) ## the pytest suite driving the real library, and mypy --strict on the package
+test-python: $(LIB) $(CLI) $(PYVERSION) ## the pytest suite driving the real library, and mypy --strict on the package
 	$(PY) $(PYTHON) -m pytest -q tests/python
 	$(PYTHON) -m mypy --strict pybind/hookexec
 
@@ -107,9 +114,11 @@ demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events throug
 demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(PYVERSION) ## benchmarks: ratios against baselines measured in the same run
-	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+bench: $(LIB) $(PYVERSION) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
+
+bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.

@@ -10,6 +10,7 @@ package main
 #include <stdlib.h>
 #include <string.h>
 #include "hookexec.h"
+#include "answer.h"
 
 void hx_call_listener(uintptr_t h, hookexec_listener_fn fn, void *user_data, const char *kind, const char *json);
 int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, const char *payload, char *reason, size_t reason_size);
@@ -265,6 +266,45 @@ func hxgo_set_prompt_evaluator(h C.uintptr_t, fn C.hookexec_prompt_fn, userData 
 			}
 			return false, "", errors.New(msg)
 		}
+	}))
+}
+
+//export hxgo_set_evaluator
+func hxgo_set_evaluator(h C.uintptr_t, fn C.hookexec_evaluator_fn, userData unsafe.Pointer, errOut **C.char) (rc C.int) {
+	defer guard(&rc, errOut)
+	e, err := handles.get(uintptr(h))
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if fn == nil {
+		return fail(errOut, e.SetEvaluator(nil))
+	}
+	return fail(errOut, e.SetEvaluator(func(_ context.Context, hookType string, hook, payload []byte) (engine.Outcome, error) {
+		// As with prompt evaluators: the engine stops waiting at the hook's timeout, this call
+		// runs to its end and frees what it allocated, so a late answer lands in our memory.
+		ct, ch, cp := C.CString(hookType), cstring(hook), cstring(payload)
+		a := C.hx_answer_new()
+		defer C.free(unsafe.Pointer(ct))
+		defer C.free(unsafe.Pointer(ch))
+		defer C.free(unsafe.Pointer(cp))
+		defer C.hx_answer_free(a)
+		if a == nil {
+			return engine.Outcome{}, errors.New("out of memory")
+		}
+		C.hx_call_evaluator(fn, userData, ct, ch, cp, a)
+		out, errText := C.GoString(C.hx_answer_out(a)), C.GoString(C.hx_answer_err(a))
+		switch C.hx_answer_kind(a) {
+		case C.HX_ANSWER_OUTPUT:
+			return engine.Outcome{ExitCode: int(C.hx_answer_code(a)), Stdout: []byte(out), Stderr: []byte(errText)}, nil
+		case C.HX_ANSWER_VERDICT:
+			return engine.Verdict(C.hx_answer_code(a) != 0, out), nil
+		case C.HX_ANSWER_ERROR:
+			if errText == "" {
+				errText = "failed without a message"
+			}
+			return engine.Outcome{}, errors.New(errText)
+		}
+		return engine.Outcome{}, errors.New("returned without answering (call hookexec_answer_output, _verdict or _error)")
 	}))
 }
 

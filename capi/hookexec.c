@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hookexec.h"
+#include "answer.h"
 #include "_cgo_export.h"
 
 /* Set in a forked child: the Go runtime's threads did not come along, so entering Go
@@ -68,6 +69,61 @@ int hx_call_prompt(hookexec_prompt_fn fn, void *user_data, const char *prompt, c
 	int rc = fn(user_data, prompt, payload, reason, reason_size);
 	reason[reason_size - 1] = 0; /* whatever the callee wrote, the string ends in the buffer */
 	return rc;
+}
+
+/* An evaluator's answer, filled by the hookexec_answer_* functions during the call and read
+ * by Go after it returns. The strings are owned here. */
+struct hookexec_answer {
+	int kind; /* HX_ANSWER_* */
+	int code; /* exit code, or ok for a verdict */
+	char *out, *err;
+};
+
+hookexec_answer *hx_answer_new(void) { return calloc(1, sizeof(hookexec_answer)); }
+
+static void hx_answer_clear(hookexec_answer *a) {
+	free(a->out);
+	free(a->err);
+	a->out = a->err = NULL;
+}
+
+void hx_answer_free(hookexec_answer *a) {
+	if (!a) return;
+	hx_answer_clear(a);
+	free(a);
+}
+
+int hx_answer_kind(const hookexec_answer *a) { return a->kind; }
+int hx_answer_code(const hookexec_answer *a) { return a->code; }
+const char *hx_answer_out(const hookexec_answer *a) { return a->out ? a->out : ""; }
+const char *hx_answer_err(const hookexec_answer *a) { return a->err ? a->err : ""; }
+
+static int hx_answer_set(hookexec_answer *a, int kind, int code, const char *out, const char *err) {
+	if (!a) return hx_fail(HOOKEXEC_EINVAL, "hookexec_answer: answer is NULL");
+	hx_answer_clear(a);
+	a->kind = kind;
+	a->code = code;
+	a->out = strdup(out ? out : "");
+	a->err = strdup(err ? err : "");
+	return HOOKEXEC_OK;
+}
+
+int hookexec_answer_output(hookexec_answer *a, int exit_code, const char *stdout_text, const char *stderr_text) {
+	return hx_answer_set(a, HX_ANSWER_OUTPUT, exit_code, stdout_text, stderr_text);
+}
+
+int hookexec_answer_verdict(hookexec_answer *a, int ok, const char *reason) {
+	return hx_answer_set(a, HX_ANSWER_VERDICT, ok != 0, reason, NULL);
+}
+
+int hookexec_answer_error(hookexec_answer *a, const char *message) {
+	return hx_answer_set(a, HX_ANSWER_ERROR, 0, NULL, message);
+}
+
+/* hx_call_evaluator lets Go call the host's evaluator. */
+void hx_call_evaluator(hookexec_evaluator_fn fn, void *user_data, const char *type, const char *hook,
+                       const char *payload, hookexec_answer *a) {
+	fn(user_data, type, hook, payload, a);
 }
 
 /* The engine whose listener the calling thread is running, if any: hookexec_set_listener
@@ -210,6 +266,15 @@ int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, voi
 	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_prompt_evaluator: engine is NULL");
 	char *err = NULL;
 	int rc = hxgo_set_prompt_evaluator((uintptr_t)e, fn, user_data, &err);
+	if (rc != HOOKEXEC_OK) hx_set_err(err);
+	return rc;
+}
+
+int hookexec_set_evaluator(hookexec_engine *e, hookexec_evaluator_fn fn, void *user_data) {
+	if (hx_forked) return hx_fail(HOOKEXEC_EFORK, hx_fork_msg);
+	if (!e) return hx_fail(HOOKEXEC_EINVAL, "hookexec_set_evaluator: engine is NULL");
+	char *err = NULL;
+	int rc = hxgo_set_evaluator((uintptr_t)e, fn, user_data, &err);
 	if (rc != HOOKEXEC_OK) hx_set_err(err);
 	return rc;
 }

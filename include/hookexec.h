@@ -75,6 +75,11 @@ typedef struct hookexec_engine hookexec_engine;
  *                        {"jsonrpc":"2.0","method":"autohand.hook.preTool","params":{...}};
  *                        sent for every fire, matched or not, in fire order, when autohand
  *                        hooks are loaded or options set "notifications": true;
+ *   kind "status":       a hook with a `statusMessage` started, JSON {event, hook (its id),
+ *                        status_message}: show it while the hook runs (Claude Code's spinner);
+ *   kind "rewake":       an `asyncRewake: true` hook exited 2 in the background, JSON {event,
+ *                        hook (its id), message (its stderr, or stdout when stderr is empty),
+ *                        result (the hook's result)}: wake the agent with message;
  * and, in later versions, other kinds (ignore what you do not know). Called on a thread the
  * library owns, never the thread that fired, possibly on several threads at once; json is
  * valid only during the call. It must not call hookexec_close on the same engine. Once
@@ -95,6 +100,33 @@ typedef void (*hookexec_listener_fn)(void *user_data, const char *kind, const ch
 typedef int (*hookexec_prompt_fn)(void *user_data, const char *prompt, const char *payload_json,
                                   char *reason, size_t reason_size);
 
+/*
+ * An evaluator's answer slot: handed to a hookexec_evaluator_fn and filled with one of the
+ * hookexec_answer_* functions before the evaluator returns. Opaque; valid only during the call.
+ */
+typedef struct hookexec_answer hookexec_answer;
+
+/*
+ * Runs a hook the host evaluates, for hooks of type "prompt" and "agent" (ask a model:
+ * Claude Code expects {"ok": bool, "reason": text}) and "mcp_tool" (call a tool of a connected
+ * MCP server; its text output is read like a command's stdout). Receives:
+ *   type:         "prompt", "agent" or "mcp_tool" (later versions may add types: answer
+ *                 those you do not know with hookexec_answer_error);
+ *   hook_json:    the hook's definition, the handler object as configured (prompt, model,
+ *                 server, tool, input, ...) with "prompt" rendered ($ARGUMENTS replaced by
+ *                 the payload in Claude Code's format), the string values of "input" filled
+ *                 from the payload (${tool_input.file_path}), plus "id", "event", "timeout_ms";
+ *   payload_json: what a command hook would get on stdin.
+ * All three are valid only during the call. Before returning, answer with exactly one of
+ * hookexec_answer_output (an outcome in a command's terms), hookexec_answer_verdict (ok or
+ * not, with a reason) or hookexec_answer_error (the evaluator failed: a non-blocking error);
+ * returning without an answer is a non-blocking error too. Called on a library thread under
+ * the hook's timeout: when it passes, the hook reports a timeout and the eventual answer is
+ * ignored.
+ */
+typedef void (*hookexec_evaluator_fn)(void *user_data, const char *type, const char *hook_json,
+                                      const char *payload_json, hookexec_answer *answer);
+
 /* The library's version as a number (see HOOKEXEC_VERSION_NUMBER). Always succeeds. */
 int hookexec_version_number(void);
 
@@ -107,6 +139,8 @@ const char *hookexec_version(void);
  *   project_dir, home, sources [paths, dialect detected from shape], config {inline},
  *   default_timeout_ms, kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms,
  *   session_id, transcript_path, env {NAME: value}, notifications (bool),
+ *   log_file (append one JSON line per fire: every hook considered and why; "" means
+ *   $HOOKEXEC_LOG; a log_file that cannot be opened is HOOKEXEC_EINVAL).
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
@@ -181,18 +215,53 @@ int hookexec_drain(hookexec_engine *e, char **out);
 int hookexec_set_listener(hookexec_engine *e, hookexec_listener_fn fn, void *user_data);
 
 /*
- * Sets (or with fn NULL removes) the evaluator of prompt hooks; see hookexec_prompt_fn.
- * Without one, a prompt hook is a non-blocking error saying so.
+ * Sets (or with fn NULL removes) an evaluator of prompt hooks only; see hookexec_prompt_fn.
+ * It is the first form of hookexec_set_evaluator and replaces the evaluator set there: agent
+ * and mcp_tool hooks then fail saying it answers prompt hooks only. Without an evaluator, a
+ * prompt hook is a non-blocking error saying so.
  * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */
 int hookexec_set_prompt_evaluator(hookexec_engine *e, hookexec_prompt_fn fn, void *user_data);
+
+/*
+ * Sets (or with fn NULL removes) the one evaluator of the hooks the host runs: types prompt,
+ * agent and mcp_tool; see hookexec_evaluator_fn. It replaces one set by
+ * hookexec_set_prompt_evaluator. Without one, such a hook is a non-blocking error naming its
+ * type.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL, HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
+ */
+int hookexec_set_evaluator(hookexec_engine *e, hookexec_evaluator_fn fn, void *user_data);
+
+/*
+ * Answers with an outcome in a command's terms, read exactly like a command hook's: exit 0
+ * with stdout that may be JSON output (or, for events that take it, text context), exit 2 to
+ * block with stderr as the reason, any other code a non-blocking error. stdout_text and
+ * stderr_text may be NULL (empty); they are copied. A later answer replaces an earlier one.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (answer is NULL).
+ */
+int hookexec_answer_output(hookexec_answer *answer, int exit_code, const char *stdout_text,
+                           const char *stderr_text);
+
+/*
+ * Answers yes (ok non-zero) or no with a reason (may be NULL; copied), as prompt and agent
+ * hooks answer: no blocks where the event can block, with reason.
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (answer is NULL).
+ */
+int hookexec_answer_verdict(hookexec_answer *answer, int ok, const char *reason);
+
+/*
+ * Answers that the evaluator failed (e.g. the MCP server is not connected): a non-blocking
+ * hook error carrying message (may be NULL; copied).
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (answer is NULL).
+ */
+int hookexec_answer_error(hookexec_answer *answer, const char *message);
 
 /*
  * Closes the engine. May be called while other threads fire: a call that starts after it
  * returns HOOKEXEC_ECLOSED; calls in flight (and the async hooks they started) are waited
  * for up to close_timeout_ms, then their hooks are killed so that they return at once.
  * Every later call with e returns HOOKEXEC_ECLOSED (e stays a safe value to pass). It must
- * not be called from this engine's listener or prompt evaluator (it would wait for itself).
+ * not be called from this engine's listener or evaluator (it would wait for itself).
  * NULL is a no-op returning HOOKEXEC_OK.
  * Returns HOOKEXEC_OK, HOOKEXEC_ECLOSED (already closed), HOOKEXEC_EMISUSE, HOOKEXEC_EFORK.
  */

@@ -210,6 +210,64 @@ inline void hookexec_hpp_listener_trampoline_v1(void *user_data, const char *kin
 
 } // namespace detail
 
+// What an evaluator answers (see hookexec_evaluator_fn): an outcome in a command's terms, a
+// verdict, or an error. Build one with Answer::output, Answer::verdict or Answer::error.
+struct Answer {
+	enum class Kind { output, verdict, error };
+	Kind kind = Kind::error;
+	int code = 0;          // exit code, or 1/0 for a verdict's ok
+	std::string out, err;  // stdout and stderr; a verdict's reason is out, an error's text err
+	static Answer output(int exit_code, std::string stdout_text, std::string stderr_text = {}) {
+		return Answer{Kind::output, exit_code, std::move(stdout_text), std::move(stderr_text)};
+	}
+	static Answer verdict(bool ok, std::string reason = {}) { return Answer{Kind::verdict, ok ? 1 : 0, std::move(reason), {}}; }
+	static Answer error(std::string message) { return Answer{Kind::error, 0, {}, std::move(message)}; }
+};
+
+// Runs prompt, agent and mcp_tool hooks: (type, hook definition JSON, payload JSON) -> Answer.
+using Evaluator = std::function<Answer(std::string_view type, std::string_view hook_json, std::string_view payload_json)>;
+
+namespace detail {
+
+// What the C evaluator's user_data points at; like ListenerSlot it outlives moves of the Engine.
+struct EvaluatorSlot {
+	std::mutex mu;
+	std::shared_ptr<Evaluator> fn;
+	std::mutex set_mu;
+	bool registered = false;
+};
+
+extern "C" {
+// The C evaluator: calls the slot's callable and turns an exception into an error answer.
+inline void hookexec_hpp_evaluator_trampoline_v1(void *user_data, const char *type, const char *hook,
+                                                 const char *payload, hookexec_answer *answer) {
+	auto *slot = static_cast<EvaluatorSlot *>(user_data);
+	try {
+		std::shared_ptr<Evaluator> fn;
+		{
+			std::lock_guard<std::mutex> lock(slot->mu);
+			fn = slot->fn;
+		}
+		if (!fn || !*fn) {
+			hookexec_answer_error(answer, "hookexec.hpp: no evaluator");
+			return;
+		}
+		const Answer a = (*fn)(type ? type : "", hook ? hook : "", payload ? payload : "");
+		switch (a.kind) {
+		case Answer::Kind::output: hookexec_answer_output(answer, a.code, a.out.c_str(), a.err.c_str()); break;
+		case Answer::Kind::verdict: hookexec_answer_verdict(answer, a.code, a.out.c_str()); break;
+		case Answer::Kind::error: hookexec_answer_error(answer, a.err.c_str()); break;
+		}
+	} catch (const std::exception &ex) {
+		hookexec_answer_error(answer, ex.what());
+	} catch (...) {
+		hookexec_answer_error(answer, "hookexec.hpp: the evaluator threw");
+	}
+}
+}
+
+} // namespace detail
+
 /* ---------------------------------------------------------------- Engine */
 
 // An open engine (hookexec_engine*); closed by close() or the destructor. Move-only.
@@ -218,13 +276,15 @@ public:
 	// An empty engine: every call throws ClosedError until one is moved in.
 	Engine() noexcept = default;
 	Engine(Engine &&o) noexcept
-	    : h_(std::exchange(o.h_, nullptr)), closed_(std::exchange(o.closed_, true)), slot_(std::move(o.slot_)) {}
+	    : h_(std::exchange(o.h_, nullptr)), closed_(std::exchange(o.closed_, true)), slot_(std::move(o.slot_)),
+	      eval_(std::move(o.eval_)) {}
 	Engine &operator=(Engine &&o) noexcept {
 		if (this != &o) {
 			close();
 			h_ = std::exchange(o.h_, nullptr);
 			closed_ = std::exchange(o.closed_, true);
 			slot_ = std::move(o.slot_);
+			eval_ = std::move(o.eval_);
 		}
 		return *this;
 	}
@@ -240,6 +300,7 @@ public:
 			                              " but the loaded libhookexec is ") + hookexec_version());
 		const std::string opts = detail::c_arg(options_json, "options_json");
 		auto slot = std::make_unique<detail::ListenerSlot>(); // before open: nothing to undo if it throws
+		auto eval = std::make_unique<detail::EvaluatorSlot>();
 		hookexec_engine *h = nullptr;
 		char *err = nullptr;
 		const int rc = hookexec_open(opts.c_str(), &h, &err);
@@ -249,6 +310,7 @@ public:
 		e.h_ = h;
 		e.closed_ = false;
 		e.slot_ = std::move(slot);
+		e.eval_ = std::move(eval);
 		return e;
 	}
 
@@ -335,6 +397,17 @@ public:
 		set_listener(Listener(std::forward<F>(f)));
 	}
 
+	// Sets the evaluator of prompt, agent and mcp_tool hooks (hookexec_set_evaluator), any
+	// callable (type, hook_json, payload_json) -> Answer; nullptr removes it. It runs on library
+	// threads under the hook's timeout; an exception it throws is an error answer.
+	template <class F>
+	void on_evaluator(F &&f) {
+		static_assert(std::is_constructible_v<Evaluator, F &&>,
+		              "on_evaluator needs a copyable callable (std::string_view type, std::string_view hook_json, "
+		              "std::string_view payload_json) -> hookexec::Answer");
+		set_evaluator(Evaluator(std::forward<F>(f)));
+	}
+
 	// How many exceptions the listener threw (each was caught before it could reach the library).
 	std::size_t listener_exceptions() const noexcept {
 		return slot_ ? slot_->exceptions.load(std::memory_order_relaxed) : 0;
@@ -349,6 +422,7 @@ public:
 		// was closed behind our back and may still be closing, or after fork) it might, so a
 		// slot it was given is leaked rather than freed under a running call.
 		if (rc != HOOKEXEC_OK && slot_ && slot_->registered) (void)slot_.release();
+		if (rc != HOOKEXEC_OK && eval_ && eval_->registered) (void)eval_.release();
 	}
 
 	// Whether close() ran (or the engine is empty).
@@ -375,17 +449,28 @@ private:
 
 	void set_listener(Listener fn) {
 		if (!h_ || closed_ || !slot_) throw ClosedError("hookexec: engine is closed");
-		detail::ListenerSlot &s = *slot_;
+		install(*slot_, std::move(fn), hookexec_set_listener, detail::hookexec_hpp_listener_trampoline_v1);
+	}
+
+	void set_evaluator(Evaluator fn) {
+		if (!h_ || closed_ || !eval_) throw ClosedError("hookexec: engine is closed");
+		install(*eval_, std::move(fn), hookexec_set_evaluator, detail::hookexec_hpp_evaluator_trampoline_v1);
+	}
+
+	// Swaps the slot's callable and registers (or with an empty fn removes) the trampoline with
+	// the library, keeping the slot and the registration in step; on failure the old callable
+	// stays and it throws.
+	template <class Slot, class Fn, class CFn>
+	void install(Slot &s, Fn fn, int (*set)(hookexec_engine *, CFn, void *), CFn trampoline) {
 		std::lock_guard<std::mutex> serial(s.set_mu);
 		const bool remove = !fn;
-		auto next = remove ? std::shared_ptr<Listener>() : std::make_shared<Listener>(std::move(fn));
-		std::shared_ptr<Listener> prev;
+		auto next = remove ? std::shared_ptr<Fn>() : std::make_shared<Fn>(std::move(fn));
+		std::shared_ptr<Fn> prev;
 		{
 			std::lock_guard<std::mutex> lock(s.mu);
 			prev = std::exchange(s.fn, std::move(next));
 		}
-		const int rc = remove ? hookexec_set_listener(h_, nullptr, nullptr)
-		                      : hookexec_set_listener(h_, detail::hookexec_hpp_listener_trampoline_v1, &s);
+		const int rc = remove ? set(h_, nullptr, nullptr) : set(h_, trampoline, &s);
 		if (!remove && rc == HOOKEXEC_OK) s.registered = true;
 		if (rc != HOOKEXEC_OK) {
 			std::string msg = hookexec_errmsg();
@@ -400,6 +485,7 @@ private:
 	hookexec_engine *h_ = nullptr;
 	bool closed_ = true;
 	std::unique_ptr<detail::ListenerSlot> slot_;
+	std::unique_ptr<detail::EvaluatorSlot> eval_;
 };
 
 } // namespace hookexec

@@ -20,6 +20,7 @@ type globals struct {
 	home    string
 	sources stringList
 	json    bool
+	log     string
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -28,6 +29,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.home, "home", g.home, "the home `DIR` holding user-level settings (default: $HOME)")
 	fs.Var(&g.sources, "source", "read this config `FILE` instead of the profile's locations (repeatable, highest precedence first)")
 	fs.BoolVar(&g.json, "json", g.json, "print JSON instead of text")
+	fs.StringVar(&g.log, "log", g.log, "append one JSON line per fire to `FILE`: every hook considered and why it ran or not (also $HOOKEXEC_LOG)")
 }
 
 // stringList is a repeatable string flag.
@@ -65,7 +67,7 @@ func (a *app) options() (engine.Options, error) {
 			return engine.Options{}, usagef("--profile: unknown profile %q (known: %s)", g.profile, strings.Join(config.ProfileNames(), ", "))
 		}
 	}
-	o := engine.Options{Profile: g.profile, ProjectDir: g.project, Home: g.home}
+	o := engine.Options{Profile: g.profile, ProjectDir: g.project, Home: g.home, LogFile: g.log}
 	if g.project != "" {
 		st, err := os.Stat(g.project)
 		if err != nil || !st.IsDir() {
@@ -91,12 +93,27 @@ func (a *app) open() (*engine.Engine, error) {
 	return engine.Open(o)
 }
 
-// openNoArgs opens an engine for a verb that takes no positional arguments.
-func (a *app) openNoArgs(verb string, args []string) (*engine.Engine, error) {
-	if len(args) > 0 {
-		return nil, usagef("%s: takes no arguments (got %q)", verb, args[0])
+// withEngine opens the engine of the global flags, runs fn on it, closes it, and turns
+// fn's error into the one-line report and exit status.
+func (a *app) withEngine(fn func(eng *engine.Engine) (int, error)) int {
+	eng, err := a.open()
+	if err != nil {
+		return a.fail(err)
 	}
-	return a.open()
+	defer eng.Close()
+	code, err := fn(eng)
+	if err != nil {
+		return a.fail(err)
+	}
+	return code
+}
+
+// noArgs rejects positional arguments of a verb that takes none.
+func noArgs(verb string, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s: takes no arguments (got %q)", verb, args[0])
+	}
+	return nil
 }
 
 // projectDir and homeDir are the directories in force, absolute.
@@ -216,7 +233,7 @@ func (a *app) verbHelp(w io.Writer, v *verb) {
 	for _, line := range strings.Split(strings.TrimSpace(v.example), "\n") {
 		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(line))
 	}
-	fmt.Fprintln(w, "\nGlobal flags: --profile NAME --project DIR --home DIR --source FILE (repeatable) --json")
+	fmt.Fprintln(w, "\nGlobal flags: --profile NAME --project DIR --home DIR --source FILE (repeatable) --json --log FILE")
 }
 
 func (a *app) flagHelp(w io.Writer, fs *flag.FlagSet) {

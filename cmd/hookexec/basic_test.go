@@ -161,6 +161,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"list", "--colour"}, "list: flag provided but not defined: -colour"},
 		{"unknown profile", []string{"--profile", "vim", "list"}, `unknown profile "vim"`},
 		{"list with args", []string{"list", "extra"}, `list: takes no arguments`},
+		{"serve without transport", []string{"serve"}, "serve: say --stdio"},
 		{"no verb", []string{}, "Usage: hookexec"},
 	}
 	for _, c := range cases {

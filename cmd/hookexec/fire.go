@@ -36,32 +36,35 @@ hookexec fire Stop --payload @stop.json --json`,
 }
 
 func runFire(a *app, args []string, payloadArg string) int {
-	name, err := oneEvent("fire", args)
+	name, data, err := a.eventAndPayload("fire", args, payloadArg)
 	if err != nil {
 		return a.fail(err)
+	}
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		res, err := a.fireWithProgress(eng, name, data)
+		if err != nil {
+			return 0, err
+		}
+		if a.globals.json {
+			a.printRawJSON(res.JSON())
+		} else {
+			a.printResult(res)
+		}
+		if res.Blocked {
+			return exitBlocked, nil
+		}
+		return exitOK, nil
+	})
+}
+
+// eventAndPayload reads a verb's EVENT argument and --payload.
+func (a *app) eventAndPayload(verb string, args []string, payloadArg string) (string, []byte, error) {
+	name, err := oneEvent(verb, args)
+	if err != nil {
+		return "", nil, err
 	}
 	data, err := a.readPayload(payloadArg)
-	if err != nil {
-		return a.fail(err)
-	}
-	eng, err := a.open()
-	if err != nil {
-		return a.fail(err)
-	}
-	defer eng.Close()
-	res, err := a.fireWithProgress(eng, name, data)
-	if err != nil {
-		return a.fail(err)
-	}
-	if a.globals.json {
-		a.printRawJSON(res.JSON())
-	} else {
-		a.printResult(res)
-	}
-	if res.Blocked {
-		return exitBlocked
-	}
-	return exitOK
+	return name, data, err
 }
 
 // oneEvent checks that args is exactly one event name hooks can be configured for.

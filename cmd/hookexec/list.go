@@ -36,15 +36,20 @@ type listJSON struct {
 }
 
 func runList(a *app, args []string) int {
-	eng, err := a.openNoArgs("list", args)
-	if err != nil {
+	if err := noArgs("list", args); err != nil {
 		return a.fail(err)
 	}
-	defer eng.Close()
-	rep, err := eng.Config()
-	if err != nil {
-		return a.fail(err)
-	}
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		rep, err := eng.Config()
+		if err != nil {
+			return 0, err
+		}
+		a.printList(rep)
+		return exitOK, nil
+	})
+}
+
+func (a *app) printList(rep *engine.ConfigReport) {
 	enabled := 0
 	for _, h := range rep.Hooks {
 		if h.Enabled {
@@ -57,7 +62,7 @@ func runList(a *app, args []string) int {
 			Total: len(rep.Hooks), Enabled: enabled, Disabled: len(rep.Hooks) - enabled,
 			Sources: rep.Sources, Hooks: rep.Hooks, Warnings: len(rep.Warnings),
 		})
-		return exitOK
+		return
 	}
 	t := a.term
 	w := a.stdout
@@ -67,7 +72,7 @@ func runList(a *app, args []string) int {
 			fmt.Fprintf(w, "  %s (%s)\n", a.shortPath(s.Path), s.Status)
 		}
 		a.warningsHint(len(rep.Warnings))
-		return exitOK
+		return
 	}
 	if rep.DisableAll {
 		fmt.Fprintln(w, t.paint(yellow, "Mode: all hooks off (disableAllHooks is true)"))
@@ -91,10 +96,10 @@ func runList(a *app, args []string) int {
 			state := cell{text: "on", paint: green}
 			if !h.Enabled {
 				state = cell{text: "off", paint: red}
-				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, h.Disabled))
+				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, plainMessage(h.Disabled)))
 			}
 			tb.rowCells(state, cell{text: h.ID, paint: cyan}, cell{text: matcherText(h)}, cell{text: h.Type},
-				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, 0), paint: dim})
+				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, h.Line), paint: dim})
 		}
 		tb.write(w, "  ")
 		for _, n := range notes {
@@ -104,7 +109,6 @@ func runList(a *app, args []string) int {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Total: %d hooks (%d enabled, %d disabled)\n", len(rep.Hooks), enabled, len(rep.Hooks)-enabled)
 	a.warningsHint(len(rep.Warnings))
-	return exitOK
 }
 
 // warningsHint points at validate when the configuration has problems.

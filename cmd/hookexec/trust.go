@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 // trustFlags are the trust verb's own flags.
 type trustFlags struct {
 	all   bool
+	show  bool
 	store string
 }
 
@@ -35,12 +37,13 @@ revoke removes an approval. Approvals are kept in ~/.config/hookexec/trust.json
 ($XDG_CONFIG_HOME/hookexec/trust.json when set; --store to use another file).
 
 Exit status: 0 done, 1 the store cannot be read or written, or no such hook.`,
-		example: `hookexec trust list
+		example: `hookexec trust list --show
 hookexec --profile claude trust approve guard
 hookexec trust approve --all --json
 hookexec trust revoke guard`,
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&trustOpts.all, "all", trustOpts.all, "approve: every hook awaiting approval")
+			fs.BoolVar(&trustOpts.show, "show", trustOpts.show, "list: print the files of hooks awaiting approval, to read before approving")
 			fs.StringVar(&trustOpts.store, "store", trustOpts.store, "the trust store `FILE` (default ~/.config/hookexec/trust.json)")
 		},
 		run: runTrust,
@@ -59,6 +62,8 @@ func runTrust(a *app, args []string) int {
 		return a.fail(usagef("trust list: takes no arguments (got %q)", ids[0]))
 	case sub != "approve" && trustOpts.all:
 		return a.fail(usagef("trust %s: --all is for approve", sub))
+	case sub != "list" && trustOpts.show:
+		return a.fail(usagef("trust %s: --show is for list", sub))
 	case sub == "approve" && trustOpts.all == (len(ids) > 0):
 		return a.fail(usagef("trust approve: give hook ids or --all (not both)"))
 	case sub == "revoke" && len(ids) == 0:
@@ -183,6 +188,9 @@ func (a *app) printTrustList(rep *engine.TrustReport) int {
 			fmt.Fprintf(w, "  %s\n", t.paint(dim, "(turned off in the configuration)"))
 		}
 		a.printFiles(h)
+		if trustOpts.show && h.Status != "approved" {
+			a.showFiles(rep.ProjectDir, h)
+		}
 	}
 	fmt.Fprintln(w)
 	switch waiting {
@@ -200,8 +208,11 @@ func (a *app) printTrustList(rep *engine.TrustReport) int {
 // trustedHook is one line naming a hook and what it runs.
 func (a *app) trustedHook(h engine.TrustEntry) string {
 	cmd := h.Command
-	if len(h.Args) > 0 {
+	switch {
+	case len(h.Args) > 0:
 		cmd = strings.Join(h.Args, " ")
+	case h.URL != "":
+		cmd = "POST " + h.URL
 	}
 	m := h.Matcher
 	if strings.TrimSpace(m) == "" {
@@ -219,6 +230,34 @@ func (a *app) printFiles(h engine.TrustEntry) {
 			line += a.term.paint(yellow, "  (approved: "+shortHash(f.Approved)+")")
 		}
 		fmt.Fprintln(a.stdout, line)
+	}
+}
+
+// showLimit is how much of a file --show prints.
+const showLimit = 64 << 10
+
+// showFiles prints the content of each file a hook runs, each line behind "| ".
+func (a *app) showFiles(project string, h engine.TrustEntry) {
+	for _, f := range h.Files {
+		if f.SHA256 == "absent" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(project, filepath.FromSlash(f.Path)))
+		if err != nil {
+			fmt.Fprintf(a.stdout, "  %s: %v\n", f.Path, err)
+			continue
+		}
+		cut := len(data) > showLimit
+		if cut {
+			data = data[:showLimit]
+		}
+		fmt.Fprintf(a.stdout, "  --- %s\n", f.Path)
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n") {
+			fmt.Fprintf(a.stdout, "  | %s\n", strings.TrimSuffix(strings.ToValidUTF8(line, "?"), "\n"))
+		}
+		if cut {
+			fmt.Fprintf(a.stdout, "  (first %d KiB shown)\n", showLimit>>10)
+		}
 	}
 }
 

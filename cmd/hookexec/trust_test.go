@@ -29,7 +29,7 @@ func TestTrustApproveEditRefuseReapprove(t *testing.T) {
 	s := trustScenario(t)
 	s.env = append(s.env, "HOOKEXEC_TRUST=project") // the user's own switch: any host, the CLI too
 
-	out := s.run("--profile", "claude", "trust", "list")
+	out := s.run("--profile", "claude", "trust", "list", "--show")
 	require.Equal(t, 0, out.code, out.stderr)
 	golden(t, "trust_list_new.txt", s.normalise(out.stdout))
 
@@ -121,6 +121,7 @@ func TestTrustUsage(t *testing.T) {
 		{"trust", "approve", "guard", "--all"},
 		{"trust", "revoke"},
 		{"trust", "list", "--all"},
+		{"trust", "approve", "guard", "--show"},
 	} {
 		out := s.run(args...)
 		assert.Equal(t, exitUsage, out.code, "%v: %s", args, out.stderr)

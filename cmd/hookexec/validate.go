@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/engine"
 )
 
 func init() {
@@ -28,15 +30,20 @@ type validateJSON struct {
 }
 
 func runValidate(a *app, args []string) int {
-	eng, err := a.openNoArgs("validate", args)
-	if err != nil {
+	if err := noArgs("validate", args); err != nil {
 		return a.fail(err)
 	}
-	defer eng.Close()
-	problems, err := eng.Check()
-	if err != nil {
-		return a.fail(err)
-	}
+	return a.withEngine(func(eng *engine.Engine) (int, error) {
+		problems, err := eng.Check()
+		if err != nil {
+			return 0, err
+		}
+		return a.printProblems(problems), nil
+	})
+}
+
+// printProblems reports the problems and returns the exit status they call for.
+func (a *app) printProblems(problems []config.Warning) int {
 	if problems == nil {
 		problems = []config.Warning{}
 	}
@@ -71,14 +78,25 @@ func runValidate(a *app, args []string) int {
 	return code
 }
 
-// problemText renders a warning as "file:line path: message".
+// problemText renders a warning as "file:line path: message", the hook's name after the
+// path when it has one.
 func (a *app) problemText(p config.Warning) string {
-	s := a.where(p.Source, 0)
-	if p.Hook != "" {
-		s += " " + p.Hook
+	s := a.where(p.Source, p.Line)
+	msg := plainMessage(p.Message)
+	if p.Path != "" {
+		s += " " + p.Path
+		// Some messages start with the path already ("hooks.X[0] is a string, ...").
+		msg = strings.TrimPrefix(msg, p.Path+" ")
 	}
-	return s + ": " + p.Message
+	if p.Hook != "" && p.Hook != p.Path && !strings.HasPrefix(p.Hook, "hooks") {
+		s += " (" + p.Hook + ")"
+	}
+	return s + ": " + msg
 }
+
+// plainMessage drops the "hookexec: " package prefixes of core errors, which say nothing
+// to a user of the hookexec command.
+func plainMessage(s string) string { return strings.ReplaceAll(s, "hookexec: ", "") }
 
 // pad returns the spaces that widen s to n runes (for text painted before padding).
 func pad(s string, n int) string {

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -16,17 +19,18 @@ func (l *loader) compile() {
 			continue
 		}
 		// A hook disabled already is still checked: every problem of a file is reported at once.
-		if err := h.compile(l.project); err != nil {
+		if field, err := h.compile(l.project); err != nil {
 			if h.Disabled == "" {
 				h.Disabled = err.Error()
 			}
-			l.set.Warnings = append(l.set.Warnings, Warning{Source: h.Source, Hook: h.ID, Message: err.Error(), Error: true})
+			l.set.Warnings = append(l.set.Warnings, Warning{Source: h.Source, Path: field, Hook: h.ID, Message: err.Error(), Error: true})
 		}
 	}
 }
 
-// compile builds the hook's matcher, filter (paths relative to project) and templates.
-func (h *Hook) compile(project string) error {
+// compile builds the hook's matcher, filter (paths relative to project) and templates. On
+// failure it also returns the path of the field at fault.
+func (h *Hook) compile(project string) (string, error) {
 	var err error
 	if h.RegexMatcher {
 		h.Match, err = match.CompileRegex(h.Matcher)
@@ -34,16 +38,18 @@ func (h *Hook) compile(project string) error {
 		h.Match, err = match.Compile(h.Matcher)
 	}
 	if err != nil {
-		return err
+		return h.MatcherPath(), err
 	}
 	if h.Filter, err = match.CompileFilter(h.FilterTools, h.FilterPaths, project); err != nil {
-		return err
+		return h.field("filter"), err
 	}
+	field := "command"
 	switch {
 	case h.Type == "command" && h.Command == "" && len(h.Args) == 0:
 		// Nothing to compile; the dialect reported the missing command.
 	case h.Type == "command":
 		if len(h.Args) > 0 {
+			field = "args"
 			h.Cmd, err = template.CompileArgs(h.Args)
 		} else {
 			cmd := h.CommandTemplate()
@@ -57,19 +63,35 @@ func (h *Hook) compile(project string) error {
 		if err == nil {
 			h.CmdPaths, err = compilePaths(h.Cmd.Placeholders())
 		}
-	case h.Type == "prompt" || h.Type == "git-commit":
+		if err == nil && h.Persistent && len(h.CmdPaths) > 0 {
+			// It starts once: there is no fire to take the values from.
+			err = fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(h.Cmd.Placeholders(), ", "))
+		}
+	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit":
 		// The prompt goes to the host's evaluator and the message to git as data, never to
 		// a shell.
 		text := h.Prompt
+		field = "prompt"
 		if h.Type == "git-commit" {
-			text = h.Message
+			text, field = h.Message, "message"
 		}
 		h.Text, err = template.CompileArgs([]string{text})
 		if err == nil {
 			h.TextPaths, err = compilePaths(h.Text.Placeholders())
 		}
 	}
-	return err
+	if err != nil {
+		return h.field(field), err
+	}
+	return "", nil
+}
+
+// field is the path of one of the hook's own fields ("" when the hook has no path).
+func (h *Hook) field(name string) string {
+	if h.Path == "" {
+		return ""
+	}
+	return h.Path + "." + name
 }
 
 func compilePaths(exprs []string) ([]payload.Path, error) {

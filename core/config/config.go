@@ -114,6 +114,7 @@ func Load(o Options) (*Set, error) {
 	}
 	l.finish()
 	l.compile()
+	l.locate()
 	return l.set, nil
 }
 
@@ -125,6 +126,7 @@ type loader struct {
 	timeout       time.Duration     // the host's default for hooks that set none; 0: per dialect
 	disabledIDs   map[string]string // id → source that disabled it
 	disableAllSet bool
+	texts         map[string][]byte // source → its text, to find the lines of paths
 }
 
 func (l *loader) expand(p string) string {
@@ -173,6 +175,10 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 		d = l.prof.Inline
 	}
 	f, err := dialect.Read(source, data, d)
+	if l.texts == nil {
+		l.texts = map[string][]byte{}
+	}
+	l.texts[source] = data
 	info := SourceInfo{Path: source, Status: "loaded"}
 	if err != nil {
 		info.Status = "error"
@@ -202,6 +208,31 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 	l.set.Sources = append(l.set.Sources, info)
 }
 
+// locate gives hooks and warnings the line their path is written on.
+func (l *loader) locate() {
+	index := map[string]*dialect.Lines{} // per source, walked once
+	line := func(source, path string) int {
+		x := index[source]
+		if x == nil {
+			x = dialect.NewLines(l.texts[source])
+			index[source] = x
+		}
+		return x.Line(path)
+	}
+	for i := range l.set.Hooks {
+		h := &l.set.Hooks[i]
+		if h.Path != "" && h.Line == 0 {
+			h.Line = line(h.Source, h.Path)
+		}
+	}
+	for i := range l.set.Warnings {
+		w := &l.set.Warnings[i]
+		if w.Path != "" && w.Line == 0 {
+			w.Line = line(w.Source, w.Path)
+		}
+	}
+}
+
 // resolve fills defaults that depend on the dialect, the profile and the filesystem.
 func (l *loader) resolve(h *dialect.Hook) {
 	d := h.Dialect
@@ -211,6 +242,8 @@ func (l *loader) resolve(h *dialect.Hook) {
 			h.Timeout = l.timeout
 		case d.Timeout > 0:
 			h.Timeout = d.Timeout
+		case d.Timeouts != nil:
+			h.Timeout = d.Timeouts(h.Type, h.Event)
 		default:
 			h.Timeout = l.prof.DefaultTimeout
 		}
@@ -266,9 +299,15 @@ func (l *loader) finish() {
 // identity is what makes two handlers the same (SPEC §3: run once).
 func (h *Hook) identity() string {
 	parts := []string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}
+	if h.URL != "" || h.Server != "" || h.Tool != "" || len(h.Input) > 0 {
+		parts = append(parts, h.URL, h.Server, h.Tool, string(h.Input))
+	}
 	// Fields of the other dialects join only when set, so ids of Claude-shaped hooks stay as they were.
 	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
 		parts = append(parts, extra...)
+	}
+	if h.Persistent {
+		parts = append(parts, "persistent") // a long-lived process is not the same handler as a one-shot
 	}
 	return strings.Join(parts, "\x01")
 }

@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/valyala/fastjson"
@@ -17,16 +18,38 @@ type Summary struct {
 	AdditionalContext string
 	SystemMessage     string
 	Warnings          []string
+	// Claude's fields, folded in config order: the last UpdatedToolOutput and SessionTitle win,
+	// permission updates and watch paths are concatenated, messages and terminal sequences
+	// joined, flags ORed.
+	Claude
 }
 
 // Aggregate folds verdicts given in config order. input is the tool input the host sent (a
 // JSON object, or nil); modified_args are merged into it, updatedInput replaces it.
-// Strongest decision wins (deny > ask > allow > none), texts are joined in config order.
+// Strongest decision wins (deny > defer > ask > allow > none), texts are joined in config order.
 func Aggregate(input []byte, vs []Verdict) Summary {
 	s := Summary{Continue: true}
-	var reasons, blockReasons, stopReasons, contexts, messages []string
+	var reasons, blockReasons, stopReasons, contexts, messages, initial []string
+	var perms [][]byte
 	for i := range vs {
 		v := &vs[i]
+		s.Interrupt = s.Interrupt || v.Interrupt
+		s.Retry = s.Retry || v.Retry
+		s.ReloadSkills = s.ReloadSkills || v.ReloadSkills
+		if v.UpdatedToolOutput != nil {
+			s.UpdatedToolOutput = v.UpdatedToolOutput
+		}
+		if v.SessionTitle != "" {
+			s.SessionTitle = v.SessionTitle
+		}
+		if v.InitialUserMessage != "" {
+			initial = append(initial, v.InitialUserMessage)
+		}
+		s.WatchPaths = append(s.WatchPaths, v.WatchPaths...)
+		s.TerminalSequence += v.TerminalSequence
+		if v.UpdatedPermissions != nil {
+			perms = append(perms, v.UpdatedPermissions)
+		}
 		s.Decision = max(s.Decision, v.Decision)
 		if v.Blocked {
 			s.Blocked = true
@@ -72,7 +95,32 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 	s.StopReason = strings.Join(stopReasons, "\n")
 	s.AdditionalContext = strings.Join(contexts, "\n")
 	s.SystemMessage = strings.Join(messages, "\n")
+	s.InitialUserMessage = strings.Join(initial, "\n")
+	s.UpdatedPermissions = concatArrays(perms)
 	return s
+}
+
+// concatArrays joins JSON arrays into one, in order; nil when there are none.
+func concatArrays(arrays [][]byte) []byte {
+	if len(arrays) == 0 {
+		return nil
+	}
+	if len(arrays) == 1 {
+		return arrays[0]
+	}
+	out := []byte{'['}
+	for _, a := range arrays {
+		inner := bytes.TrimSpace(a)
+		inner = bytes.TrimSpace(inner[1 : len(inner)-1])
+		if len(inner) == 0 {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, inner...)
+	}
+	return append(out, ']')
 }
 
 // merge returns base with the top-level keys of patch set (dict.update semantics).

@@ -26,11 +26,14 @@ const (
 	None Decision = iota
 	Allow
 	Ask
+	// Defer: the host should pause at this tool call and resume it later (Claude Code's
+	// PreToolUse "defer"); it outranks ask and yields only to deny.
+	Defer
 	Deny
 )
 
 func (d Decision) String() string {
-	return [...]string{"none", "allow", "ask", "deny"}[d]
+	return [...]string{"none", "allow", "ask", "defer", "deny"}[d]
 }
 
 // Input is what a hook did.
@@ -46,6 +49,9 @@ type Input struct {
 	// Blocking makes any non-zero exit (and any failure) block, for events that can block:
 	// the "blocking" flag of mycode and AutoAgent.
 	Blocking bool
+	// TextIsContext makes stdout that is not JSON additional context on every event (the
+	// body of an http hook's 2xx response), not only on those that take text.
+	TextIsContext bool
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -62,6 +68,7 @@ type Verdict struct {
 	Output            []byte // stdout as compact JSON when it parsed, else nil
 	Error             string
 	Warnings          []string
+	Claude            // Claude Code's event-specific output fields (output.go)
 }
 
 // Read interprets one hook's outcome.
@@ -118,7 +125,7 @@ func Read(in Input) Verdict {
 	case in.ExitCode == 0:
 		if doc != nil {
 			v.apply(in.Event, doc)
-		} else if len(stdout) > 0 && takesTextContext(in.Event.Name) {
+		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
 			v.AdditionalContext = string(stdout)
 		}
 	default:
@@ -157,7 +164,8 @@ func (v *Verdict) block(ev event.Info, reason string) {
 func takesTextContext(ev string) bool { return ev == "UserPromptSubmit" || ev == "SessionStart" }
 
 var knownFields = []string{"continue", "stopReason", "systemMessage", "suppressOutput", "decision",
-	"reason", "hookSpecificOutput", "permissionDecision", "permissionDecisionReason", "modified_args", "feedback", "updatedInput", "additionalContext"}
+	"reason", "hookSpecificOutput", "permissionDecision", "permissionDecisionReason", "modified_args", "feedback", "updatedInput", "additionalContext",
+	"terminalSequence"}
 
 func hasKnownField(doc *fastjson.Value) bool {
 	for _, k := range knownFields {
@@ -228,6 +236,19 @@ func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
 			}
 			v.UpdatedInput = object(hs, "updatedInput", "hookSpecificOutput.updatedInput")
 			v.AdditionalContext, _ = str(hs, "additionalContext", "hookSpecificOutput.additionalContext")
+			if d, r, ok := v.readClaude(hs, str, object); ok {
+				decision = max(decision, d)
+				if r != "" {
+					reason = r
+				}
+			}
+		}
+	}
+	if t, ok := str(doc, "terminalSequence", "terminalSequence"); ok {
+		if err := checkTerminalSequence(t); err != nil {
+			v.Warnings = append(v.Warnings, "output field terminalSequence ignored: "+err.Error())
+		} else {
+			v.TerminalSequence = t
 		}
 	}
 	// autohand puts these at the top level.
@@ -262,6 +283,10 @@ func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
 	} else {
 		v.Decision = decision
 	}
+	if v.Decision == Defer {
+		// The reference: with "defer", the reason, updatedInput and additionalContext are ignored.
+		v.Reason, v.UpdatedInput, v.AdditionalContext = "", nil, ""
+	}
 }
 
 func (v *Verdict) parseDecision(s, field string) Decision {
@@ -272,10 +297,12 @@ func (v *Verdict) parseDecision(s, field string) Decision {
 		return Deny
 	case "ask":
 		return Ask
+	case "defer":
+		return Defer
 	case "modify", "":
 		return None
 	}
-	v.Warnings = append(v.Warnings, fmt.Sprintf("output field %s is %q, want allow, deny, ask, approve or block; ignored", field, s))
+	v.Warnings = append(v.Warnings, fmt.Sprintf("output field %s is %q, want allow, deny, ask, defer, approve or block; ignored", field, s))
 	return None
 }
 

@@ -83,8 +83,10 @@ func loadAutohand(p *Reader, _ []byte, v *fastjson.Value) error {
 		p.skip("hooks.hooks is %s, want an array", list.Type())
 		return nil
 	}
+	defer func() { p.at = "" }()
 	for i, item := range items {
 		where := fmt.Sprintf("hooks.hooks[%d]", i)
+		p.at = where
 		if item.Type() != fastjson.TypeObject {
 			p.skip("%s is %s, want an object", where, item.Type())
 			continue

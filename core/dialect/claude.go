@@ -18,6 +18,8 @@ var Claude = &Dialect{
 	Envelope:         payload.Claude,
 	CanonicalOnStdin: true,
 	Templates:        true,
+	Timeouts:         ClaudeCodeTimeout,
+	Types:            []string{"http", "agent", "mcp_tool"},
 	Detect:           func(_ string, v *fastjson.Value) bool { return claudeShaped(v) },
 	Load:             loadClaudeShape,
 }

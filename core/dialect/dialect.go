@@ -27,6 +27,8 @@ type Dialect struct {
 	Unit time.Duration
 	// Timeout is the default for hooks that set none; 0 means the profile's default.
 	Timeout time.Duration
+	// Timeouts, when set, is the default per handler type and event instead (Claude Code's).
+	Timeouts func(typ, event string) time.Duration
 	// Envelope is the set of fields put around the payload on the hooks' stdin.
 	Envelope payload.Envelope
 	// CanonicalOnStdin: the envelope's event field holds the canonical name (Claude Code's

@@ -1,7 +1,10 @@
 package dialect
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/valyala/fastjson"
@@ -20,10 +23,32 @@ type Hook struct {
 	// against the payload's file path relative to the project. Both must pass when set.
 	FilterTools []string
 	FilterPaths []string
-	Type        string // "command", "prompt", "git-commit" or "git-push"
-	Command     string // shell string for type command (may be "" when Args is set)
-	Args        []string
-	Prompt      string // type prompt: text handed to the host's evaluator
+	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit" or "git-push".
+	Type    string
+	Command string // shell string for type command (may be "" when Args is set)
+	Args    []string
+	Prompt  string // types prompt and agent: text handed to the host's evaluator
+	Model   string // types prompt and agent: the model the host should use; "" its default
+	// Type http: the URL POSTed to, its extra headers in file order (values may hold $VAR
+	// or ${VAR}, expanded from AllowedEnvVars only; any other variable becomes "").
+	URL            string
+	Headers        [][2]string
+	AllowedEnvVars []string
+	// Type mcp_tool: the host calls Tool on its MCP server Server with Input, a JSON object
+	// whose string values may hold ${path} placeholders filled from the payload (nil: none).
+	Server string
+	Tool   string
+	Input  []byte
+	// Definition is the handler object as written in the file (compact JSON), handed to the
+	// host's evaluator for the types it runs (prompt, agent, mcp_tool); nil for other types.
+	Definition []byte
+	// StatusMessage is the text a host shows while the hook runs (Claude Code's spinner).
+	StatusMessage string
+	// AsyncRewake runs the hook in the background (Async is set too); its exit 2 wakes the
+	// agent through the host's listener.
+	AsyncRewake bool
+	// TimeoutSet: the file gave the timeout (it raises SessionEnd's shared budget).
+	TimeoutSet bool
 	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
 	// remote and branch ("current" is the checked-out branch).
 	Message  string
@@ -40,6 +65,9 @@ type Hook struct {
 	Blocking   bool
 	PipeOutput bool // output handed to the agent (iteratr)
 	Sequential bool // run after the previous hook of the fire finished, not in parallel
+	// Persistent keeps one process of the command running across fires, speaking the
+	// one-line JSON protocol on its stdin and stdout (see core/persist).
+	Persistent bool
 	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
 	StopOnBlock bool
 	Source      string
@@ -48,6 +76,23 @@ type Hook struct {
 	Disabled string
 	// DuplicateOf is the id of an identical handler of higher precedence that runs instead.
 	DuplicateOf string
+	// Path is where the handler is written in its file ("hooks.Stop[0].hooks[1]"), Group
+	// the path of the matcher group holding it ("" for a flat entry), and Line the handler's
+	// line (0 when unknown).
+	Path  string
+	Group string
+	Line  int
+}
+
+// MatcherPath is the path of the "matcher" field that applies to the hook.
+func (h *Hook) MatcherPath() string {
+	if h.Group != "" {
+		return h.Group + ".matcher"
+	}
+	if h.Path == "" {
+		return ""
+	}
+	return h.Path + ".matcher"
 }
 
 // Enabled reports whether the hook runs.
@@ -64,16 +109,48 @@ func (h *Hook) CommandTemplate() string {
 
 // Warning is one problem found while loading; Hook is "" for file-level problems.
 type Warning struct {
-	Source  string `json:"source"`
+	Source string `json:"source"`
+	// Line (1-based) and Path ("hooks.PreToolUse[0].matcher") say where in Source; 0 and ""
+	// when the problem is about the whole file or the position is unknown.
+	Line    int    `json:"line,omitempty"`
+	Path    string `json:"path,omitempty"`
 	Hook    string `json:"hook,omitempty"`
 	Message string `json:"message"`
 	// Error marks problems that disabled a hook or a file, as opposed to advice.
 	Error bool `json:"error"`
 }
 
+// Severity is "error" or "warning": Error in words.
+func (w Warning) Severity() string {
+	if w.Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// MarshalJSON adds "severity" to the fields, for readers of the JSON.
+func (w Warning) MarshalJSON() ([]byte, error) {
+	type plain Warning
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // sources like "<inline>" stay readable
+	err := enc.Encode(struct {
+		plain
+		Severity string `json:"severity"`
+	}{plain(w), w.Severity()})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// String renders "file:line path: message" (editors jump to file:line).
 func (w Warning) String() string {
 	s := w.Source
-	if w.Hook != "" {
+	if w.Line > 0 {
+		s += ":" + strconv.Itoa(w.Line)
+	}
+	switch {
+	case w.Path != "":
+		s += " " + w.Path
+	case w.Hook != "":
 		s += ": hook " + w.Hook
 	}
 	return s + ": " + w.Message

@@ -19,10 +19,11 @@ type Reader struct {
 	unit    time.Duration
 	dialect *Dialect
 	f       File
+	at      string // path of the entry being read; warnings made meanwhile point at it
 }
 
 func (p *Reader) warn(hook, format string, args ...any) {
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: hook, Message: fmt.Sprintf(format, args...)})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Hook: hook, Message: fmt.Sprintf(format, args...)})
 }
 
 // disable keeps the hook, marks it as not running and records why as an error.
@@ -31,7 +32,7 @@ func (p *Reader) disable(h *Hook, label, format string, args ...any) {
 	if h.Disabled == "" {
 		h.Disabled = msg
 	}
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Hook: label, Message: msg, Error: true})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Hook: label, Message: msg, Error: true})
 }
 
 // claudeShape reads Claude Code's settings shape (also cli-agent's, mycode's and AutoAgent's).
@@ -64,12 +65,14 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 
 // skip records an entry that is not read at all because of its shape.
 func (p *Reader) skip(format string, args ...any) {
-	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
+	p.f.Warnings = append(p.f.Warnings, Warning{Source: p.source, Path: p.at, Message: fmt.Sprintf(format, args...) + "; ignored", Error: true})
 }
 
 // eventList reads the array under one event key: matcher groups or flat hooks.
 func (p *Reader) eventList(name string, list *fastjson.Value) {
 	ev, problem := checkEvent(name)
+	p.at = "hooks." + name
+	defer func() { p.at = "" }()
 	items, err := list.Array()
 	if err != nil {
 		p.skip("hooks.%s is %s, want an array", name, list.Type())
@@ -77,14 +80,16 @@ func (p *Reader) eventList(name string, list *fastjson.Value) {
 	}
 	for i, item := range items {
 		where := fmt.Sprintf("hooks.%s[%d]", name, i)
+		p.at = where
 		if item.Type() != fastjson.TypeObject {
 			p.skip("%s is %s, want an object", where, item.Type())
 			continue
 		}
-		group := Hook{Event: ev.Name}
+		group := Hook{Event: ev.Name, Group: where}
 		inner := item.Get("hooks")
 		if inner == nil {
 			// Flat form: the entry is itself the handler.
+			group.Group = ""
 			h := p.hook(where, item, group, flatKeys)
 			p.add(&h, where, ev, problem)
 			continue
@@ -101,6 +106,7 @@ func (p *Reader) eventList(name string, list *fastjson.Value) {
 		}
 		for j, hv := range handlers {
 			hw := fmt.Sprintf("%s.hooks[%d]", where, j)
+			p.at = hw
 			if hv.Type() != fastjson.TypeObject {
 				p.skip("%s is %s, want an object", hw, hv.Type())
 				continue
@@ -138,6 +144,7 @@ func knownEvents() []string {
 
 // add validates what depends on the event and appends the hook.
 func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
+	h.Path = where
 	label := h.Name
 	if label == "" {
 		label = where
@@ -155,7 +162,8 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once", "blocking",
+	"enabled", "statusMessage", "model", "once", "blocking", "persistent",
+	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
 func keySet(keys ...string) map[string]bool {
@@ -222,6 +230,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			h.Prompt = string(pr.GetStringBytes())
 		}
 	}
+	p.handlerTypeFields(where, v, &h, bad)
 	h.Description = p.optStr(where, "description", v)
 	h.Message = p.optStr(where, "message", v)
 	h.Remote = p.optStr(where, "remote", v)
@@ -237,8 +246,14 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		bad("type command needs a non-empty \"command\" or \"args\"")
 	case h.Type == "command" && h.Command != "" && len(h.Args) > 0:
 		bad("give either \"command\" (a shell string) or \"args\" (exec form), not both")
-	case h.Type == "prompt" && strings.TrimSpace(h.Prompt) == "":
-		bad("type prompt needs a non-empty \"prompt\"")
+	case (h.Type == "prompt" || h.Type == "agent") && strings.TrimSpace(h.Prompt) == "":
+		bad("type %s needs a non-empty \"prompt\"", h.Type)
+	case h.Type == "http" && strings.TrimSpace(h.URL) == "":
+		bad("type http needs a non-empty \"url\"")
+	case h.Type == "http" && !strings.HasPrefix(h.URL, "http://") && !strings.HasPrefix(h.URL, "https://"):
+		bad("url %q is not an http:// or https:// URL", h.URL)
+	case h.Type == "mcp_tool" && (strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == ""):
+		bad("type mcp_tool needs a non-empty \"server\" and \"tool\"")
 	}
 	if t := v.Get("timeout"); t != nil {
 		f, err := t.Float64()
@@ -249,6 +264,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			bad("timeout %v is not positive", f)
 		default:
 			h.Timeout = time.Duration(f * float64(p.unit))
+			h.TimeoutSet = true
 		}
 	}
 	for _, k := range []string{"working_directory", "cwd"} {
@@ -263,15 +279,61 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		key string
 		dst *bool
 	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
-		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}} {
+		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}} {
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}
 	}
+	if h.Persistent && h.Type != "command" {
+		bad("persistent applies to command hooks only, not type %s", h.Type)
+	}
 	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
 		h.Disabled = "enabled is false"
 	}
+	if b := v.Get("asyncRewake"); b != nil && p.boolean(where, "asyncRewake", b) {
+		h.AsyncRewake, h.Async = true, true // the reference: asyncRewake implies async
+	}
+	if h.Async && h.Type != "command" {
+		p.warn(label, "async applies to command hooks only (Claude Code); type %s runs in the foreground", h.Type)
+		h.Async, h.AsyncRewake = false, false
+	}
 	return h
+}
+
+// handlerTypeFields reads the fields of Claude Code's http, mcp_tool, prompt and agent
+// handlers, and keeps the handler object itself for the host's evaluator.
+func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad func(string, ...any)) {
+	h.StatusMessage = p.optStr(where, "statusMessage", v)
+	h.Model = p.optStr(where, "model", v)
+	h.URL = p.optStr(where, "url", v)
+	h.Server = p.optStr(where, "server", v)
+	h.Tool = p.optStr(where, "tool", v)
+	if hs := v.Get("headers"); hs != nil {
+		if obj, err := hs.Object(); err != nil {
+			bad("headers is %s, want an object of strings", hs.Type())
+		} else {
+			obj.Visit(func(k []byte, val *fastjson.Value) {
+				if val.Type() != fastjson.TypeString {
+					p.warn(where, "headers.%s is %s, want a string; ignored", k, val.Type())
+					return
+				}
+				h.Headers = append(h.Headers, [2]string{string(k), string(val.GetStringBytes())})
+			})
+		}
+	}
+	if a := v.Get("allowedEnvVars"); a != nil {
+		h.AllowedEnvVars = p.strings(where, "allowedEnvVars", a)
+	}
+	if in := v.Get("input"); in != nil {
+		if in.Type() != fastjson.TypeObject {
+			bad("input is %s, want an object", in.Type())
+		} else {
+			h.Input = in.MarshalTo(nil)
+		}
+	}
+	if h.Type == "prompt" || h.Type == "agent" || h.Type == "mcp_tool" {
+		h.Definition = v.MarshalTo(nil)
+	}
 }
 
 var flatKeys = func() map[string]bool {

@@ -22,6 +22,9 @@ func (e *Engine) Check() ([]config.Warning, error) {
 	defer e.gate.leave()
 	p := e.plan.Load()
 	out := append([]config.Warning(nil), p.warnings...)
+	if e.logWarning != "" {
+		out = append(out, config.Warning{Source: LogEnv, Message: e.logWarning})
+	}
 	for _, h := range p.hooks {
 		if h.cfg.Disabled != "" || h.cfg.Cmd == nil {
 			continue

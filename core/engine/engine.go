@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -56,6 +57,9 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
+	// named by $HOOKEXEC_LOG, and none when that is unset too.
+	LogFile string `json:"log_file"`
 	// Trust is "all" (every hook runs) or "project" (hooks from files inside the project
 	// run only once approved). "" means the profile's default; see README "Trust".
 	Trust string `json:"trust"`
@@ -86,10 +90,6 @@ func ParseOptions(data []byte) (Options, error) {
 // the engine, never while the engine holds a lock; it must not block for long.
 type Listener func(kind string, data []byte)
 
-// PromptEvaluator decides a prompt hook: it receives the hook's prompt and the fire's payload
-// and returns whether the action may proceed and why. It must honour ctx (the hook's timeout).
-type PromptEvaluator func(ctx context.Context, prompt string, payload []byte) (ok bool, reason string, err error)
-
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
@@ -105,13 +105,16 @@ type Engine struct {
 	async       sync.WaitGroup
 	mu          sync.Mutex // guards listener, evaluator, pending, notes, delivering
 	listen      Listener
-	eval        PromptEvaluator
+	eval        Evaluator
 	pending     []string // piped output waiting for the next pre_iteration or Drain
-	notes       [][]byte // notifications waiting for the listener, in fire order
+	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
+	log         *fireLog // nil: fires are not logged
+	logWarning  string   // why $HOOKEXEC_LOG could not be opened
 	trust       trust.Mode
 	store       trust.Store
-	hasher      trust.Hasher // script hashes, cached by stat identity across reloads
+	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
+	procs       *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -159,12 +162,18 @@ func Open(o Options) (*Engine, error) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e.procs = persist.NewPool()
 	p, err := e.load()
 	if err != nil {
 		e.cancel()
 		return nil, err
 	}
+	if e.log, e.logWarning, err = openLog(o); err != nil {
+		e.cancel()
+		return nil, err
+	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return e, nil
 }
 
@@ -188,7 +197,9 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
+	p.sessionEnd = sessionEndBudget(set, e.env)
 	e.gateProjectHooks(p)
+	e.attachPersistent(p)
 	return p, nil
 }
 
@@ -206,6 +217,7 @@ func (e *Engine) Reload() error {
 		return err
 	}
 	e.plan.Store(p)
+	e.keepPersistent(p)
 	return nil
 }
 
@@ -217,18 +229,6 @@ func (e *Engine) SetListener(fn Listener) error {
 	defer e.gate.leave()
 	e.mu.Lock()
 	e.listen = fn
-	e.mu.Unlock()
-	return nil
-}
-
-// SetPromptEvaluator registers the evaluator for prompt hooks (nil removes it).
-func (e *Engine) SetPromptEvaluator(fn PromptEvaluator) error {
-	if !e.gate.enter() {
-		return ErrClosed
-	}
-	defer e.gate.leave()
-	e.mu.Lock()
-	e.eval = fn
 	e.mu.Unlock()
 	return nil
 }
@@ -260,10 +260,7 @@ func (e *Engine) Close() error {
 	if !e.gate.shut() {
 		return ErrClosed
 	}
-	wait := 5 * time.Second
-	if e.opts.CloseTimeoutMs > 0 {
-		wait = time.Duration(e.opts.CloseTimeoutMs) * time.Millisecond
-	}
+	wait := e.closeTimeout()
 	done := make(chan struct{})
 	go func() {
 		// Fires first: once none is in flight, nothing adds to async any more.
@@ -280,8 +277,10 @@ func (e *Engine) Close() error {
 		<-done
 	}
 	e.cancel()
+	e.procs.Close(wait)
 	e.mu.Lock()
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
+	e.log.close()
 	return nil
 }

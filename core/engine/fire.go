@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/run"
 	"github.com/hookexec/hookexec/core/template"
 )
@@ -53,9 +53,17 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
+		if e.log != nil {
+			e.record(p, name, ev, doc, start, res, nil, nil)
+		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	if ev.Name == "SessionEnd" && p.sessionEnd > 0 {
+		ctx, cancel := context.WithTimeoutCause(e.ctx, p.sessionEnd, budgetError{p.sessionEnd})
+		defer cancel()
+		f.budget = ctx
+	}
 	results := make([]HookResult, len(selected))
 	verdicts := make([]decide.Verdict, len(selected))
 	f.runAll(selected, results, verdicts)
@@ -70,6 +78,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
+	res.UpdatedToolOutput = sum.UpdatedToolOutput
+	res.UpdatedPermissions = sum.UpdatedPermissions
+	res.Interrupt, res.Retry, res.ReloadSkills = sum.Interrupt, sum.Retry, sum.ReloadSkills
+	res.SessionTitle, res.InitialUserMessage = sum.SessionTitle, sum.InitialUserMessage
+	res.WatchPaths, res.TerminalSequence = sum.WatchPaths, sum.TerminalSequence
 	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {
@@ -79,6 +92,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.Hooks = results
 	res.AgentOutput = e.agentOutput(ev, pipedOutput(selected, results))
 	res.DurationMs = ms(time.Since(start))
+	if e.log != nil {
+		e.record(p, name, ev, doc, start, res, selected, f)
+	}
 	return res, nil
 }
 
@@ -176,11 +192,13 @@ type fire struct {
 	name     string // as the host fired it
 	ev       event.Info
 	doc      *payload.Doc
-	env      []string // HOOK_EVENT spelt as fired; see view
+	session  string
+	env      []string // HOOK_EVENT spelt as fired, built on first use (persistent hooks need none); see envOf
 	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
 	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
+	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -194,9 +212,7 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 	if session == "" {
 		session = e.opts.SessionID
 	}
-	f := &fire{e: e, name: name, ev: ev, doc: doc}
-	f.env, f.warnings = e.fireEnv(name, doc, session)
-	f.eventAt = len(e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+	f := &fire{e: e, name: name, ev: ev, doc: doc, session: session}
 	f.frame = payload.Frame{
 		SessionID:      session,
 		TranscriptPath: e.opts.TranscriptPath,
@@ -206,17 +222,13 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 	return f
 }
 
-// view returns the environment and stdin for hooks of dialect d: the event spelt their
-// way (autohand hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+// view returns the stdin for hooks of dialect d: the event spelt their way (autohand
+// hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
 func (f *fire) view(d *dialect.Dialect) *dialectView {
 	if v := f.dialects[d]; v != nil {
 		return v
 	}
-	v := &dialectView{env: f.env}
-	if n := d.EventName(f.name, f.ev.Name); n != f.name {
-		v.env = slices.Clone(f.env)
-		v.env[f.eventAt] = "HOOK_EVENT=" + n
-	}
+	v := &dialectView{}
 	frame := f.frame
 	frame.Event = d.StdinEvent(f.name, f.ev.Name)
 	v.stdin = f.doc.Stdin(d.Envelope, frame)
@@ -225,6 +237,27 @@ func (f *fire) view(d *dialect.Dialect) *dialectView {
 	}
 	f.dialects[d] = v
 	return v
+}
+
+// envOf returns the environment of one-shot hooks of dialect d, with HOOK_EVENT spelt
+// their way. It is built on first use: a fire of persistent hooks only pays for stdin.
+func (f *fire) envOf(d *dialect.Dialect) []string {
+	v := f.view(d)
+	if v.env != nil {
+		return v.env
+	}
+	if f.env == nil {
+		var warnings []string
+		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
+		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+		f.warnings = append(f.warnings, warnings...)
+	}
+	v.env = f.env
+	if n := d.EventName(f.name, f.ev.Name); n != f.name {
+		v.env = slices.Clone(f.env)
+		v.env[f.eventAt] = "HOOK_EVENT=" + n
+	}
+	return v.env
 }
 
 // render looks a placeholder's value up in the payload. When the payload lacks them,
@@ -276,20 +309,22 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	stopped := false
 	for i, h := range hs {
 		if stopped {
-			results[i] = h.skipped("not run: an earlier hook blocked")
+			results[i] = h.skipped(notRun)
 			verdicts[i] = decide.Verdict{Continue: true}
 			continue
 		}
 		job := f.prepare(h)
+		f.e.announceStatus(f.ev.Name, h)
 		if h.cfg.Async {
 			results[i] = job.pending()
 			verdicts[i] = decide.Verdict{Continue: true}
 			f.e.startAsync(job)
 			continue
 		}
+		ctx := f.budgetFor(h)
 		if h.cfg.Sequential || len(hs) == 1 {
 			wg.Wait()
-			results[i], verdicts[i] = job.execute(f.e.ctx)
+			results[i], verdicts[i] = job.execute(ctx)
 			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
 			continue
 		}
@@ -297,11 +332,14 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			results[i], verdicts[i] = job.execute(f.e.ctx)
+			results[i], verdicts[i] = job.execute(ctx)
 		}()
 	}
 	wg.Wait()
 }
+
+// notRun is the error of hooks a sequential block kept from running (AutoAgent).
+const notRun = "not run: an earlier hook blocked"
 
 // job is everything one hook needs to run, rendered while the payload is still live, so
 // that it can outlive the fire (async hooks).
@@ -312,9 +350,13 @@ type job struct {
 	argv      []string
 	shellArgv func() []string // fallback when a direct command is not on PATH
 	spec      run.Spec
-	prompt    string // a prompt hook's prompt, or git-commit's message
-	payload   []byte
-	evaluator PromptEvaluator
+	runner    func(context.Context, run.Spec) run.Result // run.Run, or a persistent hook's process
+	prompt    string                                     // a prompt hook's prompt, or git-commit's message
+	http      run.HTTPSpec
+	// Hooks the host evaluates: their definition, stdin payload and the evaluator.
+	definition []byte
+	payload    []byte
+	evaluator  Evaluator
 }
 
 func (f *fire) prepare(h *hook) *job {
@@ -326,11 +368,20 @@ func (f *fire) prepare(h *hook) *job {
 	if h.cfg.Text != nil {
 		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
 	}
-	if h.cfg.Type == "prompt" {
+	if evaluated(h.cfg.Type) {
 		j.payload = v.stdin
+		j.definition = f.definition(h, j.prompt, v.stdin)
+		j.spec.OutputCap = f.e.cap
 		f.e.mu.Lock()
 		j.evaluator = f.e.eval
 		f.e.mu.Unlock()
+		return j
+	}
+	if h.proc != nil {
+		// A persistent hook's process has its argv and environment already; a request is
+		// only its stdin line.
+		j.spec = run.Spec{Stdin: v.stdin, Timeout: h.cfg.Timeout, OutputCap: f.e.cap}
+		j.runner = h.proc.Run
 		return j
 	}
 	if c := h.cfg.Cmd; c != nil {
@@ -340,9 +391,13 @@ func (f *fire) prepare(h *hook) *job {
 			j.shellArgv = func() []string { return shell }
 		}
 	}
-	env := v.env
+	env := f.envOf(h.cfg.Dialect)
 	if len(h.cfg.Env) > 0 {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
+	}
+	if h.cfg.Type == "http" {
+		j.http = httpSpec(h, v.stdin, env, f.e.cap)
+		return j
 	}
 	dir := h.cfg.Cwd
 	if dir == "" {
@@ -368,13 +423,19 @@ func (h *hook) base() HookResult {
 		Command: h.command(),
 		Exec:    h.exec(),
 		Async:   h.cfg.Async,
+		// Status is the text a host shows while the hook runs (also announced as it starts).
+		StatusMessage: h.cfg.StatusMessage,
 	}
 }
 
 func (h *hook) command() string {
 	switch {
-	case h.cfg.Type == "prompt":
+	case h.cfg.Type == "prompt" || h.cfg.Type == "agent":
 		return h.cfg.Prompt
+	case h.cfg.Type == "http":
+		return h.cfg.URL
+	case h.cfg.Type == "mcp_tool":
+		return h.cfg.Server + ":" + h.cfg.Tool
 	case h.git():
 		return h.gitCommand()
 	case len(h.cfg.Args) > 0:
@@ -397,12 +458,17 @@ func (j *job) pending() HookResult {
 
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
-	if j.h.cfg.Type == "prompt" {
+	switch {
+	case evaluated(j.h.cfg.Type):
 		return j.evaluate(ctx)
+	case j.h.cfg.Type == "http":
+		return j.post(ctx)
 	}
 	var r run.Result
 	if j.h.git() {
 		r = j.runGit(ctx)
+	} else if j.runner != nil {
+		r = j.runner(ctx, j.spec)
 	} else {
 		r = run.Run(ctx, j.spec)
 	}
@@ -425,8 +491,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	switch {
 	case r.TimedOut:
 		failure = fmt.Sprintf("timed out after %s", j.spec.Timeout)
-	case r.Err != nil && errors.Is(r.Err, context.Canceled):
-		failure = "killed: the engine closed"
+	case errors.Is(r.Err, persist.ErrFailed):
+		failure = r.Err.Error()
+	case r.Err != nil && ctx.Err() != nil:
+		failure, hr.TimedOut = ended(ctx)
 	case r.Err != nil:
 		failure = "cannot start: " + r.Err.Error()
 		if _, err := os.Stat(j.spec.Dir); err != nil {
@@ -445,63 +513,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
 	})
-	j.finish(&hr, &v)
-	return hr, v
-}
-
-// evaluate hands a prompt hook to the host's evaluator under the hook's timeout.
-func (j *job) evaluate(ctx context.Context) (HookResult, decide.Verdict) {
-	hr := j.h.base()
-	hr.ExitCode = -1
-	start := time.Now()
-	failure := ""
-	var ok bool
-	var reason string
-	if j.evaluator == nil {
-		failure = "prompt hook needs a prompt evaluator; the host registered none"
-	} else {
-		ctx, cancel := context.WithTimeout(ctx, j.h.cfg.Timeout)
-		defer cancel()
-		type answer struct {
-			ok     bool
-			reason string
-			err    error
-		}
-		ch := make(chan answer, 1)
-		go func() {
-			defer func() {
-				if p := recover(); p != nil {
-					ch <- answer{err: fmt.Errorf("evaluator panicked: %v", p)}
-				}
-			}()
-			a := answer{}
-			a.ok, a.reason, a.err = j.evaluator(ctx, j.prompt, j.payload)
-			ch <- a
-		}()
-		select {
-		case a := <-ch:
-			ok, reason = a.ok, a.reason
-			if a.err != nil {
-				failure = "prompt evaluator: " + a.err.Error()
-			}
-		case <-ctx.Done():
-			hr.TimedOut = ctx.Err() == context.DeadlineExceeded
-			failure = fmt.Sprintf("prompt evaluator did not answer within %s", j.h.cfg.Timeout)
-		}
+	if errors.Is(r.Err, persist.ErrDisabled) {
+		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
 	}
-	hr.DurationMs = ms(time.Since(start))
-	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
-	if failure == "" {
-		out, _ := json.Marshal(map[string]any{"ok": ok, "reason": reason})
-		hr.Stdout = string(out)
-		if ok {
-			in.ExitCode = 0
-		} else {
-			in.ExitCode, in.Stderr = 2, []byte(reason)
-		}
-		hr.ExitCode = in.ExitCode
-	}
-	v := decide.Read(in)
 	j.finish(&hr, &v)
 	return hr, v
 }
@@ -536,6 +550,9 @@ func (e *Engine) startAsync(j *job) {
 			Reason   string     `json:"reason"`
 		}{j.ev.Name, hr, v.Blocked, v.Decision.String(), v.Reason})
 		fn("async", msg)
+		if wake, ok := rewake(j.ev.Name, j.h, &hr); ok {
+			fn("rewake", wake)
+		}
 	}()
 }
 

@@ -43,9 +43,21 @@ func (e *Engine) announce(name string, doc *payload.Doc, now time.Time) {
 	if !ok {
 		return
 	}
+	e.queue("notification", msg)
+}
+
+// note is one message queued for the listener.
+type note struct {
+	kind string
+	data []byte
+}
+
+// queue hands a message to the listener in queue order, on an engine goroutine (never the
+// firing thread, which may be a host thread that must not re-enter the host).
+func (e *Engine) queue(kind string, data []byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.notes = append(e.notes, msg)
+	e.notes = append(e.notes, note{kind, data})
 	if !e.delivering {
 		e.delivering = true
 		e.async.Add(1)
@@ -66,7 +78,7 @@ func (e *Engine) deliverNotes() {
 		}
 		e.mu.Unlock()
 		for _, m := range batch {
-			fn("notification", m)
+			fn(m.kind, m.data)
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/persist"
 )
 
 // plan is a compiled configuration: what every fire reads and nothing writes.
@@ -11,8 +14,10 @@ type plan struct {
 	hooks    []*hook            // all hooks, config order, disabled ones included (for Config)
 	byEvent  map[string][]*hook // canonical event → enabled hooks, config order
 	warnings []config.Warning
-	notify   bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
-	trust    *trustState // project-level hooks awaiting or holding approval; nil: none gated
+	// sessionEnd is the budget Claude Code's SessionEnd hooks share; 0 for none.
+	sessionEnd time.Duration
+	notify     bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
+	trust      *trustState // project-level hooks awaiting or holding approval; nil: none gated
 }
 
 // hook is one configured hook in the index.
@@ -20,7 +25,8 @@ type hook struct {
 	cfg      *config.Hook
 	index    int // position in config order
 	event    event.Info
-	approval *trustGate // set when the hook runs only once approved (trust "project")
+	approval *trustGate    // set when the hook runs only once approved (trust "project")
+	proc     *persist.Hook // a persistent hook's process; nil for one-shot hooks
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.
@@ -29,8 +35,8 @@ func (h *hook) git() bool { return h.cfg.Type == "git-commit" || h.cfg.Type == "
 // exec names how the hook runs, as reported in results and config.
 func (h *hook) exec() string {
 	switch {
-	case h.cfg.Type == "prompt":
-		return "prompt"
+	case h.cfg.Type == "http" || evaluated(h.cfg.Type):
+		return h.cfg.Type
 	case h.git():
 		return "builtin"
 	case h.cfg.Cmd == nil:

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/persist"
 )
 
 // ConfigReport is the merged configuration as hosts and the CLI see it.
@@ -44,14 +46,22 @@ type HookInfo struct {
 	PipeOutput  bool              `json:"pipe_output"`
 	Sequential  bool              `json:"sequential"`
 	Source      string            `json:"source"`
+	Line        int               `json:"line,omitempty"` // where in Source the handler is written
+	Path        string            `json:"path,omitempty"` // its JSON path, e.g. hooks.Stop[0].hooks[1]
 	Dialect     string            `json:"dialect"`
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	// StatusMessage and AsyncRewake: Claude Code's handler fields (see status.go).
+	StatusMessage string `json:"status_message,omitempty"`
+	AsyncRewake   bool   `json:"async_rewake,omitempty"`
 	// Trust is "approved" or "awaiting approval" for a project-level hook under trust
 	// "project" (judged when config() is called), "" for hooks that need no approval.
 	Trust       string `json:"trust,omitempty"`
 	TrustReason string `json:"trust_reason,omitempty"` // what changed since the approval
+	Persistent  bool   `json:"persistent"`
+	// Process is a persistent hook's process: state, pid, starts, failures.
+	Process *persist.Status `json:"process,omitempty"`
 }
 
 // HookFilter is autohand's filter of a hook.
@@ -97,10 +107,19 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			ID: c.ID, Description: c.Description, Event: c.Event, Filter: filter, Blocking: c.Blocking, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
-			Source: c.Source, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
-			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env),
+			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
+			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent,
+			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 		})
 		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
+		if h.proc != nil {
+			st := h.proc.Status()
+			r.Hooks[len(r.Hooks)-1].Process = &st
+			if st.State == "disabled" {
+				// Clipped: r.Warnings shares the plan's array, which fires read.
+				r.Warnings = append(slices.Clip(r.Warnings), config.Warning{Source: c.Source, Hook: c.ID, Message: "persistent hook " + h.proc.Disabled(), Error: true})
+			}
+		}
 	}
 	return r, nil
 }

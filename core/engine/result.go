@@ -21,6 +21,16 @@ type Result struct {
 	DurationMs        float64         `json:"duration_ms"`
 	Warnings          []string        `json:"warnings"`
 	Hooks             []HookResult    `json:"hooks"`
+	// Claude Code's output fields, for the host to act on; folded in config order.
+	UpdatedToolOutput  json.RawMessage `json:"updated_tool_output"` // PostToolUse: replaces the tool's output; null for none
+	UpdatedPermissions json.RawMessage `json:"updated_permissions"` // PermissionRequest allow: update entries; null for none
+	Interrupt          bool            `json:"interrupt"`           // PermissionRequest deny: stop the agent
+	Retry              bool            `json:"retry"`               // PermissionDenied: the model may retry
+	SessionTitle       string          `json:"session_title"`       // SessionStart, UserPromptSubmit
+	InitialUserMessage string          `json:"initial_user_message"`
+	WatchPaths         []string        `json:"watch_paths"` // SessionStart, FileChanged: paths to watch
+	ReloadSkills       bool            `json:"reload_skills"`
+	TerminalSequence   string          `json:"terminal_sequence"` // allowlisted OSC/BEL bytes to write to the terminal
 	// AwaitingApproval lists the project-level hooks the fire selected but did not run
 	// (trust "project"), in config order; they neither block nor allow.
 	AwaitingApproval []Awaiting `json:"awaiting_approval"`
@@ -28,11 +38,13 @@ type Result struct {
 
 // HookResult is what one hook of a fire did, in config order.
 type HookResult struct {
-	ID              string          `json:"id"`
-	Source          string          `json:"source"`
-	Matcher         string          `json:"matcher"`
-	Command         string          `json:"command"`
-	Exec            string          `json:"exec"` // "direct", "shell", "args", "prompt"
+	ID      string `json:"id"`
+	Source  string `json:"source"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	// Exec is how the hook ran: "direct", "shell", "args", "builtin", "http", or the type the
+	// host evaluated ("prompt", "agent", "mcp_tool").
+	Exec            string          `json:"exec"`
 	ExitCode        int             `json:"exit_code"`
 	Signal          string          `json:"signal"`
 	TimedOut        bool            `json:"timed_out"`
@@ -45,6 +57,8 @@ type HookResult struct {
 	Decision        string          `json:"decision"`
 	Error           string          `json:"error"`
 	Async           bool            `json:"async"`
+	HTTPStatus      int             `json:"http_status"`    // an http hook's response status; 0 for none
+	StatusMessage   string          `json:"status_message"` // the hook's statusMessage
 }
 
 // JSON encodes the result. Slices are never null so hosts can iterate without checks.
@@ -57,6 +71,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}
+	}
+	if r.WatchPaths == nil {
+		r.WatchPaths = []string{}
 	}
 	if r.AwaitingApproval == nil {
 		r.AwaitingApproval = []Awaiting{}

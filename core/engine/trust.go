@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -122,7 +126,10 @@ func entryOf(h *hook, project string) trust.Hook {
 		ID: c.ID, Source: trust.Rel(c.Source, project), Event: c.Event, Matcher: c.Matcher,
 		Type: c.Type, Args: c.Args, Env: c.Env,
 	}
-	if len(c.Args) == 0 {
+	switch {
+	case c.Type == "http":
+		t.URL = c.URL
+	case len(c.Args) == 0:
 		t.Command = h.command()
 	}
 	if c.Cwd != "" {
@@ -131,7 +138,24 @@ func entryOf(h *hook, project string) trust.Hook {
 	if len(c.FilterTools)+len(c.FilterPaths) > 0 {
 		t.Filter = append(append([]string{}, prefixed("tool:", c.FilterTools)...), prefixed("path:", c.FilterPaths)...)
 	}
+	t.Settings = settingsDigest(c.Hook)
 	return t
+}
+
+// settingsDigest hashes every field of the entry not named above, except those that do not
+// change what runs (id, name, description, status message, timeout) or that say where and
+// how it was read (file, position, dialect, the handler's text as written).
+func settingsDigest(h dialect.Hook) string {
+	h.ID, h.Name, h.Description, h.StatusMessage, h.Timeout, h.TimeoutSet = "", "", "", "", 0, false
+	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.URL, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", "", nil
+	h.Source, h.Path, h.Group, h.Line, h.Definition = "", "", "", 0, nil
+	h.Dialect, h.Disabled, h.DuplicateOf = nil, "", ""
+	b, err := json.Marshal(h)
+	if err != nil { // a field JSON cannot encode: its printed form still changes with it
+		b = []byte(fmt.Sprintf("%+v", h))
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 func prefixed(p string, xs []string) []string {

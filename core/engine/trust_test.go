@@ -286,3 +286,44 @@ func TestTrustScriptAddedLaterRevokes(t *testing.T) {
 	assert.Equal(t, "script scripts/later.sh added", r.AwaitingApproval[0].Reason)
 	assert.NoFileExists(t, filepath.Join(tp.dir, "pwned.txt"))
 }
+
+func TestTrustOtherSettingsChangeRevokes(t *testing.T) {
+	tp := newTrustProject(t)
+	e := tp.open(t)
+	_, err := e.Approve("guard")
+	require.NoError(t, err)
+	tp.write(t, ".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+		{"type":"command","command":"bash .claude/hooks/guard.sh","name":"guard","timeout":5,"description":"renamed"}]}]}}`)
+	require.NoError(t, e.Reload())
+	assert.True(t, fireT(t, e, "PreToolUse", bashPayload).Blocked, "a timeout or description does not change what runs")
+
+	tp.write(t, ".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+		{"type":"command","command":"bash .claude/hooks/guard.sh","name":"guard","async":true}]}]}}`)
+	require.NoError(t, e.Reload())
+	r := fireT(t, e, "PreToolUse", bashPayload)
+	require.Len(t, r.AwaitingApproval, 1)
+	assert.Equal(t, "settings changed", r.AwaitingApproval[0].Reason)
+}
+
+func TestTrustHTTPHookURLChangeRevokes(t *testing.T) {
+	tp := newTrustProject(t)
+	hookAt := func(url string) string {
+		return `{"hooks":{"Stop":[{"hooks":[{"type":"http","url":"` + url + `","name":"notify"}]}]}}`
+	}
+	tp.write(t, ".claude/settings.json", hookAt("http://127.0.0.1:9/a"))
+	e := tp.open(t)
+	r := fireT(t, e, "Stop", `{}`)
+	require.Len(t, r.AwaitingApproval, 1, "an http hook from the project sends data only once approved")
+	_, err := e.Approve("notify")
+	require.NoError(t, err)
+	assert.Empty(t, fireT(t, e, "Stop", `{}`).AwaitingApproval)
+
+	tp.write(t, ".claude/settings.json", hookAt("http://127.0.0.1:9/elsewhere"))
+	require.NoError(t, e.Reload())
+	r = fireT(t, e, "Stop", `{}`)
+	require.Len(t, r.AwaitingApproval, 1)
+	assert.Equal(t, "command changed", r.AwaitingApproval[0].Reason)
+	list, err := e.TrustList()
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:9/elsewhere", list.Hooks[0].URL)
+}

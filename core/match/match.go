@@ -219,7 +219,7 @@ func (m *Matcher) matchAlts(subject string) bool {
 }
 
 func (m *Matcher) matchRegex(subject string) bool {
-	ok, err := m.re.MatchString(subject)
+	ok, err := m.matchString(subject)
 	if err != nil {
 		return false // timed out; the other spelling would only time out again
 	}
@@ -230,8 +230,22 @@ func (m *Matcher) matchRegex(subject string) bool {
 	if t.spelledCanonically(subject) {
 		return false
 	}
-	ok, err = m.re.MatchString(t.Canonical())
+	ok, err = m.matchString(t.Canonical())
 	return ok && err == nil
+}
+
+// matchString is the regex test with a timeout that means it. regexp2 times matches on a
+// clock that a goroutine advances every 100 ms; on a loaded machine that goroutine runs
+// late, the clock jumps, and a match of a microsecond "times out" (seen under -race with
+// load 15 on two cores). A timed-out match is tried up to twice more: a pattern that is
+// really catastrophic times out every time, one that is fast does not.
+func (m *Matcher) matchString(s string) (ok bool, err error) {
+	for range 3 {
+		if ok, err = m.re.MatchString(s); err == nil {
+			return ok, nil
+		}
+	}
+	return ok, err
 }
 
 // classify decides the Kind of a trimmed pattern from its characters alone.

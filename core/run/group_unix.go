@@ -48,9 +48,20 @@ func (g *group) reap(deadline time.Time) {
 		left := time.Until(deadline)
 		if left <= 0 {
 			syscall.Kill(-pgid, syscall.SIGKILL)
+			awaitKilled(pgid)
 			return
 		}
 		time.Sleep(min(pause, left, 50*time.Millisecond))
+	}
+}
+
+// awaitKilled waits, briefly, until the SIGKILLed members are gone: on a loaded machine a
+// member may not have been scheduled to die yet when kill returns. Orphans that died stay
+// zombies until their new parent reaps them, so the wait is bounded rather than exact.
+func awaitKilled(pgid int) {
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for syscall.Kill(-pgid, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
 	}
 }
 

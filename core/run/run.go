@@ -1,5 +1,6 @@
 // Package run starts one hook child process and waits for it; every hook child of
-// hookexec goes through Run.
+// hookexec goes through Run. Post (http.go) is the runner of http hooks: one POST under
+// the hook's timeout with the response body capped like a child's output.
 //
 // Run starts Argv in its own process group with a clean signal mask, writes Stdin to
 // it and closes it, keeps the first OutputCap bytes of stdout and stderr while

@@ -65,6 +65,10 @@ type Hook struct {
 	Cwd     string   `json:"cwd,omitempty"`
 	Env     []string `json:"env,omitempty"`    // the hook's own KEY=VALUE pairs
 	Filter  []string `json:"filter,omitempty"` // autohand's filter: "tool:NAME", "path:GLOB"
+	// Settings is the sha256 of the entry's other settings (async, blocking, a git
+	// built-in's message, an http hook's url, ...), so that no change to what the entry
+	// does goes unnoticed, including fields added to hooks later.
+	Settings string `json:"settings,omitempty"`
 }
 
 // Fingerprint is the sha256 of everything that says what the hook runs and when, except
@@ -91,6 +95,7 @@ func (h Hook) changes(old Hook) []string {
 	add("if", h.If != old.If)
 	add("cwd", h.Cwd != old.Cwd)
 	add("env", !slices.Equal(h.Env, old.Env))
+	add("settings", h.Settings != old.Settings)
 	return out
 }
 

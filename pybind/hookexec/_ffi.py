@@ -48,6 +48,10 @@ LISTENER_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_char_p)
 #:                           char *reason, size_t reason_size)
 PROMPT_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_char_p, c_void_p, c_size_t)
 
+#: void (*hookexec_evaluator_fn)(void *user_data, const char *type, const char *hook_json,
+#:                               const char *payload_json, hookexec_answer *answer)
+EVALUATOR_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_char_p, c_char_p, c_void_p)
+
 #: hookexec_debug_live kinds.
 LIVE_ENGINES, LIVE_STRINGS = 0, 1
 
@@ -163,6 +167,12 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _fn("hookexec_drain", c_int, [engine, out], _check_status)
     _fn("hookexec_set_listener", c_int, [engine, LISTENER_FN, c_void_p], _check_status)
     _fn("hookexec_set_prompt_evaluator", c_int, [engine, PROMPT_FN, c_void_p], _check_status)
+    _fn("hookexec_set_evaluator", c_int, [engine, EVALUATOR_FN, c_void_p], _check_status)
+    # Called from inside an evaluator, on the library's thread: no errcheck (nothing may raise
+    # into C), the status is returned.
+    _fn("hookexec_answer_output", c_int, [c_void_p, c_int, c_char_p, c_char_p])
+    _fn("hookexec_answer_verdict", c_int, [c_void_p, c_int, c_char_p])
+    _fn("hookexec_answer_error", c_int, [c_void_p, c_char_p])
     _fn("hookexec_trust_list", c_int, [engine, out], _check_status)
     _fn("hookexec_trust_approve", c_int, [engine, c_char_p, out], _check_status)
     _fn("hookexec_trust_revoke", c_int, [engine, c_char_p, out], _check_status)

@@ -48,14 +48,14 @@ from .errors import ClosedError, ForkError, InvalidArgumentError, MisuseError
 from .events import KINDS, AsyncResult, RewakeEvent, StatusEvent
 from .result import FireResult
 
-__all__ = ["Engine", "debug_live"]
+__all__ = ["Engine", "Evaluator", "debug_live"]
 
 # Option keys of hookexec_open besides the named parameters of Engine().
 _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
-        "trust", "trust_store",
+        "trust", "trust_store", "log_file",
     }
 )
 
@@ -74,6 +74,9 @@ _DEFAULT_MAX_PARALLEL = 8
 
 Payload = Union[Dict[str, Any], str, bytes, bytearray, memoryview, None]
 F = TypeVar("F", bound=Callable[..., Any])
+#: fn(type, hook definition, payload) -> verdict dict, outcome dict or text, or an ``async def``
+#: returning one; see Engine.set_evaluator.
+Evaluator = Callable[[str, Dict[str, Any], Dict[str, Any]], Any]
 #: fn(prompt, payload) -> {"ok": bool, "reason": str}, or an ``async def`` returning it.
 PromptEvaluator = Callable[[str, Dict[str, Any]], Union[Dict[str, Any], Awaitable[Dict[str, Any]]]]
 
@@ -99,7 +102,7 @@ class Engine:
     precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
-    trust_store. An unknown keyword is a TypeError; a bad value is an
+    trust_store, log_file. An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
     """
@@ -141,7 +144,8 @@ class Engine:
         self._close_lock = threading.Lock()
         self._reload_lock = threading.Lock()  # a reload and its summary refresh are one step
         self._thunk: Any = None  # the C listener handed to the library, if any
-        self._evaluator: Any = None  # the C prompt evaluator handed to the library, if any
+        self._evaluator: Any = None  # the C evaluator handed to the library, if any
+        self._retired: List[Any] = []  # every C evaluator handed out, kept until close
         self._handlers: Dict[str, Callable[[Any], Any]] = {}  # listener kind → host callback
         self._notifications = False  # the library announces every fire (autohand)
         mp = options.get("max_parallel")  # the library refuses a bad one below
@@ -152,6 +156,9 @@ class Engine:
         #  (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
         self._empty: Dict[str, FireResult] = {}
+        # event name as fired → (subject fields or None when it has no hooks, the empty result,
+        # subjects known to match nothing); see fire(). Cleared whenever _fast's inputs change.
+        self._quick: Dict[str, Tuple[Any, FireResult, Any]] = {}
         self._names: Dict[str, str] = {}  # every known event name and alias → canonical
         self._piped = False
         handle = c_void_p()
@@ -189,7 +196,8 @@ class Engine:
             # Async hooks that finished while close waited were delivered; nothing is after.
             self._handlers = {}
             _live_thunks.pop(id(self._thunk), None)
-            _live_thunks.pop(id(self._evaluator), None)
+            for thunk in self._retired:
+                _live_thunks.pop(id(thunk), None)
 
     def __enter__(self) -> "Engine":
         return self
@@ -208,7 +216,7 @@ class Engine:
             warnings.warn(f"unclosed {self!r}", ResourceWarning, source=self)
         except Exception:  # noqa: BLE001 — interpreter shutdown
             pass
-        keep = (self._thunk, self._evaluator)  # C may call them until the close returns
+        keep = (self._thunk, *self._retired)  # C may call them until the close returns
         lib, h, executor = self._lib, self._h, self._executor
 
         def release() -> None:
@@ -243,6 +251,15 @@ class Engine:
         module doc)."""
         if self._closed or _forked:
             self._check_open()
+        # What _fast has already worked out for this event name, kept flat so that a fire that
+        # matches nothing costs a few dict lookups (issue 10's target: under 1 µs).
+        quick = self._quick.get(event)
+        if quick is not None and (payload is None or type(payload) is dict):
+            fields, empty, subjects = quick
+            if fields is None:
+                return empty
+            if subjects.get(_subject(payload, fields)) == 0:
+                return empty
         fast = self._fast(event, payload)
         if fast is not None:
             return fast
@@ -290,18 +307,16 @@ class Engine:
             return None
         events, counts = self._summary  # one snapshot: a reload swaps both together
         summary = events.get(canon)
+        fields: Optional[Tuple[str, ...]] = None  # None: the event has no hooks
+        subject, known = "", True
         if summary is not None:
             n, fields, awaiting = summary
             if awaiting:
                 return None  # the library reports hooks awaiting approval
-            if n:
-                subject = ""
-                if payload:
-                    for f in fields:
-                        v = payload.get(f)
-                        if isinstance(v, str) and v:
-                            subject = v
-                            break
+            if not n:
+                fields = None
+            else:
+                subject = _subject(payload, fields)
                 # The library's own matchers decide; their answer holds until the next reload.
                 key = (canon, subject)
                 count = counts.get(key)
@@ -314,10 +329,28 @@ class Engine:
                         counts[key] = count
                 if count > 0:
                     return None
+                known = key in counts
         empty = self._empty.get(canon)
         if empty is None:
             empty = self._empty[canon] = FireResult.empty(canon)
+        if known:
+            self._remember(event, fields, subject, empty)
         return empty
+
+    def _remember(self, event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult) -> None:
+        """Keeps a no-match answer for fire()'s first look, per event name as fired: the event
+        has no hooks (fields None), or the subject matches none of them."""
+        quick = self._quick
+        if len(quick) >= _MAX_CACHED:
+            return
+        if fields is None:
+            quick[event] = (None, empty, None)
+            return
+        entry = quick.get(event)
+        if entry is None:
+            entry = quick[event] = (fields, empty, {})
+        if len(entry[2]) < _MAX_CACHED:
+            entry[2][subject] = 0
 
     def _fire(self, event: str, payload: Payload) -> FireResult:
         self._check_open()
@@ -373,6 +406,7 @@ class Engine:
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
         self._summary = (events, {})
+        self._quick = {}
 
     # --- trust -----------------------------------------------------------------------------
 
@@ -392,9 +426,11 @@ class Engine:
         configuration reloads. Returns :meth:`trust_list`'s report afterwards. Raises
         InvalidArgumentError for an id that names no project-level hook, TrustStoreError when
         the store cannot be read or written (it is then left as it was)."""
-        if (id is None) == (not all):
+        if all and id is None:
+            return self._trust(self._lib.hookexec_trust_approve, None)
+        if all or id is None:
             raise TypeError("approve() takes a hook id or all=True, not both")
-        return self._trust(self._lib.hookexec_trust_approve, None if id is None else _name(id, "id"))
+        return self._trust(self._lib.hookexec_trust_approve, _name(id, "id"))
 
     def revoke(self, id: str) -> Dict[str, Any]:
         """Removes the approvals of hook ``id``; it awaits approval again. Returns the report
@@ -459,6 +495,8 @@ class Engine:
         else:
             handlers[kind] = fn
         self._handlers = handlers
+        if kind == "notification":
+            self._quick = {}  # announced fires must reach the library
         self._sync_listener()
         return fn
 
@@ -475,28 +513,67 @@ class Engine:
             _live_thunks[id(self._thunk)] = self._thunk
         self._lib.hookexec_set_listener(self._h, self._thunk, None)
 
-    def set_prompt_evaluator(self, fn: Optional[PromptEvaluator], *, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
-        """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
-        ``type: "prompt"`` hooks (None removes it). ``ok`` False blocks (for events that can
-        block) with ``reason``. ``fn`` runs on a library thread under the hook's timeout; an
-        exception or a malformed answer is a non-blocking hook error carrying its text.
+    def set_evaluator(self, fn: Optional[Evaluator], *, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        """Registers ``fn(type, hook, payload)`` to run the hooks the host evaluates: type
+        "prompt" and "agent" (ask a model) and "mcp_tool" (call a tool of a connected MCP
+        server). ``hook`` is the hook's definition (a dict: the handler as configured, with
+        "prompt" rendered and "input" filled from the payload, plus "id", "event",
+        "timeout_ms"); ``payload`` is what a command hook would get on stdin. Return one of:
+
+        - ``{"ok": bool, "reason": str}``: a verdict; not ok blocks (where the event can) with
+          reason;
+        - ``{"exit_code": int, "stdout": str, "stderr": str}``: an outcome read exactly like a
+          command hook's (exit 0 with JSON output, exit 2 to block, ...);
+        - a str: the tool's text, as a command's stdout with exit 0;
+        - ``{"error": str}``: the evaluation failed (e.g. the MCP server is not connected).
+
+        That, an exception or any other return value is a non-blocking hook error carrying its
+        text.
+        ``fn`` runs on a library thread under the hook's timeout. None removes it; without an
+        evaluator such hooks are non-blocking errors naming their type.
 
         ``fn`` may be an ``async def``: its coroutine runs on ``loop``, by default the loop
         running where this is called (fire with :meth:`fire_async` from it), else on a fresh
         loop in the library thread."""
         self._check_open()
         if fn is None:
-            self._lib.hookexec_set_prompt_evaluator(self._h, _ffi.PROMPT_FN(), None)
+            self._lib.hookexec_set_evaluator(self._h, _ffi.EVALUATOR_FN(), None)
             self._evaluator = None
             return
         if not callable(fn):
-            raise TypeError("set_prompt_evaluator() needs a callable or None")
-        thunk = _ffi.PROMPT_FN(_make_evaluator(self._syncify(fn, loop)))
+            raise TypeError("set_evaluator() needs a callable or None")
+        thunk = _ffi.EVALUATOR_FN(_make_evaluator(self._lib, self._syncify(fn, loop)))
         # Kept alive with the engine (and module-wide until close): C may call it until then.
+        # Earlier ones stay alive until close too: a call to one may still be running.
         self._evaluator = thunk
+        self._retired.append(thunk)
         _live_thunks[id(thunk)] = thunk
-        self._lib.hookexec_set_prompt_evaluator(self._h, thunk, None)
+        self._lib.hookexec_set_evaluator(self._h, thunk, None)
 
+    def set_prompt_evaluator(self, fn: Optional[PromptEvaluator], *, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
+        ``type: "prompt"`` hooks only (None removes it): :meth:`set_evaluator` for prompt
+        hooks, which replaces any evaluator set there (agent and mcp_tool hooks then fail
+        saying so). ``ok`` False blocks (for events that can block) with ``reason``; an
+        exception or a malformed answer is a non-blocking hook error carrying its text.
+        ``fn`` may be an ``async def``, run as :meth:`set_evaluator` says."""
+        if fn is None:
+            self.set_evaluator(None)
+            return
+        if not callable(fn):
+            raise TypeError("set_prompt_evaluator() needs a callable or None")
+
+        pfn = self._syncify(fn, loop)  # an async def's coroutine is run to its answer
+
+        def evaluate(hook_type: str, hook: Dict[str, Any], payload: Dict[str, Any]) -> Any:
+            if hook_type != "prompt":
+                raise TypeError(f"the host's evaluator answers prompt hooks only, not {hook_type}")
+            got = pfn(hook.get("prompt", ""), payload)
+            if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
+                raise TypeError(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}")
+            return got
+
+        self.set_evaluator(evaluate, loop=loop)
 
     def _syncify(self, fn: Callable[..., Any], loop: Optional[asyncio.AbstractEventLoop]) -> Callable[..., Any]:
         """fn as a plain function for a library thread, running what it returns when that is
@@ -508,25 +585,40 @@ class Engine:
         return _aio.syncify(fn, loop, lambda: owner is not None and owner in firing)
 
 
-def _make_evaluator(fn: Callable[[str, Dict[str, Any]], Any]) -> Callable[..., int]:
-    def evaluate(user_data: Any, prompt: Optional[bytes], payload: Optional[bytes], reason: int, size: int) -> int:
-        def answer(text: str, rc: int) -> int:
-            raw = text.encode("utf-8", "replace")[: size - 1]
-            ctypes.memmove(reason, raw + b"\0", len(raw) + 1)
-            return rc
-
+def _make_evaluator(lib: Any, fn: Evaluator) -> Callable[..., None]:
+    def evaluate(user_data: Any, hook_type: Optional[bytes], hook: Optional[bytes], payload: Optional[bytes], answer: int) -> None:
         try:
-            got = fn((prompt or b"").decode("utf-8", "replace"), json.loads(payload) if payload else {})
-            if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
-                return answer(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}", -1)
-            return answer(str(got.get("reason") or ""), 1 if got["ok"] else 0)
+            got = fn(
+                (hook_type or b"").decode("utf-8", "replace"),
+                json.loads(hook) if hook else {},
+                json.loads(payload) if payload else {},
+            )
+            if isinstance(got, str):
+                lib.hookexec_answer_output(answer, 0, _answer_text(got), None)
+            elif isinstance(got, dict) and isinstance(got.get("error"), str):
+                lib.hookexec_answer_error(answer, _answer_text(got["error"]))
+            elif isinstance(got, dict) and isinstance(got.get("ok"), bool):
+                lib.hookexec_answer_verdict(answer, 1 if got["ok"] else 0, _answer_text(str(got.get("reason") or "")))
+            elif isinstance(got, dict) and isinstance(got.get("exit_code"), int) and not isinstance(got["exit_code"], bool):
+                lib.hookexec_answer_output(
+                    answer, got["exit_code"], _answer_text(str(got.get("stdout") or "")), _answer_text(str(got.get("stderr") or ""))
+                )
+            else:
+                lib.hookexec_answer_error(
+                    answer, _answer_text(f"evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}, {{'exit_code': int, 'stdout': str, 'stderr': str}} or a str")
+                )
         except BaseException as e:  # noqa: BLE001 — nothing may propagate into C
             try:
-                return answer(f"{type(e).__name__}: {e}", -1)
+                lib.hookexec_answer_error(answer, _answer_text(f"{type(e).__name__}: {e}"))
             except BaseException:  # noqa: BLE001
-                return -1
+                pass
 
     return evaluate
+
+
+def _answer_text(text: str) -> bytes:
+    """Text for the library: a NUL would cut it short, so it is escaped visibly."""
+    return text.encode("utf-8", "replace").replace(b"\0", b"\\0")
 
 
 def debug_live() -> Dict[str, int]:
@@ -600,6 +692,20 @@ def _name(s: str, what: str = "event") -> bytes:
     return _encode(s)
 
 
+def _subject(payload: Optional[Dict[str, Any]], fields: Tuple[str, ...]) -> str:
+    """The matcher's subject: the first of the event's subject fields holding a non-empty string."""
+    if payload:
+        for f in fields:
+            v = payload.get(f)
+            if isinstance(v, str) and v:
+                return v
+    return ""
+
+
+# One encoder for every payload: json.dumps with options builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def _payload_bytes(payload: Payload) -> Optional[bytes]:
     if payload is None:
         return None
@@ -612,6 +718,6 @@ def _payload_bytes(payload: Payload) -> Optional[bytes]:
         return b
     try:
         # JSON text never holds a raw NUL (control characters are escaped): no scan needed.
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return _dumps(payload).encode("utf-8")
     except (TypeError, ValueError) as e:  # UnicodeEncodeError (lone surrogates) is a ValueError
         raise InvalidArgumentError(f"hookexec: payload is not JSON-serialisable: {e}") from e

@@ -8,6 +8,7 @@ neutral value, so an older or newer library never breaks parsing.
 from __future__ import annotations
 
 import json
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Literal, NoReturn, Optional, Tuple, TypeVar, Union, cast
 
@@ -21,6 +22,13 @@ Decision = Literal["none", "allow", "ask", "deny"]
 ExecKind = Literal["direct", "shell", "args", "builtin", "prompt", "agent", "mcp_tool", "http"]
 
 T = TypeVar("T")
+
+# The library's JSON is UTF-8 bytes: decoding them here skips json.loads's encoding sniffing.
+_decode = json.JSONDecoder().decode
+
+
+def _loads(data: Union[bytes, str]) -> Any:
+    return _decode(data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data)
 
 
 def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
@@ -48,6 +56,46 @@ class ReadOnlyDict(Dict[str, Any]):
         return (dict, (dict(self),))
 
 
+_new = object.__new__
+
+
+def _make(cls: Any, fields: Dict[str, Any]) -> Any:
+    """A frozen dataclass instance from every field's value, without the generated __init__'s
+    object.__setattr__ per field: this is on every fire's path (issue 10's profile)."""
+    obj = _new(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _fast_init(cls: Any) -> Any:
+    """Gives a frozen dataclass an __init__ with the same signature that stores every field
+    with one dict update, instead of the generated one's object.__setattr__ per field: a fire
+    builds one FireResult and one HookResult per hook, and that was half of the Python side
+    of a persistent hook's fire (issue 10's profile)."""
+    params, stores = [], []
+    ns: Dict[str, Any] = {"MISSING": dataclasses.MISSING}
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.default is not dataclasses.MISSING:
+            ns["_d_" + f.name] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            ns["_f_" + f.name] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            stores.append(f"    if {f.name} is MISSING: {f.name} = _f_{f.name}()")
+        else:
+            params.append(f.name)
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    src = (f"def __init__(self, {', '.join(params)}):\n" + "".join(x + "\n" for x in stores)
+           + "    self.__dict__.update({" + ", ".join(f"{n!r}: {n}" for n in names) + "})\n")
+    exec(src, ns)  # noqa: S102 — source built above from the class's own field names
+    ns["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = ns["__init__"]
+    return cls
+
+
+@_fast_init
 @dataclass(frozen=True)
 class HookResult:
     """What one hook of a fire did. Results come in config order, never finishing order."""
@@ -69,6 +117,8 @@ class HookResult:
     decision: Decision
     error: str
     async_: bool  # JSON key "async"
+    http_status: int = 0  # an http hook's response status; 0 when none arrived
+    status_message: str = ""  # the hook's statusMessage
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "HookResult":
@@ -91,9 +141,12 @@ class HookResult:
             decision=cast(Decision, g("decision") or "none"),
             error=g("error") or "",
             async_=bool(g("async")),
+            http_status=g("http_status") or 0,
+            status_message=g("status_message") or "",
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class AwaitingApproval:
     """A project-level hook the fire selected but did not run (trust "project"): it is not
@@ -120,6 +173,7 @@ class AwaitingApproval:
         )
 
 
+@_fast_init
 @dataclass(frozen=True)
 class FireResult:
     """The aggregated outcome of one fire. A read-only value: its lists and ``raw`` refuse
@@ -146,6 +200,16 @@ class FireResult:
     warnings: ReadOnlyList[str]
     hooks: ReadOnlyList[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # Claude Code's output fields, for the host to act on (folded in config order).
+    updated_tool_output: Any = None  # PostToolUse: replaces the tool's output; None for none
+    updated_permissions: Optional[List[Dict[str, Any]]] = None  # PermissionRequest allow: update entries
+    interrupt: bool = False  # PermissionRequest deny: stop the agent
+    retry: bool = False  # PermissionDenied: the model may retry the denied call
+    session_title: str = ""  # SessionStart, UserPromptSubmit
+    initial_user_message: str = ""  # SessionStart
+    watch_paths: List[str] = field(default_factory=lambda: ReadOnlyList())  # SessionStart, FileChanged
+    reload_skills: bool = False  # SessionStart
+    terminal_sequence: str = ""  # allowlisted OSC/BEL bytes to write to the terminal
     # Hooks not run because they await approval (trust "project"); they neither block nor allow.
     awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
@@ -156,7 +220,7 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        d = json.loads(data)
+        d = _loads(data)
         if not isinstance(d, dict):
             raise ValueError(f"hookexec: a fire result is a JSON object, not {type(d).__name__}")
         return cls.from_dict(d)
@@ -181,6 +245,15 @@ class FireResult:
             warnings=ReadOnlyList(g("warnings") or ()),
             hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
             raw=ReadOnlyDict(d),
+            updated_tool_output=g("updated_tool_output"),
+            updated_permissions=g("updated_permissions"),
+            interrupt=bool(g("interrupt")),
+            retry=bool(g("retry")),
+            session_title=g("session_title") or "",
+            initial_user_message=g("initial_user_message") or "",
+            watch_paths=ReadOnlyList(g("watch_paths") or ()),
+            reload_skills=bool(g("reload_skills")),
+            terminal_sequence=g("terminal_sequence") or "",
             awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
         )
 
@@ -206,6 +279,9 @@ class FireResult:
                 "event": event, "matched": 0, "blocked": False, "decision": "none", "reason": "",
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
+                "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
+                "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
+                "terminal_sequence": "",
                 "awaiting_approval": [],
             }),
         )

@@ -1,79 +1,413 @@
 #!/usr/bin/env python3
-"""Fire-path benchmarks for the Python host, each printed as a ratio to a baseline measured
-in the same run (SPEC §11): `make bench`.
+"""`make bench`: one table, one run. Every row is timed call by call (median and p90) and
+set against a baseline measured in the same run, so the ratios mean something on a busy
+machine even when the absolute numbers do not.
 
-  no-match fire   vs  a Python dict lookup       (the price of an event nobody hooks)
-  matched, no run vs  a Python dict lookup       (matcher says no: payload never encoded)
-  one hook fire   vs  subprocess.run(/bin/true)  (what a pure-Python hook path pays to spawn)
-  one hook fire   vs  os.posix_spawn(/bin/true)  (the floor: a bare spawn and wait)
-  8 threads firing a 50 ms hook  vs  one such fire  (1x: the GIL is released during fires)
+Runners:
+  C floor          tests/bench/floor.c, compiled here: posix_spawn into a new process group,
+                   three pipes, the payload written, stdout and stderr drained, the child reaped
+  Go               core/engine from a Go program (tests/bench/gofire)
+  Python           hookexec.Engine.fire
+  Python async     await hookexec.Engine.fire_async
+  cli-agent 1.2.6  its pure-Python HookManager.execute_hooks (loaded as tests/python/cli_agent_ref
+                   loads it; skipped with a note when it cannot be installed)
+  persistent       the same hook with "persistent": true, fired from Python
+
+Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale).
 """
+from __future__ import annotations
+
+import asyncio
 import json
 import os
+import platform
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
 
-import hookexec
+REPO = Path(__file__).resolve().parents[2]
+BUILD = REPO / "build"
+sys.path.insert(0, str(REPO / "tests" / "python"))
 
-PAYLOAD = {"tool_name": "bash_execute", "tool_input": {"command": "ls -la", "description": "list"}}
+import hookexec  # noqa: E402
+
+SCALE = float(os.environ.get("HOOKEXEC_BENCH_SCALE", "1"))
+PY = sys.executable
+PAYLOAD = {"tool_name": "bash_execute", "tool_input": {"command": "ls -la", "description": "list"}, "session_id": "s"}
+GUARD = r'''import json
+import re
+import sys
+
+try:
+    data = json.load(sys.stdin)
+except ValueError:  # cli-agent 1.2.6 hands some hooks no JSON
+    data = {}
+command = (data.get("tool_input") or data.get("tool_args") or {}).get("command", "")
+for pattern, msg in [(r"\brm\s+-rf\s+/", "no rm -rf /"), (r"\bgrep\b(?!.*\|)", "use rg")]:
+    if re.search(pattern, command):
+        print(msg, file=sys.stderr)
+        sys.exit(2)
+print(json.dumps({"suppressOutput": True}))
+'''
+# A persistent hook in sh answering every request with an empty object: the `true` of protocol v1.
+SH_TRUE = "while IFS= read -r line; do printf '{}\\n'; done"
 
 
-def per_call(fn, n, repeat=5):
-    """Median seconds per call over `repeat` batches of n calls."""
-    samples = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(n):
+def n(base: int) -> int:
+    return max(3, int(base * SCALE))
+
+
+class Row:
+    def __init__(self, scenario: str, runner: str, samples: List[float], unit: str = "time"):
+        self.scenario, self.runner, self.unit = scenario, runner, unit
+        s = sorted(samples)
+        self.median = statistics.median(s)
+        self.p90 = s[min(len(s) - 1, int(len(s) * 0.9))]
+        self.count = len(s)
+        self.note = ""
+
+
+def fmt_time(s: float) -> str:
+    if s < 1e-6:
+        return f"{s * 1e9:.0f} ns"
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} µs"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+def timed(fn: Callable[[], object], count: int, warm: int = 3) -> List[float]:
+    for _ in range(warm):
+        fn()
+    out = []
+    clock = time.perf_counter
+    for _ in range(count):
+        t = clock()
+        fn()
+        out.append(clock() - t)
+    return out
+
+
+def batched(fn: Callable[[], object], count: int, batch: int) -> List[float]:
+    """Per-call times of very fast calls, each sample the mean of a batch."""
+    for _ in range(batch):
+        fn()
+    out = []
+    clock = time.perf_counter
+    for _ in range(count):
+        t = clock()
+        for _ in range(batch):
             fn()
-        samples.append((time.perf_counter() - t) / n)
-    return statistics.median(samples)
+        out.append((clock() - t) / batch)
+    return out
 
 
-def fmt(s):
-    return f"{s * 1e6:9.2f} µs" if s < 1e-3 else f"{s * 1e3:9.3f} ms"
+def run_lines(cmd: List[str], **kw) -> List[float]:
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {p.stderr.strip()}")
+    return [int(x) / 1e9 for x in p.stdout.split()]
 
 
-def row(label, value, base_label, base):
-    print(f"  {label:<34} {fmt(value)}   {base_label:<26} {fmt(base)}   ratio {value / base:7.2f}x")
+def build_tools() -> Dict[str, Optional[str]]:
+    tools: Dict[str, Optional[str]] = {}
+    BUILD.mkdir(exist_ok=True)
+    floor = BUILD / "bench-floor"
+    cc = os.environ.get("CC", "cc")
+    r = subprocess.run([cc, "-O2", "-o", str(floor), str(REPO / "tests" / "bench" / "floor.c")], capture_output=True, text=True)
+    tools["floor"] = str(floor) if r.returncode == 0 else None
+    gofire = BUILD / "bench-gofire"
+    r = subprocess.run([os.environ.get("GO", "go"), "build", "-o", str(gofire), "./tests/bench/gofire"], cwd=REPO, capture_output=True, text=True)
+    tools["gofire"] = str(gofire) if r.returncode == 0 else None
+    return tools
 
 
-def main():
-    project = tempfile.mkdtemp(prefix="hookexec-bench-")
-    cfg = {"hooks": {
-        "PreToolUse": [{"matcher": "bash_execute", "hooks": [{"type": "command", "command": "/bin/true <<tool_input.command>>"}]}],
-        "PostToolUse": [{"matcher": "write_file|mcp__*", "hooks": [{"type": "command", "command": "true"}]}],
-    }}
-    table = {"PreToolUse": 1}
-    with hookexec.Engine(project_dir=project, home=project, config=cfg) as eng:
-        print(f"hookexec {hookexec.library_version()}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
-        dict_lookup = per_call(lambda: table.get("Stop"), 200_000)
-        row("fire, no hooks for the event", per_call(lambda: eng.fire("Stop", PAYLOAD), 50_000), "dict lookup", dict_lookup)
-        row("fire, hooks but none match", per_call(lambda: eng.fire("PostToolUse", PAYLOAD), 20_000), "dict lookup", dict_lookup)
-        spawn = per_call(lambda: subprocess.run(["/bin/true", "ls -la"]), 300)
-        fire = per_call(lambda: eng.fire("PreToolUse", PAYLOAD), 300)
-        row("fire, one direct hook", fire, "subprocess.run(/bin/true)", spawn)
+def cli_agent():
+    try:
+        import logging
 
-        def posix_spawn():
-            pid = os.posix_spawn("/bin/true", ["/bin/true", "ls -la"], os.environ)
-            os.waitpid(pid, 0)
-        row("fire, one direct hook", fire, "os.posix_spawn + waitpid", per_call(posix_spawn, 300))
-        payload_json = json.dumps(PAYLOAD)
-        row("fire, one direct hook (JSON str)", per_call(lambda: eng.fire("PreToolUse", payload_json), 300),
-            "subprocess.run(/bin/true)", spawn)
+        import cli_agent_ref
 
-    with hookexec.Engine(project_dir=project, home=project,
-                         config={"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sleep 0.05"}]}]}}) as eng:
+        logging.disable(logging.CRITICAL)  # cli-agent logs every hook failure to stderr
+
+        return cli_agent_ref.load(), ""
+    except Exception as e:  # noqa: BLE001 — Unavailable, or anything the install threw
+        return None, f"cli-agent 1.2.6 skipped: {e}"
+
+
+def settings(command: str, matcher: str = "bash_execute", **fields) -> dict:
+    h = {"type": "command", "command": command}
+    h.update(fields)
+    return {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [h]}]}}
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def machine() -> str:
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{platform.system()} {platform.release()}, {os.cpu_count()} cores ({model}), load {load:.1f}; "
+            f"Python {platform.python_version()}, hookexec {hookexec.library_version()}")
+
+
+def main() -> None:
+    tools = build_tools()
+    ref, ref_note = cli_agent()
+    tmp = Path(tempfile.mkdtemp(prefix="hookexec-bench-"))
+    project = tmp / "project"
+    project.mkdir()
+    guard = project / "guard.py"
+    guard.write_text(GUARD)
+    sh_true = project / "true.sh"
+    sh_true.write_text(SH_TRUE)
+    payload_json = json.dumps(PAYLOAD, separators=(",", ":"))
+    rows: List[Row] = []
+    notes: List[str] = []
+    if ref_note:
+        notes.append(ref_note)
+    loop = asyncio.new_event_loop()
+
+    def engine(cfg: dict) -> hookexec.Engine:
+        return hookexec.Engine(project_dir=project, home=project, config=cfg, env={"PYTHONPATH": str(REPO / "pybind")})
+
+    def go(scenario: str, cfg: dict, count: int, event: str = "PreToolUse", payload: str = payload_json) -> None:
+        if not tools["gofire"]:
+            return
+        path = tmp / "go.json"
+        path.write_text(json.dumps(cfg))
+        rows.append(Row(scenario, "Go", run_lines([tools["gofire"], "-config", str(path), "-project", str(project),
+                                                  "-event", event, "-payload", payload, "-n", str(count)],
+                                                 env=dict(os.environ, PYTHONPATH=str(REPO / "pybind")))))
+
+    def floor(scenario: str, argv: List[str], count: int) -> None:
+        if tools["floor"]:
+            rows.append(Row(scenario, "C floor", run_lines([tools["floor"], str(count), payload_json + "\n", *argv], cwd=project)))
+
+    def python(scenario: str, cfg: dict, count: int, runner: str = "Python") -> hookexec.Engine:
+        eng = engine(cfg)
+        rows.append(Row(scenario, runner, timed(lambda: eng.fire("PreToolUse", PAYLOAD), count)))
+        return eng
+
+    def python_async(scenario: str, cfg: dict, count: int) -> None:
+        with engine(cfg) as eng:
+            async def many():
+                out = []
+                for i in range(count + 3):
+                    t = time.perf_counter()
+                    await eng.fire_async("PreToolUse", PAYLOAD)
+                    if i >= 3:
+                        out.append(time.perf_counter() - t)
+                return out
+            rows.append(Row(scenario, "Python async", loop.run_until_complete(many())))
+
+    def cli(scenario: str, cfg: dict, count: int) -> None:
+        if ref is None:
+            return
+        path = tmp / "cli-agent.json"
+        path.write_text(json.dumps(cfg))
+        mgr = ref.HookManager(ref.HookConfig.load_from_file(path))
+        ctx = {"tool_name": PAYLOAD["tool_name"], "tool_args": PAYLOAD["tool_input"], "session_id": "s"}
+
+        async def many():
+            out = []
+            for i in range(count + 3):
+                t = time.perf_counter()
+                await mgr.execute_hooks(ref.HookType.PRE_TOOL_USE, dict(ctx))
+                if i >= 3:
+                    out.append(time.perf_counter() - t)
+            return out
+        rows.append(Row(scenario, "cli-agent 1.2.6", loop.run_until_complete(many())))
+
+    # 1 and 2: one matching hook that does nothing, and one that prints.
+    for scenario, command, argv in [("1 hook `true`", "true", ["/bin/true"]),
+                                    ("1 hook `/usr/bin/printf ok`", "/usr/bin/printf ok", ["/usr/bin/printf", "ok"])]:
+        cfg = settings(command)
+        floor(scenario, argv, n(400))
+        go(scenario, cfg, n(400))
+        python(scenario, cfg, n(400)).close()
+        python_async(scenario, cfg, n(400))
+        cli(scenario, cfg, n(200))
+        if command == "true":
+            with python(scenario, settings(f"sh {sh_true}", persistent=True), n(20000), "persistent (sh)"):
+                pass
+
+    # 3: a Python guard script, one-shot and persistent (the same file, unchanged).
+    scenario = "Python guard script"
+    floor(scenario, [PY, str(guard)], n(60))
+    with python(scenario, settings(f"{PY} {guard}"), n(60)):
+        pass
+    cli(scenario, settings(f"{PY} {guard}"), n(40))
+    persistent_cfg = settings(f"{PY} -m hookexec.persistent {guard}", persistent=True)
+    go(scenario + " persistent", persistent_cfg, n(20000))
+    pers = python(scenario, persistent_cfg, n(20000), "persistent")
+    # RSS over 100 000 persistent fires: the host (Python + Go heap) and the hook process.
+    hook_pid = pers.config()["hooks"][0]["process"]["pid"]
+    marks = []
+    for i in range(10):
+        for _ in range(int(10000 * SCALE) or 1):
+            pers.fire("PreToolUse", PAYLOAD)
+        if i in (0, 9):
+            marks.append((rss_kb(os.getpid()), rss_kb(hook_pid)))
+    pers.close()
+    fires = 10 * (int(10000 * SCALE) or 1)
+    rss_note = (f"RSS over {fires} persistent fires (after the first tenth → at the end): host "
+                f"{marks[0][0] / 1024:.1f} → {marks[1][0] / 1024:.1f} MiB, hook {marks[0][1] / 1024:.1f} → {marks[1][1] / 1024:.1f} MiB")
+
+    # 4: eight matching `sleep 0.05` hooks (parallel in hookexec).
+    scenario = "8 hooks `sleep 0.05`"
+    cfg = {"hooks": {"PreToolUse": [{"matcher": "bash_execute", "hooks": [{"type": "command", "command": f"sleep 0.05 # {i}"} for i in range(8)]}]}}
+    go(scenario, cfg, n(30))
+    python(scenario, cfg, n(30)).close()
+    cli(scenario, cfg, n(10))
+
+    # 5: a fire that matches none of 100 hooks.
+    scenario = "no match among 100 hooks"
+    cfg = {"hooks": {"PreToolUse": [{"matcher": f"tool_{i}", "hooks": [{"type": "command", "command": "true"}]} for i in range(100)]}}
+    go(scenario, cfg, n(20000))
+    with engine(cfg) as eng:
+        rows.append(Row(scenario, "Python", batched(lambda: eng.fire("PreToolUse", PAYLOAD), n(200), 1000)))
+    cli(scenario, cfg, n(2000))
+
+    # 6: eight threads firing scenario 1, in fires per second.
+    scenario = "8 threads, 1 hook `true`"
+    for label, cfg in [("Python", settings("true")), ("persistent (sh)", settings(f"sh {sh_true}", persistent=True))]:
+        with engine(cfg) as eng:
+            per = n(300) if label == "Python" else n(5000)
+            for threads in (1, 8):
+                def work():
+                    for _ in range(per // threads):
+                        eng.fire("PreToolUse", PAYLOAD)
+                eng.fire("PreToolUse", PAYLOAD)
+                t = time.perf_counter()
+                ts = [threading.Thread(target=work) for _ in range(threads)]
+                for th in ts:
+                    th.start()
+                for th in ts:
+                    th.join()
+                rate = (per // threads) * threads / (time.perf_counter() - t)
+                row = Row(scenario, f"{label}, {threads} thread{'s' if threads > 1 else ''}", [rate], unit="rate")
+                rows.append(row)
+
+    # The GIL is released during fires: eight threads each firing a 50 ms hook take about as
+    # long as one fire of it.
+    scenario = "8 threads × 1 hook `sleep 0.05`"
+    with engine({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sleep 0.05"}]}]}}) as eng:
+        rows.append(Row(scenario, "Python, 1 fire", timed(lambda: eng.fire("Stop", {}), n(10))))
+
         def eight_threads():
             ts = [threading.Thread(target=eng.fire, args=("Stop", {})) for _ in range(8)]
-            for t in ts:
-                t.start()
-            for t in ts:
-                t.join()
-        row("8 threads fire a 50 ms hook", per_call(eight_threads, 5), "one fire of it", per_call(lambda: eng.fire("Stop", {}), 5))
+            for th in ts:
+                th.start()
+            for th in ts:
+                th.join()
+        rows.append(Row(scenario, "Python, 8 threads at once", timed(eight_threads, n(10))))
+
+    # 7: config load of 4 sources × 250 hooks.
+    scenario = "load 4 sources × 250 hooks"
+    srcs = []
+    for s in range(4):
+        path = tmp / f"src{s}.json"
+        path.write_text(json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": f"tool_{s}_{i}|other_{i}", "hooks": [{"type": "command", "command": f"echo {s} {i} <<tool_input.command>>", "timeout": 5}]}
+            for i in range(250)]}}))
+        srcs.append(str(path))
+    if tools["gofire"]:
+        rows.append(Row(scenario, "Go", run_lines([tools["gofire"], "-sources", ",".join(srcs), "-project", str(project), "-open", "-n", str(n(30))])))
+
+    def open_close():
+        hookexec.Engine(project_dir=project, home=project, sources=srcs).close()
+    rows.append(Row(scenario, "Python", timed(open_close, n(30))))
+    if ref is not None:
+        def cli_load():
+            for s in srcs:
+                ref.HookConfig.load_from_file(Path(s))
+        rows.append(Row(scenario, "cli-agent 1.2.6", timed(cli_load, n(30))))
+
+    loop.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+    report(rows, notes + [rss_note])
+
+
+# Each scenario's ratios are against this runner when present.
+BASE = {"1 hook `true`": "C floor", "1 hook `/usr/bin/printf ok`": "C floor", "Python guard script": "Python",
+        "Python guard script persistent": "Python", "8 hooks `sleep 0.05`": "Python",
+        "no match among 100 hooks": "Python", "8 threads, 1 hook `true`": "Python, 1 thread",
+        "8 threads × 1 hook `sleep 0.05`": "Python, 1 fire",
+        "load 4 sources × 250 hooks": "Python"}
+
+
+def report(rows: List[Row], notes: List[str]) -> None:
+    by = {(r.scenario, r.runner): r for r in rows}
+    print(f"hookexec benchmark — {machine()}")
+    print(f"{'scenario':<30} {'runner':<26} {'median':>10} {'p90':>10}  ratio")
+    print("-" * 96)
+    last = None
+    for r in rows:
+        scen = r.scenario.replace(" persistent", "") if r.scenario.endswith(" persistent") else r.scenario
+        base = by.get((r.scenario, BASE.get(r.scenario, ""))) or by.get((scen, BASE.get(scen, "")))
+        label = r.scenario if r.scenario != last else ""
+        last = r.scenario
+        if r.unit == "rate":
+            b = by.get((r.scenario, r.runner.split(",")[0] + ", 1 thread"))
+            ratio = f"{r.median / b.median:.2f}× its 1 thread" if b and b is not r else ""
+            print(f"{label:<30} {r.runner:<26} {r.median:>8.0f}/s {'':>10}  {ratio}")
+            continue
+        ratio = ""
+        if base is not None and base is not r:
+            q = r.median / base.median
+            ratio = f"{q:.2f}× {base.runner}" if q >= 0.1 else f"1/{1 / q:.0f} of {base.runner}"
+        print(f"{label:<30} {r.runner:<26} {fmt_time(r.median):>10} {fmt_time(r.p90):>10}  {ratio}")
+    print("-" * 96)
+    for note in notes:
+        print(note)
+    targets(by)
+
+
+def targets(by) -> None:
+    def get(s, r):
+        return by.get((s, r))
+
+    lines = []
+    one, floor, cli = get("1 hook `/usr/bin/printf ok`", "Python"), get("1 hook `/usr/bin/printf ok`", "C floor"), get("1 hook `/usr/bin/printf ok`", "cli-agent 1.2.6")
+    if one and floor:
+        q = one.median / floor.median
+        lines.append(f"one-shot via Python ≤ 1.15× C floor: {q:.2f}× {'met' if q <= 1.15 else 'MISSED'}")
+    if one and cli:
+        q = cli.median / one.median
+        lines.append(f"cli-agent ≥ 2× slower than hookexec: {q:.2f}× {'met' if q >= 2 else 'MISSED'}")
+    pers, shot = get("Python guard script", "persistent"), get("Python guard script", "Python")
+    if pers and shot:
+        lines.append(f"persistent guard ≤ 50 µs median: {fmt_time(pers.median)} {'met' if pers.median <= 50e-6 else 'MISSED'}; "
+                     f"≥ 300× faster than one-shot: {shot.median / pers.median:.0f}× {'met' if shot.median / pers.median >= 300 else 'MISSED'}")
+    nm = get("no match among 100 hooks", "Python")
+    if nm:
+        lines.append(f"no-match from Python ≤ 1 µs: {fmt_time(nm.median)} {'met' if nm.median <= 1e-6 else 'MISSED'}")
+    t1, t8 = get("8 threads, 1 hook `true`", "Python, 1 thread"), get("8 threads, 1 hook `true`", "Python, 8 threads")
+    if t1 and t8:
+        q = t8.median / t1.median
+        lines.append(f"8 threads ≥ 1.5× one thread's fires/s: {q:.2f}× {'met' if q >= 1.5 else 'MISSED'}")
+    print("targets: " + "; ".join(lines))
 
 
 if __name__ == "__main__":

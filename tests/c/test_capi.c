@@ -1315,6 +1315,129 @@ static void test_no_leaks(void) {
 	CHECK(hookexec_debug_live(HOOKEXEC_LIVE_STRINGS) == 0);
 }
 
+/* ---------------------------------------------------------------- host-evaluated hooks */
+
+static int g_eval_calls = 0;
+
+/* One evaluator for every type: prompt says yes, agent says no, mcp_tool answers in a
+ * command's terms, a hook whose prompt says "silent" returns without answering, and an
+ * unknown type is an error. */
+static void evaluator(void *user_data, const char *type, const char *hook, const char *payload, hookexec_answer *a) {
+	__atomic_add_fetch((int *)user_data, 1, __ATOMIC_RELAXED);
+	if (!strstr(payload, "\"hook_event_name\":\"PostToolUse\"")) {
+		hookexec_answer_error(a, "payload lacks the event");
+	} else if (strcmp(type, "prompt") == 0 && strstr(hook, "silent")) {
+		/* no answer */
+	} else if (strcmp(type, "prompt") == 0) {
+		hookexec_answer_verdict(a, 1, "fine");
+	} else if (strcmp(type, "agent") == 0) {
+		hookexec_answer_verdict(a, 0, "tests fail");
+	} else if (strcmp(type, "mcp_tool") == 0 && strstr(hook, "\"input\":{\"file_path\":\"/src/a.c\"}")) {
+		hookexec_answer_output(a, 0, "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"scan clean\"}}", NULL);
+	} else {
+		hookexec_answer_error(a, "unexpected hook");
+	}
+}
+
+static void test_evaluator(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir,
+	                     "{\"hooks\":{\"PostToolUse\":[{\"hooks\":["
+	                     "{\"type\":\"prompt\",\"prompt\":\"ok? $ARGUMENTS\"},"
+	                     "{\"type\":\"agent\",\"prompt\":\"verify\"},"
+	                     "{\"type\":\"mcp_tool\",\"server\":\"scan\",\"tool\":\"run\",\"input\":{\"file_path\":\"${tool_input.file_path}\"}},"
+	                     "{\"type\":\"prompt\",\"prompt\":\"silent\"}]}]}}",
+	                     "\"profile\":\"claude\"");
+	const char *payload = "{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/src/a.c\"}}";
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "PostToolUse", payload, &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "no agent evaluator is registered");
+		CHECK_HAS(res, "no mcp_tool evaluator is registered");
+		hookexec_free(res);
+
+		CHECK_RC(hookexec_set_evaluator(e, evaluator, &g_eval_calls), HOOKEXEC_OK);
+		CHECK_RC(hookexec_fire(e, "PostToolUse", payload, &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"reason\":\"tests fail\"");
+		CHECK_HAS(res, "\"additional_context\":\"scan clean\"");
+		CHECK_HAS(res, "\"exec\":\"agent\"");
+		CHECK_HAS(res, "\"exec\":\"mcp_tool\"");
+		CHECK_HAS(res, "returned without answering");
+		CHECK_HASNT(res, "unexpected hook");
+		hookexec_free(res);
+		CHECK_INT(g_eval_calls, 4);
+
+		CHECK_RC(hookexec_answer_output(NULL, 0, "x", NULL), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_answer_verdict(NULL, 1, NULL), HOOKEXEC_EINVAL);
+		CHECK_RC(hookexec_answer_error(NULL, NULL), HOOKEXEC_EINVAL);
+
+		/* The prompt-only form replaces it: agent and mcp_tool hooks now fail saying so. */
+		CHECK_RC(hookexec_set_prompt_evaluator(e, prompt_evaluator, &g_prompt_calls), HOOKEXEC_OK);
+		CHECK_RC(hookexec_fire(e, "PostToolUse", payload, &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "answers prompt hooks only, not agent");
+		hookexec_free(res);
+
+		CHECK_RC(hookexec_set_evaluator(e, NULL, NULL), HOOKEXEC_OK);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		CHECK_RC(hookexec_set_evaluator(e, evaluator, NULL), HOOKEXEC_ECLOSED);
+	}
+	CHECK_RC(hookexec_set_evaluator(NULL, evaluator, NULL), HOOKEXEC_EINVAL);
+	free(opts);
+	remove_tree(dir);
+}
+
+/* ---------------------------------------------------------------- status and rewake */
+
+struct kinds_state {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int status, rewake;
+	char *status_json, *rewake_json;
+};
+
+static void kinds_listener(void *user_data, const char *kind, const char *json) {
+	struct kinds_state *s = user_data;
+	pthread_mutex_lock(&s->mu);
+	if (strcmp(kind, "status") == 0 && !s->status++) s->status_json = strdup(json);
+	if (strcmp(kind, "rewake") == 0 && !s->rewake++) s->rewake_json = strdup(json);
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+static void test_status_and_rewake(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir,
+	                     "{\"hooks\":{\"PostToolUse\":[{\"hooks\":[{\"type\":\"command\",\"asyncRewake\":true,"
+	                     "\"statusMessage\":\"Running tests\",\"command\":\"echo 'tests broke' >&2; exit 2\"}]}]}}",
+	                     "\"profile\":\"claude\"");
+	struct kinds_state s;
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.cv, NULL);
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		CHECK_RC(hookexec_set_listener(e, kinds_listener, &s), HOOKEXEC_OK);
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "PostToolUse", "{\"tool_name\":\"Write\"}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"async\":true");
+		CHECK_HAS(res, "\"status_message\":\"Running tests\"");
+		hookexec_free(res);
+		CHECK_INT(wait_count(&s.mu, &s.cv, &s.rewake, 1), 1);
+		CHECK_INT(wait_count(&s.mu, &s.cv, &s.status, 1), 1);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		pthread_mutex_lock(&s.mu);
+		if (s.status_json) CHECK_HAS(s.status_json, "\"status_message\":\"Running tests\"");
+		if (s.rewake_json) CHECK_HAS(s.rewake_json, "\"message\":\"tests broke\"");
+		pthread_mutex_unlock(&s.mu);
+	}
+	free(s.status_json);
+	free(s.rewake_json);
+	pthread_mutex_destroy(&s.mu);
+	pthread_cond_destroy(&s.cv);
+	free(opts);
+	remove_tree(dir);
+}
 #include "trust.c"
 
 static const struct test tests[] = {
@@ -1335,6 +1458,8 @@ static const struct test tests[] = {
 	{"errmsg_per_thread", test_errmsg_per_thread},
 	{"errmsg_freed_at_thread_exit", test_errmsg_freed_at_thread_exit},
 	{"prompt_hooks", test_prompt_hooks},
+	{"evaluator", test_evaluator},
+	{"status_and_rewake", test_status_and_rewake},
 	{"trust", test_trust},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };

@@ -5,13 +5,20 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -24,12 +31,82 @@ type vector struct {
 	Options     map[string]any             `json:"options"`
 	Files       map[string]json.RawMessage `json:"files"`
 	Config      map[string]any             `json:"config"`
+	HTTP        map[string]route           `json:"http"`
+	Evaluator   map[string]answer          `json:"evaluator"`
+	Listener    []map[string]any           `json:"listener"`
 	Fires       []struct {
 		Event   string          `json:"event"`
 		Drain   bool            `json:"drain"` // a drain() step instead of a fire
 		Payload json.RawMessage `json:"payload"`
 		Expect  map[string]any  `json:"expect"`
 	} `json:"fires"`
+}
+
+// route is what the vector's HTTP server answers on one path.
+type route struct {
+	Status  int             `json:"status"` // 0 means 200
+	Body    json.RawMessage `json:"body"`   // a string is sent as-is, any other JSON value as JSON
+	DelayMs int             `json:"delay_ms"`
+}
+
+// answer is what the vector's evaluator answers for one hook type.
+type answer struct {
+	OK       *bool  `json:"ok"`
+	Reason   string `json:"reason"`
+	ExitCode *int   `json:"exit_code"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	Error    string `json:"error"`
+}
+
+// serve starts the vector's HTTP server on 127.0.0.1; "" when the vector has none.
+func serve(t *testing.T, routes map[string]route) string {
+	if len(routes) == 0 {
+		return ""
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rt, ok := routes[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		// Read the body first: only then does the server notice the client hanging up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(time.Duration(rt.DelayMs) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		var text string
+		body := []byte(rt.Body)
+		if json.Unmarshal(rt.Body, &text) == nil {
+			body = []byte(text)
+		}
+		if rt.Status != 0 {
+			w.WriteHeader(rt.Status)
+		}
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// evaluate answers host-evaluated hooks as the vector says, per type.
+func evaluate(answers map[string]answer) engine.Evaluator {
+	return func(_ context.Context, typ string, _, _ []byte) (engine.Outcome, error) {
+		a, ok := answers[typ]
+		switch {
+		case !ok:
+			return engine.Outcome{}, fmt.Errorf("the vector has no answer for %s hooks", typ)
+		case a.Error != "":
+			return engine.Outcome{}, errors.New(a.Error)
+		case a.OK != nil:
+			return engine.Verdict(*a.OK, a.Reason), nil
+		case a.ExitCode != nil:
+			return engine.Outcome{ExitCode: *a.ExitCode, Stdout: []byte(a.Stdout), Stderr: []byte(a.Stderr)}, nil
+		}
+		return engine.Outcome{}, fmt.Errorf("the vector's answer for %s hooks is empty", typ)
+	}
 }
 
 func TestConformance(t *testing.T) {
@@ -53,10 +130,13 @@ func runVector(t *testing.T, path string) {
 
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	// $PROJECT and $HOME are replaced in the JSON text (as JSON-escaped strings), which keeps
-	// key order in files and payloads exactly as written.
-	raw = substitute(raw, project, home)
 	var v vector
+	require.NoError(t, json.Unmarshal(raw, &v), "vector %s", path)
+	base := serve(t, v.HTTP)
+	// $PROJECT, $HOME and $HTTP are replaced in the JSON text (as JSON-escaped strings), which
+	// keeps key order in files and payloads exactly as written.
+	raw = substitute(raw, project, home, base)
+	v = vector{}
 	require.NoError(t, json.Unmarshal(raw, &v), "vector %s", path)
 	require.NotEmpty(t, v.Description, "every vector says what it checks")
 
@@ -100,6 +180,24 @@ func runVector(t *testing.T, path string) {
 	e, err := engine.Open(o)
 	require.NoError(t, err)
 	defer e.Close()
+	if v.Evaluator != nil {
+		require.NoError(t, e.SetEvaluator(evaluate(v.Evaluator)))
+	}
+	var mu sync.Mutex
+	var heard []map[string]any
+	if v.Listener != nil {
+		require.NoError(t, e.SetListener(func(kind string, data []byte) {
+			var m map[string]any
+			_ = json.Unmarshal(data, &m)
+			if m == nil {
+				m = map[string]any{}
+			}
+			m["kind"] = kind
+			mu.Lock()
+			heard = append(heard, m)
+			mu.Unlock()
+		}))
+	}
 
 	if v.Config != nil {
 		cfgJSON, err := e.ConfigJSON()
@@ -131,6 +229,28 @@ func runVector(t *testing.T, path string) {
 			t.Errorf("fire %d (%s):\n  %s\nresult: %s", i, f.Event, strings.Join(errs, "\n  "), r.JSON())
 		}
 	}
+	// Each listener expectation is met by some message of its kind, waiting for async hooks
+	// (the 10 s bound is a hang guard only).
+	for i, want := range v.Listener {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			found := false
+			for _, m := range heard {
+				found = found || len(match("", m, want)) == 0
+			}
+			all, _ := json.Marshal(heard)
+			mu.Unlock()
+			if found {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("listener[%d]: no message matches %v; heard %s", i, want, all)
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 }
 
 func toAny(items []string) []any {
@@ -141,14 +261,16 @@ func toAny(items []string) []any {
 	return out
 }
 
-func substitute(raw []byte, project, home string) []byte {
+func substitute(raw []byte, project, home, http string) []byte {
 	esc := func(s string) string { b, _ := json.Marshal(s); return string(b[1 : len(b)-1]) }
 	s := strings.ReplaceAll(string(raw), "$PROJECT", esc(project))
+	s = strings.ReplaceAll(s, "$HTTP", esc(http))
 	return []byte(strings.ReplaceAll(s, "$HOME", esc(home)))
 }
 
 // checkConfig applies the optional checks on config(): warnings_contain (each string is in
-// some warning's "source: message"), hooks (how many) and enabled (how many enabled).
+// some warning's "source: message"), hooks (how many), enabled (how many enabled) and
+// timeout_ms (every hook's, in config order).
 func checkConfig(t *testing.T, want, cfg map[string]any) {
 	t.Helper()
 	warnings, _ := cfg["warnings"].([]any)
@@ -169,6 +291,13 @@ func checkConfig(t *testing.T, want, cfg map[string]any) {
 	hooks, _ := cfg["hooks"].([]any)
 	if n, ok := want["hooks"]; ok {
 		require.EqualValues(t, n, len(hooks), "config hooks")
+	}
+	if ts, ok := want["timeout_ms"].([]any); ok {
+		var got []any
+		for _, h := range hooks {
+			got = append(got, h.(map[string]any)["timeout_ms"])
+		}
+		require.Equal(t, ts, got, "config hooks' timeout_ms in config order")
 	}
 	if n, ok := want["enabled"]; ok {
 		enabled := 0

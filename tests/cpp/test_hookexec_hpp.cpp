@@ -453,6 +453,40 @@ void test_threads() {
 	CHECK_EQ(right.load(), 80);
 }
 
+// One evaluator for prompt, agent and mcp_tool hooks; a throwing one is an error answer, and
+// it survives moving the Engine.
+void test_evaluator() {
+	TempDir dir;
+	hookexec::Engine e = hookexec::Engine::open(options(dir,
+	    R"({"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"done?"},{"type":"agent","prompt":"verify"},)"
+	    R"({"type":"mcp_tool","server":"s","tool":"t"}]}]}})",
+	    R"("profile":"claude")"));
+	std::atomic<int> calls{0};
+	e.on_evaluator([&calls](std::string_view type, std::string_view hook, std::string_view payload) {
+		calls++;
+		if (payload.find("\"hook_event_name\":\"Stop\"") == std::string_view::npos) return hookexec::Answer::error("no event");
+		if (type == "prompt") return hookexec::Answer::verdict(true, "fine");
+		if (type == "agent") return hookexec::Answer::verdict(false, "tests fail");
+		if (hook.find("\"server\":\"s\"") != std::string_view::npos)
+			return hookexec::Answer::output(0, R"({"systemMessage":"tool ran"})");
+		throw std::runtime_error("unexpected hook");
+	});
+	hookexec::Engine moved = std::move(e);
+	const std::string r = moved.fire("Stop", "{}").str();
+	CHECK_HAS(r, "\"blocked\":true");
+	CHECK_HAS(r, "\"reason\":\"tests fail\"");
+	CHECK_HAS(r, "\"system_message\":\"tool ran\"");
+	CHECK_EQ(calls.load(), 3);
+	moved.on_evaluator([](std::string_view, std::string_view, std::string_view) -> hookexec::Answer {
+		throw std::runtime_error("evaluator down");
+	});
+	CHECK_HAS(moved.fire("Stop", "{}").str(), "evaluator down");
+	moved.on_evaluator(nullptr);
+	CHECK_HAS(moved.fire("Stop", "{}").str(), "no agent evaluator is registered");
+	moved.close();
+	CHECK_THROWS_CODE(moved.on_evaluator(nullptr), HOOKEXEC_ECLOSED, err, (void)err);
+}
+
 // Trust through the wrapper: approve, edit the script, refused, approve all, revoke; an
 // unreadable store throws TrustError.
 void test_trust() {
@@ -506,6 +540,7 @@ const Test kTests[] = {
     {"listener_swapped_while_running", test_listener_swapped_while_running},
     {"close", test_close},
     {"threads", test_threads},
+    {"evaluator", test_evaluator},
     {"trust", test_trust},
 };
 

@@ -182,3 +182,28 @@ def test_fire_async_queued_behind_a_close_raises_closed_error(engine, project):
             await queued
 
     asyncio.run(asyncio.wait_for(main(), HANG_GUARD))
+
+
+def test_async_evaluator_answers_agent_and_mcp_tool_hooks(engine):
+    eng = engine(
+        profile="claude",
+        config=settings(
+            "PostToolUse",
+            hook(type="agent", prompt="Check it"),
+            hook(type="mcp_tool", server="scan", tool="run", input={"path": "x"}),
+        ),
+    )
+
+    async def evaluate(hook_type, hook_def, payload):
+        await asyncio.sleep(0)
+        if hook_type == "agent":
+            return {"ok": False, "reason": "the agent says no"}
+        return '{"systemMessage":"scanned"}'
+
+    async def main():
+        eng.set_evaluator(evaluate)
+        return await asyncio.wait_for(eng.fire_async("PostToolUse", {"tool_name": "Write"}), HANG_GUARD)
+
+    r = asyncio.run(main())
+    assert [h.error for h in r.hooks] == ["", ""]
+    assert r.reason == "the agent says no" and r.system_message == "scanned"

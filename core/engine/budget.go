@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
+)
+
+// Claude Code runs its SessionEnd hooks under one shared budget (1.5 s, raised by the
+// longest timeout a file sets, up to 60 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS in the
+// environment overrides it), so that quitting never waits long for them.
+
+// sessionEndEnv overrides the SessionEnd budget, in milliseconds.
+const sessionEndEnv = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+// budgetError is the cause of a SessionEnd fire's context ending at its budget.
+type budgetError struct{ budget time.Duration }
+
+func (b budgetError) Error() string {
+	return fmt.Sprintf("timed out: SessionEnd hooks share a budget of %s", b.budget)
+}
+
+// sessionEndBudget is the budget of the configuration's Claude Code SessionEnd hooks; 0
+// when it has none.
+func sessionEndBudget(set *config.Set, env []string) time.Duration {
+	found := false
+	var timeouts []time.Duration
+	for i := range set.Hooks {
+		h := &set.Hooks[i]
+		if h.Event != "SessionEnd" || h.Dialect != dialect.Claude || !h.Enabled() {
+			continue
+		}
+		found = true
+		if h.TimeoutSet {
+			timeouts = append(timeouts, h.Timeout)
+		}
+	}
+	if !found {
+		return 0
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], sessionEndEnv+"="); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+				return time.Duration(n) * time.Millisecond
+			}
+			break
+		}
+	}
+	return dialect.SessionEndBudget(timeouts)
+}
+
+// budgetFor returns the context a hook of the fire runs under: the fire's SessionEnd budget
+// for Claude Code's hooks, else the engine's.
+func (f *fire) budgetFor(h *hook) context.Context {
+	if f.budget == nil || h.cfg.Dialect != dialect.Claude {
+		return f.e.ctx
+	}
+	return f.budget
+}
+
+// ended says why ctx stopped a hook: the SessionEnd budget ran out (a timeout), or the
+// engine closed.
+func ended(ctx context.Context) (failure string, timedOut bool) {
+	var b budgetError
+	if errors.As(context.Cause(ctx), &b) {
+		return b.Error(), true
+	}
+	return "killed: the engine closed", false
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/payload"
+)
+
+// Explanation says, for every configured hook of an event, whether a fire of the event with
+// a payload would run it and why. It is what the CLI's explain and test print and what the
+// log_file records per fire; it runs nothing.
+type Explanation struct {
+	Event   string `json:"event"`   // canonical name
+	Subject string `json:"subject"` // the payload value matchers are tested against
+	// SubjectField is the payload field Subject came from ("" when the event takes no
+	// matcher or the payload has none of its fields).
+	SubjectField string            `json:"subject_field"`
+	Runs         int               `json:"runs"` // hooks that would run
+	Hooks        []HookExplanation `json:"hooks"`
+}
+
+// HookExplanation is the verdict on one configured hook, in config order.
+type HookExplanation struct {
+	ID      string `json:"id"`
+	Event   string `json:"event"` // as configured (differs from the fired event for "event")
+	Source  string `json:"source"`
+	Line    int    `json:"line,omitempty"`
+	Matcher string `json:"matcher"`
+	Runs    bool   `json:"runs"`
+	// Check names what decided, one of the Check* constants.
+	Check  string `json:"check"`
+	Reason string `json:"reason"` // the decision in words
+	Exec   string `json:"exec"`
+	// Command is what would run after substitution: the shell script, or the argv quoted
+	// for reading. Argv is the exact argv. Both are empty for hooks that do not run.
+	Command string   `json:"command"`
+	Argv    []string `json:"argv,omitempty"`
+}
+
+// What decided a HookExplanation, in the order the checks are made.
+const (
+	CheckEvent      = "event"           // configured under a misspelling of the event
+	CheckDuplicate  = "duplicate"       // an identical handler of higher precedence runs instead
+	CheckDisableAll = "disableAllHooks" // disableAllHooks is true
+	CheckDisabled   = "disabled"        // enabled false, disabledHooks, or a config error
+	CheckMatcher    = "matcher"         // the matcher (rejects or accepts the subject)
+	CheckFilter     = "filter"          // autohand's tool/path filter
+	CheckTrust      = "trust"           // a project hook not (or no longer) approved, trust "project"
+)
+
+// Explain says for every hook configured for event (and every hook configured under a
+// misspelling of it) whether a fire with payload would run it and why, and renders the
+// command lines of those that would. payload is a JSON object as for Fire ("" means {}).
+func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
+	if !e.gate.enter() {
+		return nil, ErrClosed
+	}
+	defer e.gate.leave()
+	if name == "" {
+		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
+	}
+	if len(data) == 0 {
+		data = []byte("{}")
+	}
+	doc, err := payload.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	defer doc.Release()
+	ev := event.Lookup(name)
+	p := e.plan.Load()
+	x := e.explainFire(p, ev, doc)
+	f := e.newFire(name, ev, doc, time.Now())
+	for i := range x.Hooks {
+		hx := &x.Hooks[i]
+		if !hx.Runs {
+			continue
+		}
+		j := f.prepare(p.hooks[x.index[i]])
+		hx.Argv, hx.Command = j.argv, commandLine(j)
+	}
+	return &x.Explanation, nil
+}
+
+// explainFire is plan.explain followed by the trust check Fire makes on the hooks that match.
+func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc) *explanation {
+	x := p.explain(ev, doc)
+	if p.trust == nil {
+		return x
+	}
+	for i := range x.Hooks {
+		hx := &x.Hooks[i]
+		h := p.hooks[x.index[i]]
+		if !hx.Runs || h.approval == nil {
+			continue
+		}
+		if _, waiting := e.admit(p.trust, []*hook{h}); len(waiting) > 0 {
+			hx.Runs, hx.Check = false, CheckTrust
+			hx.Reason = "awaiting approval: " + waiting[0].Reason + " (hookexec trust approve " + h.cfg.ID + ")"
+			x.Runs--
+		}
+	}
+	return x
+}
+
+// explanation is an Explanation with the plan index of each hook.
+type explanation struct {
+	Explanation
+	index []int
+}
+
+// explain judges every hook of ev against the payload. It mirrors selectHooks, which stays
+// the fast path of Fire; a test checks that both choose the same hooks.
+func (p *plan) explain(ev event.Info, doc *payload.Doc) *explanation {
+	x := &explanation{Explanation: Explanation{Event: ev.Name, Hooks: []HookExplanation{}}}
+	for _, f := range ev.Subject {
+		if doc.Has(f) {
+			x.Subject, x.SubjectField = doc.String(f), f
+			break
+		}
+	}
+	var tool, path string
+	looked := false
+	for i, h := range p.hooks {
+		c := h.cfg
+		hx := HookExplanation{ID: c.ID, Event: c.Event, Source: c.Source, Line: c.Line, Matcher: c.Matcher, Exec: h.exec()}
+		switch {
+		case h.event.Name != ev.Name:
+			if h.event.Known || event.Suggest(c.Event) != ev.Name {
+				continue
+			}
+			hx.Check, hx.Reason = CheckEvent, fmt.Sprintf("configured under %q, not %q: %s", c.Event, ev.Name, c.Disabled)
+		case c.DuplicateOf != "":
+			hx.Check, hx.Reason = CheckDuplicate, c.Disabled
+		case p.set.DisableAll:
+			hx.Check, hx.Reason = CheckDisableAll, "disableAllHooks is true"
+		case c.Disabled != "":
+			hx.Check, hx.Reason = CheckDisabled, c.Disabled
+		case !c.Match.Match(x.Subject):
+			hx.Check, hx.Reason = CheckMatcher, fmt.Sprintf("matcher %s does not match %s", quoteMatcher(c.Matcher), subjectText(ev, x))
+		default:
+			hx.Check, hx.Runs = CheckMatcher, true
+			hx.Reason = fmt.Sprintf("matcher %s matches %s", quoteMatcher(c.Matcher), subjectText(ev, x))
+			if c.Filter != nil {
+				if !looked {
+					tool, path, looked = doc.String("tool_name"), filePath(doc), true
+				}
+				hx.Check = CheckFilter
+				if c.Filter.Match(tool, path) {
+					hx.Reason += fmt.Sprintf("; filter accepts tool %q, path %q", tool, path)
+				} else {
+					hx.Runs = false
+					hx.Reason = fmt.Sprintf("filter (tool %s, path %s) rejects tool %q, path %q",
+						listText(c.FilterTools), listText(c.FilterPaths), tool, path)
+				}
+			}
+		}
+		if hx.Runs {
+			x.Runs++
+		}
+		x.Hooks = append(x.Hooks, hx)
+		x.index = append(x.index, i)
+	}
+	return x
+}
+
+func quoteMatcher(m string) string {
+	if strings.TrimSpace(m) == "" || m == "*" {
+		return "(match-all)"
+	}
+	return fmt.Sprintf("%q", m)
+}
+
+func subjectText(ev event.Info, x *explanation) string {
+	switch {
+	case !ev.TakesMatcher():
+		return "(the event takes no matcher)"
+	case x.SubjectField == "":
+		return "(no " + strings.Join(ev.Subject, "/") + " in the payload)"
+	}
+	return fmt.Sprintf("%s %q", x.SubjectField, x.Subject)
+}
+
+func listText(l []string) string {
+	if len(l) == 0 {
+		return "any"
+	}
+	return strings.Join(l, ",")
+}
+
+// commandLine is what a job would run, for reading: the script of a shell command, the
+// quoted argv of the others, the built-in's description, or the rendered prompt.
+func commandLine(j *job) string {
+	switch {
+	case j.h.cfg.Type == "prompt":
+		return j.prompt
+	case j.h.cfg.Type == "git-commit":
+		flag := ""
+		if j.h.cfg.NoVerify {
+			flag = " --no-verify"
+		}
+		return "git add -A && git commit" + flag + " -m " + shellQuote(j.prompt)
+	case j.h.git():
+		return j.h.gitCommand()
+	case len(j.argv) == 3 && j.argv[0] == "/bin/sh" && j.argv[1] == "-c" && j.h.exec() == "shell":
+		return j.argv[2]
+	}
+	q := make([]string, len(j.argv))
+	for i, a := range j.argv {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for reading as one shell word.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/run"
+)
+
+// httpSpec is the POST of an http hook: its stdin JSON to its URL, headers expanded from
+// the hook's environment through allowedEnvVars only.
+func httpSpec(h *hook, stdin []byte, env []string, cap int) run.HTTPSpec {
+	headers := make([][2]string, len(h.cfg.Headers))
+	for i, kv := range h.cfg.Headers {
+		headers[i] = [2]string{kv[0], run.ExpandHeader(kv[1], h.cfg.AllowedEnvVars, env)}
+	}
+	return run.HTTPSpec{URL: h.cfg.URL, Headers: headers, Body: stdin, Timeout: h.cfg.Timeout, OutputCap: cap}
+}
+
+// post runs an http hook and reads its response the way Claude Code's reference says: 2xx
+// with an empty body is success, with JSON it is read like a command's JSON stdout, with
+// other text the text is context; a non-2xx status, a connection failure or a timeout is a
+// non-blocking error (blocking only with fail_closed).
+func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
+	r := run.Post(ctx, j.http)
+	hr := j.h.base()
+	hr.ExitCode = -1
+	hr.HTTPStatus = r.Status
+	hr.TimedOut = r.TimedOut
+	hr.DurationMs = ms(r.Duration)
+	hr.Stdout = string(r.Body)
+	hr.StdoutTruncated = r.BodyTruncated
+	failure := ""
+	switch {
+	case r.TimedOut:
+		failure = fmt.Sprintf("timed out after %s", j.http.Timeout)
+	case r.Err != nil && ctx.Err() != nil:
+		failure, hr.TimedOut = ended(ctx)
+	case r.Err != nil:
+		failure = "request failed: " + strings.TrimPrefix(r.Err.Error(), "hookexec: http: ")
+	case !r.OK():
+		failure = fmt.Sprintf("HTTP status %d", r.Status)
+		if line := firstLine(strings.TrimSpace(string(r.Body))); line != "" {
+			failure += ": " + line
+		}
+	default:
+		hr.ExitCode = 0
+	}
+	v := decide.Read(decide.Input{
+		Event:         j.ev,
+		Stdout:        r.Body,
+		Failure:       failure,
+		FailClosed:    j.h.cfg.FailClosed,
+		TextIsContext: true,
+	})
+	j.finish(&hr, &v)
+	return hr, v
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
