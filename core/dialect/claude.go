@@ -20,6 +20,7 @@ var Claude = &Dialect{
 	Templates:        true,
 	Timeouts:         ClaudeCodeTimeout,
 	Types:            []string{"http", "agent", "mcp_tool"},
+	TypeOnEvent:      ClaudeCodeTypeOnEvent,
 	Detect:           func(_ string, v *fastjson.Value) bool { return claudeShaped(v) },
 	Load:             loadClaudeShape,
 }

@@ -53,6 +53,9 @@ type Dialect struct {
 	Notifies bool
 	// Types lists the handler types the dialect accepts besides command and prompt.
 	Types []string
+	// TypeOnEvent says why a handler type does not run on an event ("" when it does); nil
+	// means every type runs on every event.
+	TypeOnEvent func(typ, event string) string
 	// YAML: files are YAML, not JSON.
 	YAML bool
 	// Detect recognises a file of the dialect from its path and parsed JSON (nil when the

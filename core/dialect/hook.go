@@ -44,6 +44,9 @@ type Hook struct {
 	Definition []byte
 	// StatusMessage is the text a host shows while the hook runs (Claude Code's spinner).
 	StatusMessage string
+	// ContinueOnBlock: a prompt or agent hook's "no" lets the turn go on with the reason as
+	// feedback, on the events where it would otherwise end the turn.
+	ContinueOnBlock bool
 	// AsyncRewake runs the hook in the background (Async is set too); its exit 2 wakes the
 	// agent through the host's listener.
 	AsyncRewake bool

@@ -155,6 +155,11 @@ func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
 	if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" && !ev.TakesMatcher() {
 		p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
 	}
+	if p.dialect.TypeOnEvent != nil {
+		if why := p.dialect.TypeOnEvent(h.Type, ev.Name); why != "" {
+			p.disable(h, label, "%s", why)
+		}
+	}
 	p.f.Hooks = append(p.f.Hooks, *h)
 }
 
@@ -304,6 +309,9 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 // handlers, and keeps the handler object itself for the host's evaluator.
 func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad func(string, ...any)) {
 	h.StatusMessage = p.optStr(where, "statusMessage", v)
+	if b := v.Get("continueOnBlock"); b != nil {
+		h.ContinueOnBlock = p.boolean(where, "continueOnBlock", b)
+	}
 	h.Model = p.optStr(where, "model", v)
 	h.URL = p.optStr(where, "url", v)
 	h.Server = p.optStr(where, "server", v)

@@ -230,8 +230,34 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		in.ExitCode, in.Stdout, in.Stderr = out.ExitCode, out.Stdout, out.Stderr
 	}
 	v := decide.Read(in)
+	if failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
+		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock, out, &v)
+	}
 	j.finish(&hr, &v)
 	return hr, v
+}
+
+// modelAnswer applies what Claude Code does with a prompt or agent hook's answer on each
+// event (reference, "Response schema"), beyond what a command's exit 2 would do: "no"
+// ends the turn on PreToolUse, PostToolUse and TeammateIdle unless continueOnBlock, and on
+// PostToolBatch, UserPromptSubmit and UserPromptExpansion always; it has no effect on
+// PermissionRequest; on PermissionDenied the answer is discarded.
+func modelAnswer(event string, continueOnBlock bool, out Outcome, v *decide.Verdict) {
+	var ans struct {
+		OK     *bool  `json:"ok"`
+		Reason string `json:"reason"`
+	}
+	if json.Unmarshal(out.Stdout, &ans) != nil || ans.OK == nil {
+		return // an answer in a command's terms: read as one
+	}
+	switch {
+	case event == "PermissionDenied" || event == "PermissionRequest" && !*ans.OK:
+		*v = decide.Verdict{Continue: true}
+	case *ans.OK:
+	case event == "PostToolBatch" || event == "UserPromptSubmit" || event == "UserPromptExpansion",
+		!continueOnBlock && (event == "PreToolUse" || event == "PostToolUse" || event == "TeammateIdle"):
+		v.Continue, v.StopReason = false, ans.Reason
+	}
 }
 
 // capped keeps at most n bytes of b, as the runner keeps a child's output.

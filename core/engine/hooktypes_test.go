@@ -374,3 +374,47 @@ func TestAsyncRewakeAndStatusMessage(t *testing.T) {
 	require.NoError(t, e.Close())
 	require.Len(t, wait("rewake", 0), 2, "exit 1 does not wake the agent")
 }
+
+// TestModelAnswerPerEvent: a prompt or agent hook's "no" does what Claude Code does on each
+// event, beyond a command's exit 2.
+func TestModelAnswerPerEvent(t *testing.T) {
+	cfg := `{"hooks":{
+	  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"prompt","prompt":"p"}]},{"matcher":"Edit","hooks":[{"type":"prompt","prompt":"p","continueOnBlock":true}]}],
+	  "UserPromptSubmit":[{"hooks":[{"type":"agent","prompt":"p","continueOnBlock":true}]}],
+	  "Stop":[{"hooks":[{"type":"prompt","prompt":"p"}]}],
+	  "PermissionRequest":[{"hooks":[{"type":"prompt","prompt":"p"}]}]}}`
+	e, _ := open(t, cfg, claudeProfile)
+	require.NoError(t, e.SetEvaluator(func(context.Context, string, []byte, []byte) (Outcome, error) {
+		return Verdict(false, "not safe"), nil
+	}))
+	for _, tc := range []struct {
+		event, payload string
+		blocked, cont  bool
+		decision       string
+	}{
+		{"PreToolUse", `{"tool_name":"Bash"}`, true, false, "deny"},        // denied and the turn ends
+		{"PreToolUse", `{"tool_name":"Edit"}`, true, true, "deny"},         // continueOnBlock: like a command's deny
+		{"UserPromptSubmit", `{"prompt":"x"}`, true, false, "deny"},        // ends the turn regardless
+		{"Stop", `{}`, true, true, "deny"},                                 // the reason is the next instruction
+		{"PermissionRequest", `{"tool_name":"Bash"}`, false, true, "none"}, // "no" has no effect
+	} {
+		r := fireT(t, e, tc.event, tc.payload)
+		require.Equal(t, tc.blocked, r.Blocked, "%s %s", tc.event, tc.payload)
+		require.Equal(t, tc.cont, r.Continue, "%s %s", tc.event, tc.payload)
+		require.Equal(t, tc.decision, r.Decision, "%s %s", tc.event, tc.payload)
+		if !tc.cont {
+			require.Equal(t, "not safe", r.StopReason)
+		}
+	}
+}
+
+func TestHandlerTypesByEvent(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"SessionStart":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/"},{"type":"mcp_tool","server":"s","tool":"t"}]}],
+	  "Notification":[{"hooks":[{"type":"prompt","prompt":"p"},{"type":"http","url":"http://127.0.0.1:1/"}]}]}}`, claudeProfile)
+	cfg, err := e.Config()
+	require.NoError(t, err)
+	require.Contains(t, cfg.Hooks[0].Disabled, "type http on SessionStart, which runs command and mcp_tool hooks only")
+	require.True(t, cfg.Hooks[1].Enabled)
+	require.Contains(t, cfg.Hooks[2].Disabled, "type prompt on Notification, which runs command, http and mcp_tool hooks only")
+	require.True(t, cfg.Hooks[3].Enabled)
+}

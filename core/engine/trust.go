@@ -48,6 +48,7 @@ type trustGate struct {
 	h       *hook
 	entry   trust.Hook
 	files   []string // absolute paths of the project files the hook runs
+	rels    []string // the same, relative to the project: the keys of an approval's files
 	verdict atomic.Pointer[trust.Verdict]
 	hashes  map[string]string // at the last judgement; nil when they could not be read
 }
@@ -112,6 +113,9 @@ func (e *Engine) gatesOf(p *plan) []*trustGate {
 				g.files = append(g.files, trust.Scripts("", append([]string{"env"}, c.Env...), dir, project, home)...)
 				slices.Sort(g.files)
 				g.files = slices.Compact(g.files)
+			}
+			for _, f := range g.files {
+				g.rels = append(g.rels, trust.Rel(f, project))
 			}
 		}
 		out = append(out, g)
@@ -263,12 +267,7 @@ func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 		v := g.verdict.Load()
 		why := v.Reason
 		if v.Approved && len(g.files) > 0 {
-			now, err := e.hasher.HashAll(g.files, e.opts.ProjectDir)
-			if err != nil {
-				why = "script cannot be read: " + err.Error()
-			} else {
-				why = trust.FilesChanged(v.Approval.Files, now)
-			}
+			why = e.recheck(g, v.Approval.Files)
 		}
 		if why == "" {
 			run = append(run, h)
@@ -278,6 +277,25 @@ func (e *Engine) admit(ts *trustState, selected []*hook) ([]*hook, []Awaiting) {
 			Matcher: h.cfg.Matcher, Command: h.command(), Reason: why})
 	}
 	return run, waiting
+}
+
+// recheck compares the files of an approved hook with its approval: "" when unchanged,
+// else what changed. The load compared the set of paths; here only contents can differ.
+func (e *Engine) recheck(g *trustGate, approved map[string]string) string {
+	for i, f := range g.files {
+		sum, err := e.hasher.Hash(f)
+		if err != nil {
+			return "script cannot be read: " + err.Error()
+		}
+		if sum != approved[g.rels[i]] {
+			now, err := e.hasher.HashAll(g.files, e.opts.ProjectDir)
+			if err != nil {
+				return "script cannot be read: " + err.Error()
+			}
+			return trust.FilesChanged(approved, now)
+		}
+	}
+	return ""
 }
 
 // TrustReport is every project-level hook of the configuration and whether it is approved.

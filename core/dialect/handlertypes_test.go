@@ -38,3 +38,19 @@ func TestSessionEndBudget(t *testing.T) {
 	require.Equal(t, 5*time.Second, SessionEndBudget([]time.Duration{2 * time.Second, 5 * time.Second}))
 	require.Equal(t, 60*time.Second, SessionEndBudget([]time.Duration{90 * time.Second}), "at most 60 s")
 }
+
+func TestClaudeCodeTypeOnEvent(t *testing.T) {
+	for _, tc := range []struct {
+		typ, event string
+		runs       bool
+	}{
+		{"command", "SessionStart", true}, {"mcp_tool", "SessionStart", true}, {"http", "SessionStart", false},
+		{"prompt", "Setup", false}, {"agent", "SessionStart", false},
+		{"http", "Notification", true}, {"prompt", "Notification", false}, {"agent", "SessionEnd", false},
+		{"prompt", "PreToolUse", true}, {"agent", "Stop", true}, {"http", "PermissionDenied", true},
+		{"prompt", "UserPromptSubmit", true}, {"mcp_tool", "WorktreeCreate", true},
+	} {
+		why := ClaudeCodeTypeOnEvent(tc.typ, tc.event)
+		require.Equal(t, tc.runs, why == "", "%s on %s: %q", tc.typ, tc.event, why)
+	}
+}
