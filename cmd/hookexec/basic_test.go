@@ -48,6 +48,7 @@ func claudeScenario(t *testing.T) *scenario {
 }
 
 func TestListTable(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("--profile", "claude", "list")
 	require.Equal(t, 0, out.code, out.stderr)
@@ -56,6 +57,7 @@ func TestListTable(t *testing.T) {
 }
 
 func TestListJSON(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("list", "--profile", "claude", "--json")
 	require.Equal(t, 0, out.code, out.stderr)
@@ -72,6 +74,7 @@ func TestListJSON(t *testing.T) {
 }
 
 func TestListEmpty(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	out := s.run("list")
 	require.Equal(t, 0, out.code)
@@ -79,6 +82,7 @@ func TestListEmpty(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("--profile", "claude", "validate")
 	assert.Equal(t, 1, out.code, "errors exit 1")
@@ -93,6 +97,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateWarningsOnlyExitZero(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	s.write("project/.claude/settings.json", `{"hooks": {"Stop": [{"command": "no-such-program-hookexec --now"}]}}`)
 	out := s.run("--profile", "claude", "validate")
@@ -108,6 +113,7 @@ func TestValidateWarningsOnlyExitZero(t *testing.T) {
 }
 
 func TestFireBlocked(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("--profile", "claude", "fire", "PreToolUse", "--payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
 	assert.Equal(t, 2, out.code, "blocked exits 2: %s", out.stderr)
@@ -115,6 +121,7 @@ func TestFireBlocked(t *testing.T) {
 }
 
 func TestFireAllowedJSONFromStdin(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.runIn(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`, "--profile", "claude", "--json", "fire", "PreToolUse", "--payload", "-")
 	require.Equal(t, 0, out.code, out.stderr)
@@ -136,6 +143,7 @@ func TestFireAllowedJSONFromStdin(t *testing.T) {
 }
 
 func TestFirePayloadFile(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	p := s.write("payload.json", `{"tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`)
 	out := s.run("--profile", "claude", "fire", "PreToolUse", "--payload", "@"+p)
@@ -145,6 +153,7 @@ func TestFirePayloadFile(t *testing.T) {
 
 // Bad input: one line on stderr naming the problem, exit 64, never a stack trace.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	cases := []struct {
 		name string
@@ -179,6 +188,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	out := s.run("--version")
 	require.Equal(t, 0, out.code)

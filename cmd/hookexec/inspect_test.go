@@ -12,6 +12,7 @@ import (
 )
 
 func TestExplainTable(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("--profile", "claude", "explain", "PreToolUse", "--payload", `{"tool_name":"Bash","tool_input":{"command":"ls 'my dir'"}}`)
 	require.Equal(t, 0, out.code, out.stderr)
@@ -37,6 +38,7 @@ func TestExplainTable(t *testing.T) {
 }
 
 func TestTestVerb(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	out := s.run("--profile", "claude", "test", "PreToolUse", "--dry-run")
 	require.Equal(t, 0, out.code, out.stderr)
@@ -64,6 +66,7 @@ func TestTestVerb(t *testing.T) {
 
 // test builds the payload each seed system's event carries.
 func TestTestVerbSamplesForOtherDialects(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	marker := filepath.Join(s.root, "ran")
 	s.write("project/.autoagent/config.json", `{"hooks": {"PostExecutionEnd": [
@@ -76,6 +79,7 @@ func TestTestVerbSamplesForOtherDialects(t *testing.T) {
 }
 
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	good := s.write("good.jsonl", `{"event":"PreToolUse","payload":{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}},"expect":{"blocked":true,"decision":"deny","reason_contains":"not allowed"}}
 
@@ -103,6 +107,7 @@ func TestReplay(t *testing.T) {
 }
 
 func TestReplayBadInputRunsNothing(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	marker := filepath.Join(s.root, "ran")
 	s.write("project/.claude/settings.json", `{"hooks": {"Stop": [{"command": "touch `+marker+`"}]}}`)
@@ -128,6 +133,7 @@ func TestReplayBadInputRunsNothing(t *testing.T) {
 
 // --log and $HOOKEXEC_LOG: one JSON line per fire, whichever verb fires.
 func TestLogFlag(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t)
 	log := filepath.Join(s.root, "fires.jsonl")
 	out := s.run("--profile", "claude", "--log", log, "fire", "PreToolUse", "--payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)

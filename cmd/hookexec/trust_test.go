@@ -26,6 +26,7 @@ func trustScenario(t *testing.T) *scenario {
 const bashPayload = `{"tool_name":"Bash","tool_input":{"command":"ls"}}`
 
 func TestTrustApproveEditRefuseReapprove(t *testing.T) {
+	t.Parallel()
 	s := trustScenario(t)
 	s.env = append(s.env, "HOOKEXEC_TRUST=project") // the user's own switch: any host, the CLI too
 
@@ -86,6 +87,7 @@ func TestTrustApproveEditRefuseReapprove(t *testing.T) {
 }
 
 func TestTrustStoreFlagAndFailures(t *testing.T) {
+	t.Parallel()
 	s := trustScenario(t)
 	store := filepath.Join(s.root, "elsewhere", "trust.json")
 	out := s.run("--profile", "claude", "trust", "approve", "guard", "--store", store)
@@ -112,6 +114,7 @@ func TestTrustStoreFlagAndFailures(t *testing.T) {
 }
 
 func TestTrustUsage(t *testing.T) {
+	t.Parallel()
 	s := trustScenario(t)
 	for _, args := range [][]string{
 		{"trust"},

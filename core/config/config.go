@@ -25,6 +25,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -66,6 +67,9 @@ type Set struct {
 	Sources    []SourceInfo
 	Warnings   []Warning
 	DisableAll bool
+	// HTTPHookEnvVars is httpHookAllowedEnvVars merged over every file that defines it;
+	// nil when none does (then each http hook's allowedEnvVars alone decides).
+	HTTPHookEnvVars []string
 }
 
 // Options select what Load reads. Zero values mean the defaults given per field.
@@ -191,6 +195,9 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 	if f.DisableAll != nil && !l.disableAllSet {
 		l.set.DisableAll, l.disableAllSet = *f.DisableAll, true
 	}
+	if f.HTTPHookEnvVars != nil {
+		l.set.HTTPHookEnvVars = append(append([]string{}, l.set.HTTPHookEnvVars...), f.HTTPHookEnvVars...)
+	}
 	for _, id := range f.DisabledIDs {
 		if l.disabledIDs == nil {
 			l.disabledIDs = map[string]string{}
@@ -210,11 +217,11 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 
 // locate gives hooks and warnings the line their path is written on.
 func (l *loader) locate() {
-	index := map[string]*dialect.Lines{} // per source, walked once
+	index := map[string]*jsontext.Lines{} // per source, walked once
 	line := func(source, path string) int {
 		x := index[source]
 		if x == nil {
-			x = dialect.NewLines(l.texts[source])
+			x = jsontext.NewLines(l.texts[source])
 			index[source] = x
 		}
 		return x.Line(path)

@@ -166,6 +166,9 @@ type File struct {
 	Warnings    []Warning
 	DisableAll  *bool    // disableAllHooks, when the file sets it
 	DisabledIDs []string // disabledHooks
+	// HTTPHookEnvVars is httpHookAllowedEnvVars: when the file defines it (non-nil, maybe
+	// empty), only these variables may be interpolated into http hooks' headers.
+	HTTPHookEnvVars []string
 }
 
 // Read translates one file: data in dialect d, detected from source's name and shape when

@@ -48,6 +48,9 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 	if ids := v.Get("disabledHooks"); ids != nil {
 		p.f.DisabledIDs = p.strings("", "disabledHooks", ids)
 	}
+	if vars := v.Get("httpHookAllowedEnvVars"); vars != nil {
+		p.f.HTTPHookEnvVars = append([]string{}, p.strings("", "httpHookAllowedEnvVars", vars)...)
+	}
 	hooks := v.Get("hooks")
 	if hooks == nil {
 		return nil

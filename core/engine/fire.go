@@ -59,6 +59,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	f.httpVars = p.set.HTTPHookEnvVars
 	if ev.Name == "SessionEnd" && p.sessionEnd > 0 {
 		ctx, cancel := context.WithTimeoutCause(e.ctx, p.sessionEnd, budgetError{p.sessionEnd})
 		defer cancel()
@@ -199,6 +200,7 @@ type fire struct {
 	frame    payload.Frame
 	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
 	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
+	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -396,7 +398,7 @@ func (f *fire) prepare(h *hook) *job {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
 	if h.cfg.Type == "http" {
-		j.http = httpSpec(h, v.stdin, env, f.e.cap)
+		j.http = httpSpec(h, v.stdin, env, f.e.cap, f.httpVars)
 		return j
 	}
 	dir := h.cfg.Cwd

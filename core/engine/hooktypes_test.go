@@ -418,3 +418,22 @@ func TestHandlerTypesByEvent(t *testing.T) {
 	require.Contains(t, cfg.Hooks[2].Disabled, "type prompt on Notification, which runs command, http and mcp_tool hooks only")
 	require.True(t, cfg.Hooks[3].Enabled)
 }
+
+// TestHTTPHookAllowedEnvVarsPolicy: httpHookAllowedEnvVars in any file narrows every http
+// hook's allowedEnvVars.
+func TestHTTPHookAllowedEnvVarsPolicy(t *testing.T) {
+	got := make(chan http.Header, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got <- r.Header.Clone() }))
+	t.Cleanup(srv.Close)
+	cfg := hookCfg("Stop", map[string]any{
+		"type": "http", "url": srv.URL,
+		"headers":        map[string]any{"Authorization": "Bearer $MY_TOKEN", "X-Other": "[$OTHER]"},
+		"allowedEnvVars": []any{"MY_TOKEN", "OTHER"},
+	})
+	cfg = strings.Replace(cfg, `{"hooks":`, `{"httpHookAllowedEnvVars":["MY_TOKEN"],"hooks":`, 1)
+	e, _ := open(t, cfg, claudeProfile, func(o *Options) { o.Env = map[string]string{"MY_TOKEN": "t0k3n", "OTHER": "x"} })
+	fireT(t, e, "Stop", `{}`)
+	h := <-got
+	require.Equal(t, "Bearer t0k3n", h.Get("Authorization"))
+	require.Equal(t, "[]", h.Get("X-Other"), "OTHER is not on httpHookAllowedEnvVars")
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hookexec/hookexec/core/decide"
@@ -10,11 +11,21 @@ import (
 )
 
 // httpSpec is the POST of an http hook: its stdin JSON to its URL, headers expanded from
-// the hook's environment through allowedEnvVars only.
-func httpSpec(h *hook, stdin []byte, env []string, cap int) run.HTTPSpec {
+// the hook's environment through allowedEnvVars only (narrowed by httpHookAllowedEnvVars).
+func httpSpec(h *hook, stdin []byte, env []string, cap int, policy []string) run.HTTPSpec {
+	allowed := h.cfg.AllowedEnvVars
+	if policy != nil {
+		// httpHookAllowedEnvVars narrows every hook's own list.
+		allowed = nil
+		for _, name := range h.cfg.AllowedEnvVars {
+			if slices.Contains(policy, name) {
+				allowed = append(allowed, name)
+			}
+		}
+	}
 	headers := make([][2]string, len(h.cfg.Headers))
 	for i, kv := range h.cfg.Headers {
-		headers[i] = [2]string{kv[0], run.ExpandHeader(kv[1], h.cfg.AllowedEnvVars, env)}
+		headers[i] = [2]string{kv[0], run.ExpandHeader(kv[1], allowed, env)}
 	}
 	return run.HTTPSpec{URL: h.cfg.URL, Headers: headers, Body: stdin, Timeout: h.cfg.Timeout, OutputCap: cap}
 }

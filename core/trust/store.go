@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hookexec/hookexec/core/atomicfile"
 )
 
 // ErrStore wraps every failure to read or write the trust store.
@@ -169,46 +171,8 @@ func (s Store) Update(project string, fn func([]Approval) []Approval) error {
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 		return fmt.Errorf("%w: %v", ErrStore, err)
 	}
-	if err := writeAtomic(s.Path, out.Bytes()); err != nil {
+	if err := atomicfile.Write(s.Path, out.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("%w %s: %v", ErrStore, s.Path, err)
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	// The rename is durable once the directory is synced.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package dialect
+package jsontext
 
 import (
 	"testing"
@@ -52,8 +52,8 @@ func TestLine(t *testing.T) {
 	}
 	assert.Equal(t, 0, Line([]byte("version: 1\n"), "hooks"), "not JSON")
 	assert.Equal(t, 0, NewLines([]byte("version: 1\n")).Line("hooks"), "not JSON")
-	assert.Equal(t, 1, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: the deepest part found")
-	assert.Equal(t, 1, NewLines([]byte(`{"hooks": [1, 2`)).Line("hooks[5]"), "truncated: the deepest part found")
+	assert.Equal(t, 0, Line([]byte(`{"hooks": [1, 2`), "hooks[5]"), "truncated: not JSON, no lines")
 	dup := []byte("{\n\"a\": 1,\n\"a\": 2}")
-	assert.Equal(t, Line(dup, "a"), NewLines(dup).Line("a"), "a duplicate key: the first, as Line finds it")
+	assert.Equal(t, 2, Line(dup, "a"), "a duplicate key: the first, as the config reader takes it")
+	assert.Equal(t, Line(dup, "a"), NewLines(dup).Line("a"))
 }
