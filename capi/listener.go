@@ -41,6 +41,11 @@ func (l *cListener) call(kind string, data []byte) {
 	l.mu.Lock()
 	if l.retired {
 		l.mu.Unlock()
+		// The engine picked this listener up just before it was replaced: the message goes
+		// to its replacement, if any, rather than nowhere.
+		if next := listeners.current(l.h); next != nil && next != l {
+			next.call(kind, data)
+		}
 		return
 	}
 	l.active++
@@ -97,6 +102,13 @@ func (t *listenerTable) swap(h uintptr, e *engine.Engine, l *cListener) (*cListe
 		t.m[h] = l
 	}
 	return old, nil
+}
+
+// current is engine h's listener, or nil.
+func (t *listenerTable) current(h uintptr) *cListener {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[h]
 }
 
 // drop forgets engine h's listener (the engine is closed) and returns it.
