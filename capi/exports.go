@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"unsafe"
 
@@ -314,6 +315,9 @@ func hxgo_live_engines() C.long {
 	defer handles.mu.RUnlock()
 	return C.long(len(handles.engines))
 }
+
+//export hxgo_live_goroutines
+func hxgo_live_goroutines() C.long { return C.long(runtime.NumGoroutine()) }
 
 //export hxgo_close
 func hxgo_close(h C.uintptr_t, errOut **C.char) (rc C.int) {

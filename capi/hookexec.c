@@ -312,6 +312,7 @@ long hookexec_debug_live(int what) {
 	switch (what) {
 	case HOOKEXEC_LIVE_ENGINES: return hx_forked ? 0 : hxgo_live_engines();
 	case HOOKEXEC_LIVE_STRINGS: return __atomic_load_n(&hx_live_strings, __ATOMIC_RELAXED);
+	case HOOKEXEC_LIVE_GOROUTINES: return hx_forked ? 0 : hxgo_live_goroutines();
 	}
 	return -HOOKEXEC_EINVAL;
 }

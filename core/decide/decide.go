@@ -11,8 +11,10 @@ package decide
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 
@@ -85,10 +87,20 @@ func Read(in Input) Verdict {
 		return v
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
+	if !utf8.Valid(stdout) {
+		// Raw JSON from the output (output, updated_input) reaches the result as is: make it
+		// valid UTF-8 as encoding/json does strings, or the host could not decode the result.
+		stdout = bytes.ToValidUTF8(stdout, []byte("\uFFFD"))
+	}
 	var doc *fastjson.Value
 	if len(stdout) > 0 && stdout[0] == '{' {
 		var err error
-		if doc, err = fastjson.ParseBytes(stdout); err != nil {
+		if doc, err = fastjson.ParseBytes(stdout); err == nil && !json.Valid(stdout) {
+			// fastjson lets raw control characters through in strings; JSON (and Claude
+			// Code's JSON.parse) does not, and the output is passed on as raw JSON.
+			err = strictJSON(stdout)
+		}
+		if err != nil {
 			doc = nil
 			msg := fmt.Sprintf("stdout starts with '{' but is not valid JSON: %v", err)
 			if in.FailClosed && in.Event.CanBlock {
@@ -311,4 +323,13 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// strictJSON says why encoding/json rejects b.
+func strictJSON(b []byte) error {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return err
+	}
+	return fmt.Errorf("not valid JSON")
 }

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -122,4 +123,13 @@ func TestAggregateWithoutBlockKeepsEveryReason(t *testing.T) {
 	require.Equal(t, "x\ny", a.Reason)
 	require.Equal(t, Allow, a.Decision)
 	require.Nil(t, a.UpdatedInput)
+}
+
+// TestReadKeepsOutputValidUTF8: raw JSON from a hook's stdout is passed on (output,
+// updated_input), so bytes that are not UTF-8 must not reach the host's result.
+func TestReadKeepsOutputValidUTF8(t *testing.T) {
+	v := Read(Input{Event: event.Lookup("PreToolUse"), Stdout: []byte("{\"reason\":\"a\xff\xfeb\",\"hookSpecificOutput\":{\"updatedInput\":{\"k\":\"\xc0\x80\"}}}")})
+	require.True(t, utf8.Valid(v.Output), "output %q", v.Output)
+	require.True(t, utf8.Valid(v.UpdatedInput), "updated_input %q", v.UpdatedInput)
+	require.JSONEq(t, `{"reason":"a\ufffdb","hookSpecificOutput":{"updatedInput":{"k":"\ufffd"}}}`, string(v.Output))
 }

@@ -474,11 +474,16 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	} else {
 		r = run.Run(ctx, j.spec)
 	}
+	missing := ""
 	if r.NotFound() && j.shellArgv != nil {
 		// Let the shell report the missing program, so the output is what `sh -c` gives.
 		spec := j.spec
 		spec.Argv = j.shellArgv()
 		r = run.Run(ctx, spec)
+		if r.ExitCode == 127 {
+			// Still a spawn failure, which fail_closed must block on.
+			missing = "cannot start: " + j.argv[0] + ": command not found"
+		}
 	}
 	hr := j.h.base()
 	hr.ExitCode = r.ExitCode
@@ -505,6 +510,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		}
 	case r.Signal != "":
 		failure = "killed by " + r.Signal
+	case missing != "":
+		failure = missing
 	}
 	v := decide.Read(decide.Input{
 		Event:      j.ev,
@@ -515,6 +522,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
 	})
+	if r.Stragglers {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
+	}
 	if errors.Is(r.Err, persist.ErrDisabled) {
 		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
 	}

@@ -44,6 +44,10 @@ type proc struct {
 	sigkill  bool      // the leader was sent SIGKILL
 	reaped   bool
 	exitAt   time.Time
+	// held: the leader exited on its own, yet its stdout or stderr was still open
+	// a grace later, held by a process it started.
+	held bool
+	box  container // the run's cgroup; nil without one
 }
 
 // stream is the parent's read end of the child's stdout or stderr, -1 once closed.
@@ -121,18 +125,35 @@ func (p *proc) start(parent context.Context, path string, spec *Spec, env []stri
 	if usePidfd {
 		sys.PidFD = &p.pidfd
 	}
+	if p.box = newContainer(); p.box != nil {
+		sys.UseCgroupFD, sys.CgroupFD = true, p.box.fd()
+	}
 	stdin := child[0]
 	if shared >= 0 {
 		stdin = shared
 	}
 	attr := syscall.ProcAttr{Dir: spec.Dir, Env: env, Files: []uintptr{uintptr(stdin), uintptr(child[1]), uintptr(child[2])}, Sys: &sys}
-	err = startClean(func() error {
-		return startWithDefaultSignals(func() error {
-			var err error
-			p.pid, err = syscall.ForkExec(path, spec.Argv, &attr)
-			return err
+	fork := func() error {
+		return startClean(func() error {
+			return startWithDefaultSignals(func() error {
+				var err error
+				p.pid, err = syscall.ForkExec(path, spec.Argv, &attr)
+				return err
+			})
 		})
-	})
+	}
+	err = fork()
+	if err != nil && p.box != nil {
+		// The kernel may refuse the cgroup (no clone3, a policy); only if the
+		// plain fork then works was the cgroup to blame.
+		sys.UseCgroupFD = false
+		if err = fork(); err == nil {
+			noCgroup(p.box)
+		} else {
+			p.box.release()
+		}
+		p.box = nil
+	}
 	if err != nil {
 		return &os.PathError{Op: "fork/exec", Path: path, Err: err}
 	}
@@ -149,6 +170,10 @@ func (p *proc) release() {
 	}
 	p.closePipes()
 	closeFd(&p.pidfd)
+	if p.box != nil {
+		p.box.release()
+		p.box = nil
+	}
 	closeFd(&p.wakeR)
 	p.wakeMu.Lock()
 	closeFd(&p.wakeW)
@@ -273,6 +298,9 @@ func (p *proc) end(now time.Time, timeout bool) {
 	if syscall.Kill(-p.pid, syscall.SIGTERM) == nil {
 		p.killedAt = now
 	}
+	if p.box != nil {
+		p.box.signal(syscall.SIGTERM) // those that left the group
+	}
 }
 
 const (
@@ -331,6 +359,9 @@ func (p *proc) wait(parent context.Context) {
 					// Killed first so that it dies of SIGKILL, not of SIGPIPE.
 					syscall.Kill(p.pid, syscall.SIGKILL)
 					p.sigkill = true
+				}
+				if p.doneAt.IsZero() && (p.out.fd >= 0 || p.err.fd >= 0) {
+					p.held = true
 				}
 				p.closePipes()
 			}

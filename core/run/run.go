@@ -14,8 +14,15 @@
 //
 // A child that exits on its own while a process it started in the background still
 // holds its stdout or stderr is waited for at most Grace longer; then its pipes are
-// closed and that process is left running, since the hook may have meant to
-// daemonize. Only a timeout or a cancellation kills the group.
+// closed and, on Linux, its process group is killed (Result.Stragglers): a process
+// holding a hook's output is hung, not a daemon (os/exec, used elsewhere, cannot tell
+// a held pipe after a failing exit, so there it is left running). A background process that let go of the
+// output (a sound, a server started with >/dev/null) is left running, since the
+// hook meant to leave it. A timeout or a cancellation kills the whole group.
+//
+// A process that leaves the group (setsid, a double fork) escapes a group kill.
+// Where the host may create cgroups (cgroup v2, writable), each run also gets its
+// own child cgroup, and what the group kill misses is killed through it.
 //
 // On Linux, Run starts no goroutine of its own: the calling goroutine forks the
 // child and waits for its pipes, its exit (through a pidfd) and the clocks in one
@@ -80,6 +87,10 @@ type Result struct {
 	StdoutTruncated, StderrTruncated bool
 	// StdoutBytes and StderrBytes count every byte the child wrote to each stream.
 	StdoutBytes, StderrBytes int64
+	// Stragglers reports that the child exited but processes it started still held
+	// its stdout or stderr Grace later; they were killed (with its process group,
+	// and through the run's cgroup when it has one). Always false off Linux.
+	Stragglers bool
 	// Err is nil, or why the child could not be started (it wraps exec.ErrNotFound,
 	// exec.ErrDot or an fs error such as fs.ErrPermission), or that ctx ended the
 	// run (it wraps ctx's error, context.Canceled for a plain cancel), or that the

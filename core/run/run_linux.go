@@ -64,6 +64,14 @@ func run(parent context.Context, spec *Spec, start time.Time) Result {
 	if !p.killedAt.IsZero() {
 		killGroup(p.pid, p.killedAt.Add(grace))
 		endedByContext(&r, p.timedOut, parent)
+	} else if p.held {
+		// The leader exited and a process it left kept the output open for the
+		// whole grace: that one is hung, not a daemon. Its group has had the grace.
+		killGroup(p.pid, time.Now())
+		r.Stragglers = true
+	}
+	if p.box != nil && (!p.doneAt.IsZero() || p.held) {
+		p.box.kill() // what left the group: setsid, double forks
 	}
 
 	r.Stdout, r.StdoutBytes, r.StdoutTruncated = p.out.buf, p.out.total, p.out.truncated()

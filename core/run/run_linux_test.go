@@ -262,8 +262,9 @@ func TestRunGrandchildHoldsStdout(t *testing.T) {
 	require.Equal(t, "hi\n", string(r.Stdout))
 	require.GreaterOrEqual(t, elapsed, spec.Grace, "Run waits the grace for the pipe")
 	require.Less(t, elapsed, spec.Grace+hangGuard, "Run must not wait for the grandchild's 30 s")
-	// Without a timeout the background process is left alone: it may be a daemon.
-	require.True(t, alive(pids[0]), "grandchild %d was killed", pids[0])
+	// It held the output for the whole grace: hung, not a daemon, so it is killed.
+	require.True(t, r.Stragglers)
+	require.False(t, alive(pids[0]), "grandchild %d survives", pids[0])
 }
 
 func TestRunStartErrors(t *testing.T) {

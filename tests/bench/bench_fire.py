@@ -293,7 +293,7 @@ def main() -> None:
     scenario = "8 threads, 1 hook `true`"
     for label, cfg in [("Python", settings("true")), ("persistent (sh)", settings(f"sh {sh_true}", persistent=True))]:
         with engine(cfg) as eng:
-            per = n(300) if label == "Python" else n(5000)
+            per = max(n(300) if label == "Python" else n(5000), 32)  # at least four fires a thread
             for threads in (1, 8):
                 def work():
                     for _ in range(per // threads):
@@ -360,8 +360,8 @@ BASE = {"1 hook `true`": "C floor", "1 hook `/usr/bin/printf ok`": "C floor", "P
 def report(rows: List[Row], notes: List[str]) -> None:
     by = {(r.scenario, r.runner): r for r in rows}
     print(f"hookexec benchmark — {machine()}")
-    print(f"{'scenario':<30} {'runner':<26} {'median':>10} {'p90':>10}  ratio")
-    print("-" * 96)
+    print(f"{'scenario':<32} {'runner':<26} {'median':>10} {'p90':>10}  ratio")
+    print("-" * 98)
     last = None
     for r in rows:
         scen = r.scenario.replace(" persistent", "") if r.scenario.endswith(" persistent") else r.scenario
@@ -371,14 +371,14 @@ def report(rows: List[Row], notes: List[str]) -> None:
         if r.unit == "rate":
             b = by.get((r.scenario, r.runner.split(",")[0] + ", 1 thread"))
             ratio = f"{r.median / b.median:.2f}× its 1 thread" if b and b is not r else ""
-            print(f"{label:<30} {r.runner:<26} {r.median:>8.0f}/s {'':>10}  {ratio}")
+            print(f"{label:<32} {r.runner:<26} {r.median:>8.0f}/s {'':>10}  {ratio}".rstrip())
             continue
         ratio = ""
         if base is not None and base is not r:
             q = r.median / base.median
             ratio = f"{q:.2f}× {base.runner}" if q >= 0.1 else f"1/{1 / q:.0f} of {base.runner}"
-        print(f"{label:<30} {r.runner:<26} {fmt_time(r.median):>10} {fmt_time(r.p90):>10}  {ratio}")
-    print("-" * 96)
+        print(f"{label:<32} {r.runner:<26} {fmt_time(r.median):>10} {fmt_time(r.p90):>10}  {ratio}".rstrip())
+    print("-" * 98)
     for note in notes:
         print(note)
     targets(by)
