@@ -128,7 +128,7 @@ func entryOf(h *hook, project string) trust.Hook {
 	c := h.cfg
 	t := trust.Hook{
 		ID: c.ID, Source: trust.Rel(c.Source, project), Event: c.Event, Matcher: c.Matcher,
-		Type: c.Type, Args: c.Args, Env: c.Env,
+		Type: c.Type, Args: c.Args, Env: c.Env, If: c.If,
 	}
 	switch {
 	case c.Type == "http":
@@ -151,7 +151,7 @@ func entryOf(h *hook, project string) trust.Hook {
 // how it was read (file, position, dialect, the handler's text as written).
 func settingsDigest(h dialect.Hook) string {
 	h.ID, h.Name, h.Description, h.StatusMessage, h.Timeout, h.TimeoutSet = "", "", "", "", 0, false
-	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.URL, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", "", nil
+	h.Event, h.Matcher, h.FilterTools, h.FilterPaths, h.Type, h.Command, h.Args, h.URL, h.If, h.Cwd, h.Env = "", "", nil, nil, "", "", nil, "", "", "", nil
 	h.Source, h.Path, h.Group, h.Line, h.Definition = "", "", "", 0, nil
 	h.Dialect, h.Disabled, h.DuplicateOf = nil, "", ""
 	b, err := json.Marshal(h)

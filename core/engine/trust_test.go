@@ -327,3 +327,22 @@ func TestTrustHTTPHookURLChangeRevokes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9/elsewhere", list.Hooks[0].URL)
 }
+
+func TestTrustIfRuleIsPartOfTheApproval(t *testing.T) {
+	tp := newTrustProject(t)
+	withIf := func(rule string) string {
+		return `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"bash .claude/hooks/guard.sh","name":"guard","if":"` + rule + `"}]}]}}`
+	}
+	tp.write(t, ".claude/settings.json", withIf("Bash(ls*)"))
+	e := tp.open(t)
+	_, err := e.Approve("guard")
+	require.NoError(t, err)
+	list, err := e.TrustList()
+	require.NoError(t, err)
+	assert.Equal(t, "Bash(ls*)", list.Hooks[0].If)
+	tp.write(t, ".claude/settings.json", withIf("Bash(*)"))
+	require.NoError(t, e.Reload())
+	list, err = e.TrustList()
+	require.NoError(t, err)
+	assert.Equal(t, "if changed", list.Hooks[0].Reason)
+}
