@@ -124,6 +124,7 @@ class Engine:
         self._listener: Optional[Listener] = None
         self._notify: Optional[Callable[[Dict[str, Any]], None]] = None
         self._notifications = False  # the library announces every fire (autohand)
+        self._logging = False  # the library logs every fire (log_file / HOOKEXEC_LOG)
         # (canonical event → (enabled hooks, subject fields, hooks awaiting approval),
         #  (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
@@ -223,7 +224,7 @@ class Engine:
 
     def _fast(self, event: str, payload: Payload) -> Optional[FireResult]:
         """The result of a fire that certainly matches nothing, or None (ask the library)."""
-        if self._piped or (payload is not None and type(payload) is not dict):
+        if self._piped or self._logging or (payload is not None and type(payload) is not dict):
             return None
         if self._notify is not None and self._notifications:
             return None  # every fire is announced, matched or not
@@ -324,6 +325,7 @@ class Engine:
         self._piped = self._piped or any(h.get("pipe_output") for h in cfg.get("hooks") or ())
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
+        self._logging = bool(cfg.get("logging"))
         self._summary = (events, {})
         self._quick = {}
 
