@@ -109,7 +109,7 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 STRESS_FIRES ?= 100000
 
 stress: $(LIB) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
-	$(GO) test -count=1 -run TestFaults ./tests/faults -faults.rounds=20
+	cd tests/faults && $(GO) test -count=1 -run TestFaults -faults.rounds=20  # directory mode prints the figures
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) tests/stress/soak.py --fires $(STRESS_FIRES) --threads 8
 
 fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in testdata/fuzz

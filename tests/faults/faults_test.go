@@ -13,12 +13,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,6 +50,10 @@ type fault struct {
 	failClosed bool
 	// escapes: part of the tree leaves the process group; only a cgroup reaches it.
 	escapes bool
+	// hook adds fields to the hook's config (persistent, type http, url, ...); profile is
+	// the engine's profile ("" means cli-agent).
+	hook    map[string]any
+	profile string
 	// work is time the engine spends on the case's data (16 MiB to encode, 200 MB to drain),
 	// which the race detector stretches many times over; it widens the hang guard.
 	work  time.Duration
@@ -219,6 +226,64 @@ func catalogue(t *testing.T, dir string) []fault {
 				require.False(t, r.Blocked, "unparseable output is not a decision")
 			},
 		},
+		{
+			name:    "persistent hook hangs on a request",
+			command: `while read -r line; do echo started >&2; sleep 30; done`,
+			hook:    map[string]any{"persistent": true},
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.True(t, h.TimedOut)
+				require.Contains(t, h.Error, "timed out")
+				require.False(t, r.Blocked)
+			},
+		},
+		{
+			name:    "persistent hook dies on a request",
+			command: `read -r line; sleep 30 >/dev/null 2>&1 </dev/null & echo dying >&2; exit 3`,
+			hook:    map[string]any{"persistent": true},
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.False(t, h.TimedOut)
+				require.NotEmpty(t, h.Error)
+				require.False(t, r.Blocked)
+			},
+		},
+		{
+			name:    "persistent hook answers garbage",
+			command: `while read -r line; do echo 'this is not json'; done`,
+			hook:    map[string]any{"persistent": true},
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.NotEmpty(t, h.Error)
+				require.False(t, r.Blocked)
+			},
+		},
+		{
+			name:    "persistent hook answers garbage, fail_closed",
+			command: `while read -r line; do printf '{"exit_code":"two"}\n'; done`,
+			hook:    map[string]any{"persistent": true}, failClosed: true,
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.NotEmpty(t, h.Error)
+				require.True(t, r.Blocked)
+			},
+		},
+		{
+			name:    "http hook whose server never answers",
+			profile: "claude",
+			hook:    map[string]any{"type": "http", "url": silentServer(t), "timeout": shortTimeout.Seconds()},
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.True(t, h.TimedOut)
+				require.Equal(t, "http", h.Exec)
+				require.NotEmpty(t, h.Error)
+				require.False(t, r.Blocked)
+			},
+		},
+		{
+			name:    "http hook whose server never answers, fail_closed",
+			profile: "claude", failClosed: true,
+			hook: map[string]any{"type": "http", "url": silentServer(t), "timeout": shortTimeout.Seconds()},
+			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
+				require.True(t, h.TimedOut)
+				require.True(t, r.Blocked)
+			},
+		},
 		bigPayload("16 MiB payload never read", `echo started; exit 0`),
 		bigPayload("16 MiB payload read halfway, stdin closed early", `head -c 1000 >/dev/null; exec 0<&-; echo started; sleep 0.1`),
 		{
@@ -235,6 +300,36 @@ func catalogue(t *testing.T, dir string) []fault {
 			check:   timedOut("SIGTERM"),
 		},
 	}
+}
+
+// silentServer is an HTTP server on 127.0.0.1 that accepts connections and reads
+// requests but never answers, until the test ends.
+func silentServer(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var conns []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + ln.Addr().String() + "/hook"
 }
 
 // bigPayload is a case whose hook gets a 16 MiB payload and leaves most of it unread.
@@ -311,12 +406,15 @@ func fireOne(t *testing.T, f fault, contained bool) time.Duration {
 	if f.failClosed {
 		hook["fail_closed"] = true
 	}
+	for k, v := range f.hook {
+		hook[k] = v
+	}
 	cfg, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
 		map[string]any{"matcher": "*", "hooks": []any{hook}}}}})
 	require.NoError(t, err)
 	dir := t.TempDir()
 	e, err := engine.Open(engine.Options{
-		ProjectDir: dir, Home: dir, Config: cfg,
+		ProjectDir: dir, Home: dir, Config: cfg, Profile: f.profile, CloseTimeoutMs: 1000,
 		DefaultTimeoutMs: int(f.timeout.Milliseconds()),
 		KillGraceMs:      int(f.grace.Milliseconds()),
 		Env:              map[string]string{"HOOKEXEC_FAULT_MARK": mark},
@@ -346,6 +444,8 @@ func fireOne(t *testing.T, f fault, contained bool) time.Duration {
 	require.Len(t, back.Hooks, 1, "the result JSON is the whole result: %s", js)
 	f.check(t, r, h)
 
+	// Persistent hooks outlive a fire by design; what is left once the engine closed is a leak.
+	require.NoError(t, e.Close())
 	if f.escapes && !contained {
 		return elapsed - bound // documented: without a cgroup nothing reaches an escaped process
 	}

@@ -56,8 +56,10 @@ def kinds(scratch, setsid):
         f.write("#!/bin/sh\necho never\n")
     os.chmod(noexec, 0o644)
     table = {
-        "nomatch": (550, None, 0, lambda r, h: r["matched"] == 0 and r["decision"] == "none"),
+        "nomatch": (510, None, 0, lambda r, h: r["matched"] == 0 and r["decision"] == "none"),
         "ok": (300, "true", 30, lambda r, h: h["exit_code"] == 0 and h["exec"] == "direct" and not h["error"]),
+        "persistent": (40, "while read -r line; do printf '{\"exit_code\":0,\"stdout\":\"kept\"}\\n'; done", 30,
+                       lambda r, h: h["exit_code"] == 0 and h["stdout"] == "kept" and not h["error"]),
         "json": (40, """printf '{"decision":"approve","reason":"fine"}'""", 30,
                  lambda r, h: h["exit_code"] == 0 and r["decision"] == "allow" and h["output"] is not None),
         "block": (40, "echo no >&2; exit 2", 30, lambda r, h: r["blocked"] and r["reason"] == "no"),
@@ -136,7 +138,10 @@ def main():
     groups = []
     for name, (_, command, timeout, _) in table.items():
         if command is not None:
-            groups.append({"matcher": name, "hooks": [{"type": "command", "command": command, "timeout": timeout}]})
+            hook = {"type": "command", "command": command, "timeout": timeout}
+            if name == "persistent":
+                hook["persistent"] = True  # one long-lived process answers every fire
+            groups.append({"matcher": name, "hooks": [hook]})
     options = {
         "profile": "cli-agent", "project_dir": scratch, "home": scratch, "sources": [],
         "config": {"hooks": {"PreToolUse": groups}}, "kill_grace_ms": 100, "env": {MARK: str(me)},
@@ -213,24 +218,24 @@ def main():
     took = time.monotonic() - t0
     time.sleep(0.5)
     end = proc_stats(lib, me)
-    left_at_end = end["hook_processes"]
+    # The persistent hook's process lives while the engine is open; close stops it.
+    lib.hookexec_close(eng)
+    closed = proc_stats(lib, me)
     # A process that left the group without a cgroup to catch it sleeps 1 s; anything else
     # still there after 3 s is a leak.
     deadline = time.monotonic() + 3
     while marked(me) and time.monotonic() < deadline:
         time.sleep(0.1)
     left_later = len(marked(me))
-
-    lib.hookexec_close(eng)
     shutil.rmtree(scratch, ignore_errors=True)
 
     total = sum(counts.values())
     print(f"soak: {total} fires from {args.threads} threads in {took:.1f} s ({total / took:.0f} fires/s)")
     print("  " + ", ".join(f"{k} {counts[k]}" for k in names))
-    print(f"  {'':14}{'start':>10}{'end':>10}")
+    print(f"  {'':14}{'start':>10}{'end':>10}{'closed':>10}")
     for k in start:
-        print(f"  {k:14}{start[k]:>10}{end[k]:>10}")
-    print(f"  hook processes left 3 s after the end: {left_later}")
+        print(f"  {k:14}{start[k]:>10}{end[k]:>10}{closed[k]:>10}")
+    print(f"  hook processes left 3 s after close: {left_later}")
 
     problems = []
     if total != args.fires:
@@ -245,8 +250,10 @@ def main():
         problems.append(f"goroutines grew {start['goroutines']} -> {end['goroutines']}")
     if end["rss_mb"] > start["rss_mb"] * 1.5 + 32:
         problems.append(f"RSS grew {start['rss_mb']} -> {end['rss_mb']} MB")
-    if end["zombies"] or end["children"]:
-        problems.append(f"{end['children']} children ({end['zombies']} zombies) left")
+    if end["zombies"] or end["children"] > start["children"]:
+        problems.append(f"children grew {start['children']} -> {end['children']} ({end['zombies']} zombies)")
+    if closed["children"]:
+        problems.append(f"{closed['children']} children left after close")
     if end["strings"] != start["strings"]:
         problems.append(f"library strings not freed: {start['strings']} -> {end['strings']}")
     if left_later:
@@ -254,7 +261,7 @@ def main():
     if problems:
         print("FAIL:\n  " + "\n  ".join(problems))
         sys.exit(1)
-    print(f"ok: flat, no zombie, nothing lost ({left_at_end} escaped processes at the end, none 3 s later)")
+    print(f"ok: flat, no zombie, nothing lost ({closed['hook_processes']} hook processes right after close, none 3 s later)")
 
 
 if __name__ == "__main__":
