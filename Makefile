@@ -13,11 +13,16 @@ SONAME := libhookexec.so.$(MAJOR)
 LIB_REAL := $(BUILD)/libhookexec.so.$(VERSION)
 LIB := $(BUILD)/libhookexec.so
 ARCHIVE := $(BUILD)/libhookexec.a
+# The Python package's version module, written from VERSION (the wheel build writes its own).
+PYVERSION := pybind/hookexec/_version.py
+# Python run from the source tree: the package on PYTHONPATH, the library named explicitly
+# (only an installed package has one inside).
+PY := HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: test-node help all install uninstall test test-go test-cross test-install test-c test-cpp test-python demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -55,7 +60,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-install ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so
+test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -64,9 +69,11 @@ test-go: ## Go unit and integration tests with the race detector
 # The pure-Go packages (the core, the CLI) must build for the hosts agents run on; vet also
 # type-checks their tests.
 CROSS_PKGS := ./core/... $(if $(wildcard cmd),./cmd/...)
-test-cross: ## cross-compile the pure-Go packages for macOS and Windows
-	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet $(CROSS_PKGS)
-	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet $(CROSS_PKGS)
+test-cross: ## cross-compile the pure-Go packages (and vet their tests) for macOS and Windows
+	for target in darwin/arm64 windows/amd64; do \
+		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) build -o /dev/null $(CROSS_PKGS) && \
+		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) vet $(CROSS_PKGS) || exit 1; \
+	done
 
 test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner; skipped without node
 	@if command -v node >/dev/null 2>&1; then \
@@ -85,19 +92,30 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) $(CLI) ## the pytest suite driving the real library
-	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) -m pytest -q tests/python
+test-python: $(LIB) $(CLI) $(PYVERSION) ## the pytest suite driving the real library, and mypy --strict on the package
+	$(PY) $(PYTHON) -m pytest -q tests/python
+	$(PYTHON) -m mypy --strict pybind/hookexec
 
-demo: $(LIB) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/python_agent/agent.py
+$(PYVERSION): VERSION
+	printf '%s\n\n__version__ = "%s"\n' '"""Written from the repository'"'"'s VERSION file by the build."""' '$(VERSION)' > $@
+
+wheel: $(LIB) ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
+	rm -rf $(BUILD)/wheel
+	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
+
+test-wheel: wheel ## install the wheel into a fresh venv and fire from outside the repository
+	tests/wheel/run.sh
+
+demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
+	$(PY) $(PYTHON) examples/python_agent/agent.py
 	@echo
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
+	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-demo-cli-agent: $(LIB) ## the cli-agent drop-in walkthrough
-	PYTHONPATH=$(CURDIR)/pybind $(PYTHON) examples/cli_agent/walkthrough.py
+demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
+	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
-	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind $(PYTHON) tests/bench/bench_fire.py
+bench: $(LIB) $(PYVERSION) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
+	$(PY) $(PYTHON) tests/bench/bench_fire.py
 
 bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
@@ -108,7 +126,7 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 	core/config:FuzzLoad core/decide:FuzzRead
 STRESS_FIRES ?= 100000
 
-stress: $(LIB) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
+stress: $(LIB) $(PYVERSION) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
 	cd tests/faults && $(GO) test -count=1 -run TestFaults -faults.rounds=20  # directory mode prints the figures
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) tests/stress/soak.py --fires $(STRESS_FIRES) --threads 8
 
@@ -153,6 +171,7 @@ version: ## copy VERSION into include/hookexec.h and core/version (a Go test che
 	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
 	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
 	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
+	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION)

@@ -8,14 +8,17 @@ aggregated :class:`FireResult`::
         if r.blocked:
             ...
 
-The engine is libhookexec.so (Go) loaded with ctypes on first use; this package needs
-nothing but the standard library. See ``hookexec._ffi`` for where the library is looked for.
+The engine is libhookexec.so (Go), bundled in the package and loaded with ctypes on first
+use; this package needs nothing but the standard library. See ``hookexec._ffi`` for where
+the library is looked for (``HOOKEXEC_LIBRARY`` overrides the bundled copy).
 """
 
 from __future__ import annotations
 
 from ._ffi import HOOKEXEC_VERSION_NUMBER
-from .engine import Engine, debug_live
+from ._version import __version__
+from .config import Config, ConfiguredHook, EventSummary, Source, SourceStatus, Warning
+from .engine import Engine, PromptEvaluator, debug_live
 from .errors import (
     ClosedError,
     ConfigError,
@@ -28,15 +31,26 @@ from .errors import (
     TrustStoreError,
     VersionMismatchError,
 )
-from .result import AwaitingApproval, FireResult, HookResult
-
-__version__ = "0.1.0"
+from .events import AsyncResult, RewakeEvent, StatusEvent
+from .result import AwaitingApproval, Decision, ExecKind, FireResult, HookResult
 
 __all__ = [
     "Engine",
     "debug_live",
     "FireResult",
     "HookResult",
+    "Decision",
+    "ExecKind",
+    "AsyncResult",
+    "StatusEvent",
+    "RewakeEvent",
+    "Config",
+    "ConfiguredHook",
+    "Source",
+    "SourceStatus",
+    "Warning",
+    "EventSummary",
+    "PromptEvaluator",
     "AwaitingApproval",
     "HookexecError",
     "InvalidArgumentError",
@@ -59,11 +73,13 @@ def library_version() -> str:
     """The loaded library's version text, e.g. "0.1.0" (loads the library if needed)."""
     from . import _ffi
 
-    return _ffi.lib().hookexec_version().decode("ascii")
+    v: bytes = _ffi.lib().hookexec_version()
+    return v.decode("ascii")
 
 
 def library_path() -> str:
     """The path of the loaded library (loads it if needed)."""
     from . import _ffi
 
-    return _ffi.lib().path
+    path: str = _ffi.lib().path
+    return path

@@ -4,11 +4,11 @@ The library is loaded lazily, on the first call to :func:`lib`, so that ``import
 works on a machine without it. Where it is looked for, in order:
 
 1. the file named by the ``HOOKEXEC_LIBRARY`` environment variable (when set, only there);
-2. ``libhookexec.so`` inside this package (a wheel bundles it there);
-3. ``<repo>/build/libhookexec.so`` (a source checkout after ``make libhookexec.so``).
+2. ``libhookexec.so`` inside this package, where the wheel bundles it.
 
-At load a known symbol and the version are checked: the library's major.minor must equal
-:data:`HOOKEXEC_VERSION_NUMBER`'s, else :class:`~hookexec.VersionMismatchError`.
+At load a known symbol and the version are checked: the library's major version must be
+this package's (the two are built from one VERSION file), else
+:class:`~hookexec.VersionMismatchError` naming both.
 
 Strings the library allocates come back as ``c_void_p`` and are read with
 ``ctypes.string_at`` and released with ``hookexec_free`` (see :func:`call_string`). ctypes
@@ -23,12 +23,21 @@ import threading
 from ctypes import CFUNCTYPE, POINTER, byref, c_char_p, c_int, c_long, c_size_t, c_void_p
 from pathlib import Path
 from types import SimpleNamespace
-from typing import List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
+from ._version import __version__
 from .errors import LibraryNotFoundError, VersionMismatchError, error_for
 
-#: X*1000000 + Y*1000 + Z of the header this package was written against (0.1.0).
-HOOKEXEC_VERSION_NUMBER = 1000
+
+def _number(version: str) -> int:
+    major, minor, patch = (int(x) for x in version.split(".")[:3])
+    return major * 1000000 + minor * 1000 + patch
+
+
+#: X*1000000 + Y*1000 + Z of this package's version (the library's hookexec_version_number()).
+HOOKEXEC_VERSION_NUMBER = _number(__version__)
+#: The library's major version must be this.
+VERSION_MAJOR = HOOKEXEC_VERSION_NUMBER // 1000000
 LIBRARY_NAME = "libhookexec.so"
 ENV_VAR = "HOOKEXEC_LIBRARY"
 
@@ -55,8 +64,7 @@ def candidates() -> List[Path]:
     override = os.environ.get(ENV_VAR)
     if override:
         return [Path(override)]
-    here = Path(__file__).resolve()
-    return [here.parent / LIBRARY_NAME, here.parents[2] / "build" / LIBRARY_NAME]
+    return [Path(__file__).resolve().parent / LIBRARY_NAME]
 
 
 def lib() -> SimpleNamespace:
@@ -85,8 +93,9 @@ def _open() -> ctypes.CDLL:
         return dll
     listing = "\n".join(f"  {p}" for p in tried)
     raise LibraryNotFoundError(
-        "hookexec: libhookexec.so not found; run `make libhookexec.so` in the hookexec repository "
-        f"or set {ENV_VAR} to the library's path. Tried:\n{listing}",
+        "hookexec: libhookexec.so not found. An installed package bundles it: reinstall with "
+        f"`pip install ./pybind` from the hookexec repository, or set {ENV_VAR} to the library's "
+        f"path. Tried:\n{listing}",
         [str(p) for p in tried],
     )
 
@@ -102,19 +111,19 @@ def _message(code: int) -> str:
     return msg.decode("utf-8", "replace")
 
 
-def _check_status(rc, func, args):
+def _check_status(rc: int, func: Any, args: Tuple[Any, ...]) -> int:
     if rc != 0:
         raise error_for(rc, _message(rc))
     return rc
 
 
-def _check_count(n, func, args):
+def _check_count(n: int, func: Any, args: Tuple[Any, ...]) -> int:
     if n < 0:
         raise error_for(-n, _message(-n))
     return n
 
 
-def _check_error_out(rc, func, args):
+def _check_error_out(rc: int, func: Any, args: Tuple[Any, ...]) -> int:
     """For functions whose last argument is a char** error_out (passed as ctypes.pointer)."""
     err = args[-1].contents if args[-1] else None
     try:
@@ -128,15 +137,15 @@ def _check_error_out(rc, func, args):
     return rc
 
 
-_lib_errmsg = None
-_lib_errstr = None
-_lib_free = None
+_lib_errmsg: Any = None
+_lib_errstr: Any = None
+_lib_free: Any = None
 
 
 def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     ns = SimpleNamespace(path=dll._name)
 
-    def _fn(name, restype, argtypes, errcheck=None):
+    def _fn(name: str, restype: Any, argtypes: List[Any], errcheck: Optional[Callable[..., int]] = None) -> None:
         f = getattr(dll, name)
         f.restype, f.argtypes = restype, argtypes
         if errcheck is not None:
@@ -174,11 +183,12 @@ def _bind(dll: ctypes.CDLL) -> SimpleNamespace:
     _lib_errmsg, _lib_errstr, _lib_free = ns.hookexec_errmsg, ns.hookexec_errstr, ns.hookexec_free
 
     found = ns.hookexec_version_number()
-    if found // 1000 != HOOKEXEC_VERSION_NUMBER // 1000:
+    if found // 1000000 != VERSION_MAJOR:
         raise VersionMismatchError(
-            f"hookexec: {dll._name} is version {_dotted(found)}, this package needs "
-            f"{_dotted(HOOKEXEC_VERSION_NUMBER, 2)}.x; rebuild the library (`make libhookexec.so`) "
-            f"or install the matching hookexec package",
+            f"hookexec: {dll._name} is libhookexec {_dotted(found)}, but this hookexec package is "
+            f"{__version__} and needs a {VERSION_MAJOR}.x library; install the package and the "
+            f"library from one hookexec release (pip install ./pybind builds both), or point "
+            f"{ENV_VAR} at a {VERSION_MAJOR}.x build",
             found,
             HOOKEXEC_VERSION_NUMBER,
         )
@@ -189,7 +199,7 @@ def _dotted(n: int, parts: int = 3) -> str:
     return ".".join(str(x) for x in (n // 1000000, n // 1000 % 1000, n % 1000)[:parts])
 
 
-def call_string(fn, *args) -> bytes:
+def call_string(fn: Any, *args: Any) -> bytes:
     """Calls fn(*args, char **out) and returns the string it allocated, released here."""
     out = c_void_p()
     try:

@@ -38,8 +38,9 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
+from .config import Config
 from .engine import Engine
 from .errors import HookexecError, InvalidArgumentError
 from .result import FireResult
@@ -90,7 +91,7 @@ class HookResult:
     hook: Optional[_LibHookResult] = field(default=None, repr=False, compare=False)
 
 
-class HookResults(list):
+class HookResults(List["HookResult"]):
     """The list ``execute_hooks`` returns (one :class:`HookResult` per hook that ran, in config
     order), carrying the aggregated fire result in ``fire`` (None when hooks are disabled or
     the library failed). ``blocked``, ``reason`` and ``updated_input`` are the fire's."""
@@ -249,7 +250,7 @@ class HookManager:
         matchers), plus hookexec's ``sources`` (files loaded) and ``warnings``."""
         cfg = self.engine.config()
         types: Dict[str, Dict[str, Any]] = {}
-        matchers: Dict[str, set] = {}
+        matchers: Dict[str, Set[str]] = {}
         for h in cfg.get("hooks") or ():
             if not h.get("enabled"):
                 continue
@@ -302,7 +303,7 @@ class HookManager:
         return self._engine
 
     @property
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> Config:
         """The configuration in force (``Engine.config()``)."""
         return self.engine.config()
 
@@ -468,7 +469,10 @@ def _reason(h: _LibHookResult, doc: Optional[Dict[str, Any]], blocked: bool) -> 
     """One hook's reason, read as the library reads it (SPEC §7)."""
     r = ""
     if doc is not None:
-        s = lambda d, k: d.get(k) if isinstance(d, dict) and isinstance(d.get(k), str) else ""  # noqa: E731
+        def s(d: Any, k: str) -> str:
+            v = d.get(k) if isinstance(d, dict) else None
+            return v if isinstance(v, str) else ""
+
         r = s(doc, "reason") or s(doc, "permissionDecisionReason")
         r = s(doc.get("hookSpecificOutput"), "permissionDecisionReason") or r or s(doc, "feedback")
         if not r and doc.get("continue") is False:

@@ -20,6 +20,9 @@ answer is certain:
 - the payload is a dict or None (anything else goes to the library for its verdict);
 - no ``pipe_output`` hook was ever configured on this engine (their queued output belongs
   to the next pre_iteration fire's ``agent_output``, which only the library holds).
+
+After ``fork()``, in the child, every method raises :class:`~hookexec.ForkError` at once,
+fast-path fires included: the library's Go runtime did not survive the fork.
 """
 
 from __future__ import annotations
@@ -33,12 +36,16 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from ctypes import byref, c_void_p, pointer
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
-from . import _ffi
-from .errors import ClosedError, InvalidArgumentError, MisuseError
+from . import _aio, _ffi
+from .config import Config
+from .errors import ClosedError, ForkError, InvalidArgumentError, MisuseError
+from .events import KINDS, AsyncResult, RewakeEvent, StatusEvent
 from .result import FireResult
 
 __all__ = ["Engine", "Evaluator", "debug_live"]
@@ -62,10 +69,28 @@ _in_listener = threading.local()
 _MAX_CACHED = 4096
 _SLOW_MATCH = 0.010  # seconds; far below the library's regex match timeout (1 s)
 
+# The library's default of max_parallel (core/engine.Options): fire_async's pool size too.
+_DEFAULT_MAX_PARALLEL = 8
+
 Payload = Union[Dict[str, Any], str, bytes, bytearray, memoryview, None]
-Listener = Callable[[str, Any], None]
-#: fn(type, hook definition, payload) -> verdict dict, outcome dict or text; see Engine.set_evaluator.
+F = TypeVar("F", bound=Callable[..., Any])
+#: fn(type, hook definition, payload) -> verdict dict, outcome dict or text, or an ``async def``
+#: returning one; see Engine.set_evaluator.
 Evaluator = Callable[[str, Dict[str, Any], Dict[str, Any]], Any]
+#: fn(prompt, payload) -> {"ok": bool, "reason": str}, or an ``async def`` returning it.
+PromptEvaluator = Callable[[str, Dict[str, Any]], Union[Dict[str, Any], Awaitable[Dict[str, Any]]]]
+
+_FORK_MESSAGE = "hookexec: called in a child process after fork(); open a new engine after exec(), or use a spawn-based process model"
+_forked = False  # set in a forked child: the library's Go runtime did not come along
+
+
+def _mark_forked() -> None:
+    global _forked
+    _forked = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_mark_forked)
 
 
 class Engine:
@@ -121,10 +146,13 @@ class Engine:
         self._thunk: Any = None  # the C listener handed to the library, if any
         self._evaluator: Any = None  # the C evaluator handed to the library, if any
         self._retired: List[Any] = []  # every C evaluator handed out, kept until close
-        self._listener: Optional[Listener] = None
-        self._notify: Optional[Callable[[Dict[str, Any]], None]] = None
+        self._handlers: Dict[str, Callable[[Any], Any]] = {}  # listener kind → host callback
         self._notifications = False  # the library announces every fire (autohand)
         self._logging = False  # the library logs every fire (log_file / HOOKEXEC_LOG)
+        mp = options.get("max_parallel")  # the library refuses a bad one below
+        self._max_parallel = mp if isinstance(mp, int) and mp > 0 else _DEFAULT_MAX_PARALLEL
+        self._executor: Optional[ThreadPoolExecutor] = None  # fire_async's, made on first use
+        self._sync_firing: Set[int] = set()  # threads inside a synchronous fire (see _aio)
         # (canonical event → (enabled hooks, subject fields, hooks awaiting approval),
         #  (event, subject) → match count)
         self._summary: Tuple[Dict[str, Tuple[int, Tuple[str, ...], int]], Dict[Tuple[str, str], int]] = ({}, {})
@@ -153,6 +181,8 @@ class Engine:
     def close(self) -> None:
         """Closes the engine: waits for running async hooks up to close_timeout_ms, then kills
         them. A second close is a no-op; every other method then raises ClosedError."""
+        if _forked:
+            raise ForkError(_FORK_MESSAGE)
         if getattr(_in_listener, "engine", None) is self:
             # The library waits for async hooks, this listener call among them: a deadlock.
             raise MisuseError("hookexec: close() called from this engine's listener; close it from another thread")
@@ -160,9 +190,12 @@ class Engine:
             if self._closed:
                 return
             self._closed = True  # from here on every method raises ClosedError
+            if self._executor is not None:
+                # Queued fire_async calls still run, and raise ClosedError like any later call.
+                self._executor.shutdown(wait=False)
             self._lib.hookexec_close(self._h)
             # Async hooks that finished while close waited were delivered; nothing is after.
-            self._listener = self._notify = None
+            self._handlers = {}
             _live_thunks.pop(id(self._thunk), None)
             for thunk in self._retired:
                 _live_thunks.pop(id(thunk), None)
@@ -174,17 +207,38 @@ class Engine:
         self.close()
 
     def __del__(self) -> None:
+        """An engine collected while open: a ResourceWarning, and a release that never blocks
+        the collecting thread (closing waits for async hooks, so it happens on a thread of its
+        own). Close engines explicitly, or use ``with``."""
+        if self._closed or _forked:
+            return  # in a forked child the engine is the parent's to close
+        self._closed = True
         try:
-            if not self._closed:
-                self.close()
-        except Exception:
-            pass  # interpreter shutdown or a library already gone: nothing useful to report
+            warnings.warn(f"unclosed {self!r}", ResourceWarning, source=self)
+        except Exception:  # noqa: BLE001 — interpreter shutdown
+            pass
+        keep = (self._thunk, *self._retired)  # C may call them until the close returns
+        lib, h, executor = self._lib, self._h, self._executor
+
+        def release() -> None:
+            if executor is not None:
+                executor.shutdown(wait=False)
+            lib.hookexec_close(h)
+            for thunk in keep:
+                _live_thunks.pop(id(thunk), None)
+
+        try:
+            threading.Thread(target=release, name="hookexec-release", daemon=True).start()
+        except Exception:  # noqa: BLE001 — no threads at interpreter shutdown: the process ends
+            pass
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return f"<hookexec.Engine {state} events={sorted(self._summary[0])}>"
 
     def _check_open(self) -> None:
+        if _forked:
+            raise ForkError(_FORK_MESSAGE)
         if self._closed:
             raise ClosedError("hookexec: engine is closed")
 
@@ -196,8 +250,8 @@ class Engine:
         A failing hook is part of the result, never an exception. When certainly nothing
         matches, the shared empty result is returned without encoding the payload (see the
         module doc)."""
-        if self._closed:
-            raise ClosedError("hookexec: engine is closed")
+        if self._closed or _forked:
+            self._check_open()
         # What _fast has already worked out for this event name, kept flat so that a fire that
         # matches nothing costs a few dict lookups (issue 10's target: under 1 µs).
         quick = self._quick.get(event)
@@ -210,23 +264,44 @@ class Engine:
         fast = self._fast(event, payload)
         if fast is not None:
             return fast
-        return self._fire(event, payload)
+        me = threading.get_ident()
+        self._sync_firing.add(me)
+        try:
+            return self._fire(event, payload)
+        finally:
+            self._sync_firing.discard(me)
 
     async def fire_async(self, event: str, payload: Payload = None) -> FireResult:
-        """:meth:`fire` on the loop's default executor; the GIL is released while Go works."""
-        if self._closed:
-            raise ClosedError("hookexec: engine is closed")
+        """:meth:`fire` for asyncio hosts: the fire runs on a thread pool of this engine, as
+        many threads as ``max_parallel`` (default 8), not the loop's shared default executor;
+        the GIL is released while Go works.
+
+        Cancelling the awaiting task does not stop a fire that started: its hooks run to the
+        end (or their timeout), their side effects happen, and the result is dropped. A fire
+        still queued behind ``max_parallel`` others is not started at all."""
+        if self._closed or _forked:
+            self._check_open()
         fast = self._fast(event, payload)
         if fast is not None:
             return fast
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, functools.partial(self._fire, event, payload))
+        return await loop.run_in_executor(self._pool(), functools.partial(self._fire, event, payload))
+
+    def _pool(self) -> ThreadPoolExecutor:
+        ex = self._executor
+        if ex is None:
+            with self._close_lock:
+                self._check_open()
+                ex = self._executor
+                if ex is None:
+                    ex = self._executor = ThreadPoolExecutor(self._max_parallel, thread_name_prefix="hookexec-fire")
+        return ex
 
     def _fast(self, event: str, payload: Payload) -> Optional[FireResult]:
         """The result of a fire that certainly matches nothing, or None (ask the library)."""
         if self._piped or self._logging or (payload is not None and type(payload) is not dict):
             return None
-        if self._notify is not None and self._notifications:
+        if self._notifications and "notification" in self._handlers:
             return None  # every fire is announced, matched or not
         canon = self._names.get(event)
         if canon is None:
@@ -295,19 +370,25 @@ class Engine:
         ``event`` and ``subject``, in config order, without running anything."""
         self._check_open()
         raw = _ffi.call_string(self._lib.hookexec_match_ids, self._h, _name(event), _name(subject or "", "subject"))
-        return json.loads(raw)
+        ids: List[str] = json.loads(raw)
+        return ids
 
     def _match(self, event: str, subject: str) -> int:
-        return self._lib.hookexec_match(self._h, _name(event), _name(subject or "", "subject"))
+        n: int = self._lib.hookexec_match(self._h, _name(event), _name(subject or "", "subject"))
+        return n
 
     # --- configuration ---------------------------------------------------------------------
 
-    def config(self) -> Dict[str, Any]:
-        """The configuration in force: {profile, project_dir, disable_all, sources[], hooks[],
-        warnings[], events{}}."""
+    def config(self) -> Config:
+        """The configuration in force: profile, sources, hooks, warnings and a summary per
+        event, as a typed :class:`~hookexec.Config` (``config["key"]`` reads the JSON)."""
+        return Config.from_dict(self._config_json())
+
+    def _config_json(self) -> Dict[str, Any]:
         self._check_open()
         raw = _ffi.call_string(self._lib.hookexec_config, self._h)
-        return json.loads(raw)
+        d: Dict[str, Any] = json.loads(raw)
+        return d
 
     def reload(self) -> None:
         """Re-reads every configuration source; on failure the old configuration stays."""
@@ -317,7 +398,7 @@ class Engine:
             self._refresh()
 
     def _refresh(self) -> None:
-        cfg = self.config()
+        cfg = self._config_json()
         events = {}
         for name, s in (cfg.get("events") or {}).items():
             events[name] = (int(s.get("hooks") or 0), tuple(s.get("subject") or ()), int(s.get("awaiting") or 0))
@@ -371,44 +452,59 @@ class Engine:
         final delivery."""
         self._check_open()
         raw = _ffi.call_string(self._lib.hookexec_drain, self._h)
-        return json.loads(raw)
+        items: List[str] = json.loads(raw)
+        return items
 
     # --- listener --------------------------------------------------------------------------
 
-    def on_async(self, fn: Optional[Listener]) -> Optional[Listener]:
-        """Registers ``fn(kind, data)`` for what happens outside a fire's return value: kind
-        "async" (the result of an ``async: true`` hook, data {event, hook, blocked, decision,
-        reason}), "status" (a hook with a ``statusMessage`` started: {event, hook,
-        status_message}), "rewake" (an ``asyncRewake`` hook exited 2: {event, hook, message,
-        result}; wake the agent with message) and any later kind other than notifications,
-        which go to :meth:`on_notification`. ``fn`` runs on a thread of the library; an exception in it
-        goes to ``sys.unraisablehook``, never into C. Nothing is delivered after close()
-        returns (results of async hooks that finish while close() waits for them still are).
-        None removes the listener. Returns ``fn`` (usable as a decorator)."""
-        self._check_open()
-        if fn is not None and not callable(fn):
-            raise TypeError("on_async() needs a callable or None")
-        self._listener = fn
-        self._sync_listener()
-        return fn
+    def on_async(self, fn: Optional[Callable[[AsyncResult], Any]]) -> Optional[Callable[[AsyncResult], Any]]:
+        """Registers ``fn(result)`` for the results of ``async: true`` hooks, each an
+        :class:`~hookexec.AsyncResult` (the event, the hook's :class:`~hookexec.HookResult`,
+        whether it would have blocked). ``fn`` runs on a thread of the library, possibly on
+        several at once; an exception in it goes to ``sys.unraisablehook``, never into C.
+        Nothing is delivered after close() returns (results of async hooks that finish while
+        close() waits for them still are). None removes it; once that call returns, ``fn`` is
+        not running. Returns ``fn`` (usable as a decorator)."""
+        return self._on("async", fn)
 
-    def on_notification(self, fn: Optional[Callable[[Dict[str, Any]], None]]) -> Optional[Callable[[Dict[str, Any]], None]]:
+    def on_status(self, fn: Optional[Callable[[StatusEvent], Any]]) -> Optional[Callable[[StatusEvent], Any]]:
+        """Registers ``fn(event)`` for hooks with a ``statusMessage`` as they start, each a
+        :class:`~hookexec.StatusEvent`: show its ``status_message`` while the hook runs. Same
+        threading and error rules as :meth:`on_async`. Returns ``fn``."""
+        return self._on("status", fn)
+
+    def on_rewake(self, fn: Optional[Callable[[RewakeEvent], Any]]) -> Optional[Callable[[RewakeEvent], Any]]:
+        """Registers ``fn(event)`` for ``asyncRewake`` hooks that exit 2 in the background,
+        each a :class:`~hookexec.RewakeEvent`: wake the agent with its ``message``. Same
+        threading and error rules as :meth:`on_async`. Returns ``fn``."""
+        return self._on("rewake", fn)
+
+    def on_notification(self, fn: Optional[Callable[[Dict[str, Any]], Any]]) -> Optional[Callable[[Dict[str, Any]], Any]]:
         """Registers ``fn(message)`` for JSON-RPC 2.0 notifications: with autohand hooks loaded
         (or ``notifications=True``), every fire is announced as
         ``{"jsonrpc": "2.0", "method": "autohand.hook.preTool", "params": {...}}``, in fire
         order, whether or not a hook matched. Same threading and error rules as
         :meth:`on_async`. None removes it. Returns ``fn``."""
+        return self._on("notification", fn)
+
+    def _on(self, kind: str, fn: Optional[F]) -> Optional[F]:
         self._check_open()
         if fn is not None and not callable(fn):
-            raise TypeError("on_notification() needs a callable or None")
-        self._notify = fn
-        self._quick = {}  # announced fires must reach the library
+            raise TypeError(f"on_{kind}() needs a callable or None")
+        handlers = dict(self._handlers)  # swapped whole: dispatch reads it without a lock
+        if fn is None:
+            handlers.pop(kind, None)
+        else:
+            handlers[kind] = fn
+        self._handlers = handlers
+        if kind == "notification":
+            self._quick = {}  # announced fires must reach the library
         self._sync_listener()
         return fn
 
     def _sync_listener(self) -> None:
         """Hands the library one C listener while any Python listener is registered."""
-        if self._listener is None and self._notify is None:
+        if not self._handlers:
             self._lib.hookexec_set_listener(self._h, _ffi.LISTENER_FN(), None)  # NULL removes it
             return
         if self._thunk is None:
@@ -419,7 +515,7 @@ class Engine:
             _live_thunks[id(self._thunk)] = self._thunk
         self._lib.hookexec_set_listener(self._h, self._thunk, None)
 
-    def set_evaluator(self, fn: Optional[Evaluator]) -> None:
+    def set_evaluator(self, fn: Optional[Evaluator], *, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         """Registers ``fn(type, hook, payload)`` to run the hooks the host evaluates: type
         "prompt" and "agent" (ask a model) and "mcp_tool" (call a tool of a connected MCP
         server). ``hook`` is the hook's definition (a dict: the handler as configured, with
@@ -436,7 +532,11 @@ class Engine:
         That, an exception or any other return value is a non-blocking hook error carrying its
         text.
         ``fn`` runs on a library thread under the hook's timeout. None removes it; without an
-        evaluator such hooks are non-blocking errors naming their type."""
+        evaluator such hooks are non-blocking errors naming their type.
+
+        ``fn`` may be an ``async def``: its coroutine runs on ``loop``, by default the loop
+        running where this is called (fire with :meth:`fire_async` from it), else on a fresh
+        loop in the library thread."""
         self._check_open()
         if fn is None:
             self._lib.hookexec_set_evaluator(self._h, _ffi.EVALUATOR_FN(), None)
@@ -444,7 +544,7 @@ class Engine:
             return
         if not callable(fn):
             raise TypeError("set_evaluator() needs a callable or None")
-        thunk = _ffi.EVALUATOR_FN(_make_evaluator(self._lib, fn))
+        thunk = _ffi.EVALUATOR_FN(_make_evaluator(self._lib, self._syncify(fn, loop)))
         # Kept alive with the engine (and module-wide until close): C may call it until then.
         # Earlier ones stay alive until close too: a call to one may still be running.
         self._evaluator = thunk
@@ -452,27 +552,39 @@ class Engine:
         _live_thunks[id(thunk)] = thunk
         self._lib.hookexec_set_evaluator(self._h, thunk, None)
 
-    def set_prompt_evaluator(self, fn: Optional[Callable[[str, Dict[str, Any]], Dict[str, Any]]]) -> None:
+    def set_prompt_evaluator(self, fn: Optional[PromptEvaluator], *, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         """Registers ``fn(prompt, payload) -> {"ok": bool, "reason": str}`` to decide
         ``type: "prompt"`` hooks only (None removes it): :meth:`set_evaluator` for prompt
         hooks, which replaces any evaluator set there (agent and mcp_tool hooks then fail
         saying so). ``ok`` False blocks (for events that can block) with ``reason``; an
-        exception or a malformed answer is a non-blocking hook error carrying its text."""
+        exception or a malformed answer is a non-blocking hook error carrying its text.
+        ``fn`` may be an ``async def``, run as :meth:`set_evaluator` says."""
         if fn is None:
             self.set_evaluator(None)
             return
         if not callable(fn):
             raise TypeError("set_prompt_evaluator() needs a callable or None")
 
+        pfn = self._syncify(fn, loop)  # an async def's coroutine is run to its answer
+
         def evaluate(hook_type: str, hook: Dict[str, Any], payload: Dict[str, Any]) -> Any:
             if hook_type != "prompt":
                 raise TypeError(f"the host's evaluator answers prompt hooks only, not {hook_type}")
-            got = fn(hook.get("prompt", ""), payload)
+            got = pfn(hook.get("prompt", ""), payload)
             if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
                 raise TypeError(f"prompt evaluator returned {got!r}, want {{'ok': bool, 'reason': str}}")
             return got
 
-        self.set_evaluator(evaluate)
+        self.set_evaluator(evaluate, loop=loop)
+
+    def _syncify(self, fn: Callable[..., Any], loop: Optional[asyncio.AbstractEventLoop]) -> Callable[..., Any]:
+        """fn as a plain function for a library thread, running what it returns when that is
+        awaitable (see hookexec._aio)."""
+        if loop is None:
+            loop = _aio.running_loop()
+        owner = threading.get_ident() if loop is not None and loop is _aio.running_loop() else None
+        firing = self._sync_firing
+        return _aio.syncify(fn, loop, lambda: owner is not None and owner in firing)
 
 
 def _make_evaluator(lib: Any, fn: Evaluator) -> Callable[..., None]:
@@ -527,15 +639,14 @@ def _make_dispatch(engine: Engine) -> Callable[[Any, Optional[bytes], Optional[b
             if eng is None:
                 return
             k = (kind or b"").decode("utf-8", "replace")
-            fn = eng._notify if k == "notification" else eng._listener
-            if fn is None:
-                return
+            fn = eng._handlers.get(k)
+            make = KINDS.get(k)
+            if fn is None or make is None:
+                return  # a kind this package does not know yet, or nobody listens
+            value = make(json.loads(data) if data else {})
             _in_listener.engine = eng
             try:
-                if k == "notification":
-                    fn(json.loads(data) if data else None)
-                else:
-                    fn(k, json.loads(data) if data else None)
+                fn(value)
             finally:
                 _in_listener.engine = None
         except BaseException as e:  # noqa: BLE001 — nothing may propagate into C
@@ -565,7 +676,7 @@ def _unraisable(exc: BaseException, obj: Any) -> None:
 class _UnraisableArgs:
     __slots__ = ("exc_type", "exc_value", "exc_traceback", "err_msg", "object")
 
-    def __init__(self, exc_type, exc_value, exc_traceback, err_msg, obj):  # type: ignore[no-untyped-def]
+    def __init__(self, exc_type: Any, exc_value: Any, exc_traceback: Any, err_msg: Optional[str], obj: Any) -> None:
         self.exc_type, self.exc_value, self.exc_traceback = exc_type, exc_value, exc_traceback
         self.err_msg, self.object = err_msg, obj
 

@@ -7,7 +7,7 @@ exception: it is part of the :class:`~hookexec.FireResult`.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence, Type
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 __all__ = [
     "HookexecError",
@@ -34,7 +34,7 @@ class HookexecError(Exception):
         if code is not None:
             self.code = code
 
-    def __reduce__(self):  # keep the code across pickling (multiprocessing, logging queues)
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:  # keep the code across pickling (multiprocessing, logging queues)
         return (type(self), (self.message, self.code))
 
     def __str__(self) -> str:
@@ -90,24 +90,25 @@ class LibraryNotFoundError(HookexecError, ImportError):
         super().__init__(message)
         self.paths = list(paths)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[str, List[str]]]:
         return (type(self), (self.message, self.paths))
 
 
 class VersionMismatchError(HookexecError, ImportError):
-    """The loaded library's major.minor version is not the one this package was written for."""
+    """The loaded library's major version is not this package's (``found`` and ``expected``
+    are X*1000000 + Y*1000 + Z version numbers)."""
 
     def __init__(self, message: str = "", found: int = 0, expected: int = 0) -> None:
         super().__init__(message)
         self.found = found
         self.expected = expected
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int, int]]:
         return (type(self), (self.message, self.found, self.expected))
 
 
 _BY_CODE: Dict[int, Type[HookexecError]] = {
-    cls.code: cls  # type: ignore[misc]
+    cls.code: cls  # type: ignore[misc,unused-ignore]
     for cls in (InvalidArgumentError, ConfigError, ClosedError, MisuseError, ForkError, InternalError, TrustStoreError)
 }
 

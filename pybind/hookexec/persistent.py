@@ -86,7 +86,7 @@ class _Out(io.StringIO):
     encoding = "utf-8"
 
     @property
-    def buffer(self) -> _Bytes:
+    def buffer(self) -> _Bytes:  # type: ignore[override]  # a text stream's bytes view, enough for hooks
         return _Bytes(self)
 
 

@@ -10,9 +10,18 @@ from __future__ import annotations
 import json
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, NoReturn, Optional, Tuple, TypeVar, Union, cast
 
-__all__ = ["AwaitingApproval", "FireResult", "HookResult"]
+__all__ = ["AwaitingApproval", "FireResult", "HookResult", "Decision", "ExecKind"]
+
+#: A hook's or a fire's decision; "none" when no hook decided.
+Decision = Literal["none", "allow", "ask", "deny"]
+#: How a hook ran: a command without a shell ("direct"), through /bin/sh ("shell"), in exec
+#: form ("args"), a built-in (AutoAgent's git-commit/git-push), or handed to the host or a
+#: server (prompt, agent, mcp_tool, http). Later library versions may add kinds.
+ExecKind = Literal["direct", "shell", "args", "builtin", "prompt", "agent", "mcp_tool", "http"]
+
+T = TypeVar("T")
 
 # The library's JSON is UTF-8 bytes: decoding them here skips json.loads's encoding sniffing.
 _decode = json.JSONDecoder().decode
@@ -22,28 +31,28 @@ def _loads(data: Union[bytes, str]) -> Any:
     return _decode(data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data)
 
 
-def _refuse(self, *args, **kwargs):
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"hookexec results are read-only values ({type(self).__name__})")
 
 
-class ReadOnlyList(list):
+class ReadOnlyList(List[T]):
     """A list that refuses mutation: results are values, and the fast path shares them."""
 
     __slots__ = ()
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[List[T]]]:
         return (list, (list(self),))
 
 
-class ReadOnlyDict(dict):
+class ReadOnlyDict(Dict[str, Any]):
     """A dict that refuses mutation (the top level of ``FireResult.raw``)."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, Any]]]:
         return (dict, (dict(self),))
 
 
@@ -95,7 +104,7 @@ class HookResult:
     source: str
     matcher: str
     command: str
-    exec: str  # "direct", "shell", "args", "builtin", "http", "prompt", "agent" or "mcp_tool"
+    exec: ExecKind
     exit_code: int  # -1 when the hook did not exit by itself (signal, not started, async)
     signal: str
     timed_out: bool
@@ -105,7 +114,7 @@ class HookResult:
     stdout_truncated: bool
     stderr_truncated: bool
     output: Any  # stdout parsed as JSON, else None
-    decision: str  # "none", "allow", "ask" or "deny"
+    decision: Decision
     error: str
     async_: bool  # JSON key "async"
     http_status: int = 0  # an http hook's response status; 0 when none arrived
@@ -119,7 +128,7 @@ class HookResult:
             source=g("source") or "",
             matcher=g("matcher") or "",
             command=g("command") or "",
-            exec=g("exec") or "",
+            exec=cast(ExecKind, g("exec") or "direct"),
             exit_code=g("exit_code", -1),
             signal=g("signal") or "",
             timed_out=bool(g("timed_out")),
@@ -129,7 +138,7 @@ class HookResult:
             stdout_truncated=bool(g("stdout_truncated")),
             stderr_truncated=bool(g("stderr_truncated")),
             output=g("output"),
-            decision=g("decision") or "none",
+            decision=cast(Decision, g("decision") or "none"),
             error=g("error") or "",
             async_=bool(g("async")),
             http_status=g("http_status") or 0,
@@ -179,17 +188,17 @@ class FireResult:
     event: str
     matched: int
     blocked: bool
-    decision: str
+    decision: Decision
     reason: str
     continue_: bool
     stop_reason: str
     updated_input: Optional[Dict[str, Any]]
     additional_context: str
     system_message: str
-    agent_output: List[str]
+    agent_output: ReadOnlyList[str]
     duration_ms: float
-    warnings: List[str]
-    hooks: List[HookResult]
+    warnings: ReadOnlyList[str]
+    hooks: ReadOnlyList[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
     # Claude Code's output fields, for the host to act on (folded in config order).
     updated_tool_output: Any = None  # PostToolUse: replaces the tool's output; None for none
@@ -211,7 +220,10 @@ class FireResult:
 
     @classmethod
     def from_json(cls, data: Union[bytes, str]) -> "FireResult":
-        return cls.from_dict(_loads(data))
+        d = _loads(data)
+        if not isinstance(d, dict):
+            raise ValueError(f"hookexec: a fire result is a JSON object, not {type(d).__name__}")
+        return cls.from_dict(d)
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
@@ -221,7 +233,7 @@ class FireResult:
             event=g("event") or "",
             matched=g("matched") or 0,
             blocked=bool(g("blocked")),
-            decision=g("decision") or "none",
+            decision=cast(Decision, g("decision") or "none"),
             reason=g("reason") or "",
             continue_=True if cont is None else bool(cont),
             stop_reason=g("stop_reason") or "",

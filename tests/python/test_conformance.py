@@ -171,7 +171,8 @@ def _run(v: Dict[str, Any], project: Path, home: Path) -> None:
             eng.set_evaluator(_evaluator(v["evaluator"]))
         heard: List[Dict[str, Any]] = []
         if v.get("listener") is not None:
-            eng.on_async(lambda kind, data: heard.append({**(data or {}), "kind": kind}))
+            for kind, on in (("async", eng.on_async), ("status", eng.on_status), ("rewake", eng.on_rewake)):
+                on(lambda event, kind=kind: heard.append({**event.raw, "kind": kind}))
         if v.get("config") is not None:
             _check_config(v["config"], eng.config())
         for i, f in enumerate(v["fires"]):

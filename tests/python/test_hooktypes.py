@@ -13,6 +13,8 @@ from typing import Any, Dict, List
 
 import pytest
 
+import hookexec
+
 from conftest import hook, settings, wait_for
 
 
@@ -181,14 +183,17 @@ def test_status_and_rewake_reach_the_listener(engine):
         ),
     )
     got: List[Any] = []
-    eng.on_async(lambda kind, data: got.append((kind, data)))
+    eng.on_status(got.append)  # each kind has its own typed callback
+    eng.on_rewake(got.append)
     r = eng.fire("PostToolUse", {"tool_name": "Write"})
     assert r.hooks[0].async_ and r.hooks[0].status_message == "Running tests"
-    assert wait_for(lambda: any(k == "rewake" for k, _ in got))
-    statuses = [d["status_message"] for k, d in got if k == "status"]
+    assert wait_for(lambda: any(isinstance(e, hookexec.RewakeEvent) for e in got))
+    statuses = [e.status_message for e in got if isinstance(e, hookexec.StatusEvent)]
     assert statuses == ["Running tests", "Linting"]
-    wake = next(d for k, d in got if k == "rewake")
-    assert wake["message"] == "tests broke" and wake["result"]["exit_code"] == 2 and wake["event"] == "PostToolUse"
+    assert all(e.event == "PostToolUse" and e.hook for e in got)
+    wake = next(e for e in got if isinstance(e, hookexec.RewakeEvent))
+    assert wake.message == "tests broke" and wake.event == "PostToolUse"
+    assert isinstance(wake.result, hookexec.HookResult) and wake.result.exit_code == 2
 
 
 def test_output_fields_are_typed(engine):

@@ -20,18 +20,22 @@ def test_async_hook_result_goes_to_the_listener(engine, project):
     wait = "while [ ! -e release ]; do sleep 0.01; done; echo later"
     eng = engine(config=settings("PostToolUse", hook(wait, name="bg", timeout=60, **{"async": True})))
     got: "queue.Queue" = queue.Queue()
-    assert eng.on_async(lambda kind, data: got.put((kind, data, threading.get_ident()))) is not None
+    assert eng.on_async(lambda result: got.put((result, threading.get_ident()))) is not None
 
     r = eng.fire("PostToolUse", {"tool_name": "Bash"})
     assert r.hooks[0].async_ is True
     assert got.empty()  # not awaited
     (project / "release").touch()
 
-    kind, data, thread = got.get(timeout=HANG_GUARD)
-    assert kind == "async"
-    assert data["event"] == "PostToolUse"
-    assert data["hook"]["id"] == "bg"
-    assert data["hook"]["stdout"] == "later\n"
+    result, thread = got.get(timeout=HANG_GUARD)
+    assert isinstance(result, hookexec.AsyncResult)
+    assert result.event == "PostToolUse"
+    assert isinstance(result.hook, hookexec.HookResult)
+    assert result.hook.id == "bg"
+    assert result.hook.stdout == "later\n"
+    assert result.hook.exit_code == 0
+    assert result.blocked is False and result.decision == "none"
+    assert result.raw["hook"]["id"] == "bg"
     assert thread != threading.get_ident()
 
 
@@ -41,7 +45,7 @@ def test_listener_exceptions_are_unraisable_not_fatal(engine, monkeypatch):
     monkeypatch.setattr(sys, "unraisablehook", lambda args: seen.append(args))
 
     @eng.on_async
-    def boom(kind, data):
+    def boom(result):
         raise RuntimeError("listener bug")
 
     eng.fire("Stop", {})
@@ -58,10 +62,10 @@ def test_listener_exceptions_are_unraisable_not_fatal(engine, monkeypatch):
 def test_results_finishing_during_close_are_delivered_and_none_after(engine):
     eng = engine(config=settings("Stop", hook("sleep 0.3; echo done", **{"async": True})), close_timeout_ms=3000)
     got = []
-    eng.on_async(lambda kind, data: got.append(data))
+    eng.on_async(got.append)
     eng.fire("Stop", {})
     eng.close()  # waits for the async hook
-    assert [d["hook"]["stdout"] for d in got] == ["done\n"]
+    assert [r.hook.stdout for r in got] == ["done\n"]
     n = len(got)
     time.sleep(0.2)
     assert len(got) == n
@@ -80,7 +84,7 @@ def test_close_from_the_listener_is_refused_not_a_deadlock(engine):
     eng = engine(config=settings("Stop", hook("true", **{"async": True})))
     errors = []
 
-    def listener(kind, data):
+    def listener(result):
         try:
             eng.close()
         except hookexec.MisuseError as e:
@@ -95,7 +99,7 @@ def test_close_from_the_listener_is_refused_not_a_deadlock(engine):
 def test_listener_can_be_removed(engine):
     eng = engine(config=settings("Stop", hook("true", **{"async": True})))
     got = []
-    eng.on_async(lambda k, d: got.append(d))
+    eng.on_async(got.append)
     eng.on_async(None)
     eng.fire("Stop", {})
     time.sleep(0.3)
@@ -104,7 +108,7 @@ def test_listener_can_be_removed(engine):
 
 def test_engine_with_listener_is_collected_and_closed(project, home):
     eng = hookexec.Engine(project_dir=project, home=home)
-    eng.on_async(lambda k, d: None)
+    eng.on_async(lambda result: None)
     lib, h = eng._lib, eng._h
     del eng
     gc.collect()

@@ -19,7 +19,7 @@ def test_every_fire_is_announced_in_order(engine, home):
     got: "queue.Queue" = queue.Queue()
     eng.on_notification(lambda msg: got.put((msg, threading.get_ident())))
     seen_async = []
-    eng.on_async(lambda kind, data: seen_async.append(kind))
+    eng.on_async(lambda result: seen_async.append(result))
 
     r = eng.fire("pre-tool", {"tool_name": "run_command", "tool_input": {"command": "ls"}, "tool_use_id": "c1"})
     assert r.matched == 1
