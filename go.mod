@@ -11,4 +11,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require mvdan.cc/sh/v3 v3.14.1
+
+require golang.org/x/sys v0.49.0

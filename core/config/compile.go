@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/template"
@@ -19,7 +20,7 @@ func (l *loader) compile() {
 			continue
 		}
 		// A hook disabled already is still checked: every problem of a file is reported at once.
-		if field, err := h.compile(l.project); err != nil {
+		if field, err := h.compile(l.project, l.home); err != nil {
 			if h.Disabled == "" {
 				h.Disabled = err.Error()
 			}
@@ -28,17 +29,32 @@ func (l *loader) compile() {
 	}
 }
 
-// compile builds the hook's matcher, filter (paths relative to project) and templates. On
-// failure it also returns the path of the field at fault.
-func (h *Hook) compile(project string) (string, error) {
+// compile builds the hook's matcher, "if" rule, filter (paths relative to project) and
+// templates. On failure it also returns the path of the field at fault.
+func (h *Hook) compile(project, home string) (string, error) {
 	var err error
-	if h.RegexMatcher {
+	ev := event.Lookup(h.Event)
+	switch {
+	case !ev.TakesMatcher():
+		// A matcher on an event without one was reported (and disabled the hook, or is
+		// ignored as in Claude Code) by the dialect: every fire matches.
+	case h.RegexMatcher:
 		h.Match, err = match.CompileRegex(h.Matcher)
-	} else {
+	case ev.NarrowNames:
+		h.Match, err = match.CompileNarrow(h.Matcher)
+	default:
 		h.Match, err = match.Compile(h.Matcher)
 	}
 	if err != nil {
 		return h.MatcherPath(), err
+	}
+	if h.If != "" {
+		if !ev.Tool {
+			return h.field("if"), fmt.Errorf("if %q is evaluated only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); on %s the hook never runs", h.If, h.Event)
+		}
+		if h.Rule, err = match.CompileRule(h.If, project, home); err != nil {
+			return h.field("if"), fmt.Errorf("%v; the hook is disabled", err)
+		}
 	}
 	if h.Filter, err = match.CompileFilter(h.FilterTools, h.FilterPaths, project); err != nil {
 		return h.field("filter"), err
@@ -47,10 +63,18 @@ func (h *Hook) compile(project string) (string, error) {
 	switch {
 	case h.Type == "command" && h.Command == "" && len(h.Args) == 0:
 		// Nothing to compile; the dialect reported the missing command.
+	case h.Type == "command" && !h.Dialect.Templates:
+		// Claude Code has no placeholders: the command goes to the shell as written.
+		if len(h.Args) > 0 {
+			field = "args"
+			h.Cmd, err = template.CompileArgsLiteral(substitutePaths(h, project))
+		} else {
+			h.Cmd, err = template.CompileLiteral(h.Command)
+		}
 	case h.Type == "command":
 		if len(h.Args) > 0 {
 			field = "args"
-			h.Cmd, err = template.CompileArgs(h.Args)
+			h.Cmd, err = template.CompileArgs(substitutePaths(h, project))
 		} else {
 			cmd := h.CommandTemplate()
 			h.Cmd, err = template.Compile(cmd)

@@ -38,8 +38,9 @@ var ErrUnknownProfile = errors.New("hookexec: config: unknown profile")
 // load time. The compiled fields are nil for a hook that is disabled.
 type Hook struct {
 	dialect.Hook
-	Match  *match.Matcher
-	Filter *match.Filter // autohand's filter; nil accepts every fire
+	Match  *match.Matcher // nil matches every subject
+	Rule   *match.Rule    // the "if" rule; nil when there is none
+	Filter *match.Filter  // autohand's filter; nil accepts every fire
 	// Cmd is the command (or exec-form args) with its placeholders' payload paths; nil for
 	// prompt and git hooks.
 	Cmd      *template.Command
@@ -83,6 +84,13 @@ type Options struct {
 	Inline  []byte // a JSON config object, loaded with the highest precedence
 	// DefaultTimeout replaces the profile's default timeout when positive.
 	DefaultTimeout time.Duration
+	// Plugins are plugin directories; each one's hooks/hooks.json is read in Claude Code's
+	// dialect after the other sources, its hooks tagged with the plugin.
+	Plugins []string
+	// ManagedSettings is the managed policy settings file, read first with the highest
+	// precedence; "" means the profile's (Claude Code's platform location for "claude",
+	// none for the others).
+	ManagedSettings string
 }
 
 // InlineSource names the inline config object in SourceInfo and warnings.
@@ -104,6 +112,14 @@ func Load(o Options) (*Set, error) {
 		o.Home, _ = os.UserHomeDir()
 	}
 	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: o.DefaultTimeout}
+	managed := o.ManagedSettings
+	if managed == "" && prof.Managed != nil {
+		managed = prof.Managed()
+	}
+	if managed != "" {
+		l.managed = l.expand(managed)
+		l.loadFile(Location{Path: l.managed, Dialect: dialect.Claude})
+	}
 	if len(o.Inline) > 0 {
 		l.loadBytes(InlineSource, o.Inline, nil)
 	}
@@ -116,6 +132,10 @@ func Load(o Options) (*Set, error) {
 			l.loadFile(loc)
 		}
 	}
+	for _, dir := range o.Plugins {
+		l.loadPlugin(l.expand(dir))
+	}
+	l.policy()
 	l.finish()
 	l.compile()
 	l.locate()
@@ -130,6 +150,8 @@ type loader struct {
 	timeout       time.Duration     // the host's default for hooks that set none; 0: per dialect
 	disabledIDs   map[string]string // id → source that disabled it
 	disableAllSet bool
+	managed       string // the managed settings file; "" when none is read
+	pol           policy
 	texts         map[string][]byte // source → its text, to find the lines of paths
 }
 
@@ -173,6 +195,10 @@ func (l *loader) loadFile(loc Location) {
 }
 
 func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
+	l.loadBytesOf(source, data, d, nil)
+}
+
+func (l *loader) loadBytesOf(source string, data []byte, d *dialect.Dialect, plugin *plugin) {
 	before := len(l.set.Hooks)
 	if d == nil && source == InlineSource && l.prof.Inline != nil && detectBytes(data) == dialect.Claude {
 		// Claude-shaped inline config is read in the profile's own dialect of that shape.
@@ -192,8 +218,15 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 	}
 	info.Dialect = f.Dialect.String()
 	l.set.Warnings = append(l.set.Warnings, f.Warnings...)
-	if f.DisableAll != nil && !l.disableAllSet {
+	if source == l.managed {
+		l.pol.managed = f
+	} else if f.DisableAll != nil && !l.disableAllSet {
 		l.set.DisableAll, l.disableAllSet = *f.DisableAll, true
+		l.pol.disableAllFrom = source
+	}
+	if f.AllowedHTTPHookURLs != nil {
+		l.pol.urls = append(l.pol.urls, f.AllowedHTTPHookURLs...)
+		l.pol.urlsSet = true
 	}
 	if f.HTTPHookEnvVars != nil {
 		l.set.HTTPHookEnvVars = append(append([]string{}, l.set.HTTPHookEnvVars...), f.HTTPHookEnvVars...)
@@ -207,7 +240,10 @@ func (l *loader) loadBytes(source string, data []byte, d *dialect.Dialect) {
 		}
 	}
 	for _, h := range f.Hooks {
-		h.Source, h.Dialect = source, f.Dialect
+		h.Source, h.Dialect, h.Managed = source, f.Dialect, source == l.managed
+		if plugin != nil {
+			h.Plugin, h.PluginRoot, h.PluginData = plugin.name, plugin.root, plugin.data
+		}
 		l.resolve(&h)
 		l.set.Hooks = append(l.set.Hooks, Hook{Hook: h})
 	}
@@ -258,6 +294,15 @@ func (l *loader) resolve(h *dialect.Hook) {
 	if h.Cwd != "" {
 		h.Cwd = l.expand(h.Cwd)
 	}
+	if h.Once && h.Dialect == dialect.Claude && h.Source != InlineSource {
+		// The reference honours once only in skill frontmatter, which hosts pass inline.
+		h.Once = false
+		l.warn(h.Source, h.Name, "once is ignored in settings and plugin files, as in Claude Code (it applies to skill hooks, passed as inline config)")
+	}
+	if h.Plugin != "" {
+		// Exported to every plugin hook, so shell-form commands expand them themselves.
+		h.Env = append([]string{"CLAUDE_PLUGIN_ROOT=" + h.PluginRoot, "CLAUDE_PLUGIN_DATA=" + h.PluginData}, h.Env...)
+	}
 	h.Sequential = h.Sequential || d.Sequential
 	h.StopOnBlock = h.StopOnBlock || d.StopOnBlock
 }
@@ -306,6 +351,11 @@ func (l *loader) finish() {
 // identity is what makes two handlers the same (SPEC §3: run once).
 func (h *Hook) identity() string {
 	parts := []string{h.Event, h.Matcher, h.Type, h.Command, strings.Join(h.Args, "\x00"), h.Prompt, h.Cwd}
+	// An "if" rule makes a different hook; a plugin's copy of a handler stays its own
+	// (Claude Code runs it separately). Both join only when set, so other ids stay as they were.
+	if h.If != "" || h.Plugin != "" {
+		parts = append(parts, "if:"+h.If, "plugin:"+h.Plugin)
+	}
 	if h.URL != "" || h.Server != "" || h.Tool != "" || len(h.Input) > 0 {
 		parts = append(parts, h.URL, h.Server, h.Tool, string(h.Input))
 	}

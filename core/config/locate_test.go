@@ -24,7 +24,7 @@ func TestHooksAndWarningsAreLocated(t *testing.T) {
         "matcher": "Bash",
         "hooks": [
           {"type": "command", "command": "echo ok"},
-          {"type": "command", "command": "echo $'<<tool_name>>'", "colour": 1}
+          {"type": "command", "command": "echo two", "if": "Bash(", "colour": 1}
         ]
       }
     ]
@@ -48,9 +48,9 @@ func TestHooksAndWarningsAreLocated(t *testing.T) {
 		got = append(got, loc{w.Path, w.Line, w.Error})
 	}
 	assert.ElementsMatch(t, []loc{
-		{"hooks.PreToolUse[0].matcher", 5, true},           // invalid regex, found when compiling
-		{"hooks.PreToolUse[1].hooks[1]", 12, false},        // unknown field
-		{"hooks.PreToolUse[1].hooks[1].command", 12, true}, // unsafe placeholder context
+		{"hooks.PreToolUse[0].matcher", 5, true},      // invalid regex, found when compiling
+		{"hooks.PreToolUse[1].hooks[1]", 12, false},   // unknown field
+		{"hooks.PreToolUse[1].hooks[1].if", 12, true}, // invalid if rule, found when compiling
 	}, got)
 
 	b, err := json.Marshal(set.Warnings[0])

@@ -31,6 +31,8 @@ type Profile struct {
 	// DefaultTimeout applies to Claude-shaped hooks that set none; the other dialects
 	// carry their own default.
 	DefaultTimeout time.Duration
+	// Managed returns the managed policy settings file read before everything else; nil: none.
+	Managed func() string
 	// OutputCap is the per-stream output cap in bytes when the host sets none (0: engine default).
 	OutputCap int
 	locations func(project, home string) []Location
@@ -59,7 +61,7 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"claude": {
-		Name: "claude", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second,
+		Name: "claude", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second, Managed: managedSettingsPath,
 		locations: func(project, home string) []Location {
 			return files(dialect.Claude,
 				filepath.Join(project, ".claude/settings.local.json"),

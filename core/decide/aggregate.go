@@ -17,6 +17,7 @@ type Summary struct {
 	UpdatedInput      []byte // nil when no hook changed the input
 	AdditionalContext string
 	SystemMessage     string
+	WorktreePath      string // the first WorktreeCreate path, in config order
 	Warnings          []string
 	// Claude's fields, folded in config order: the last UpdatedToolOutput and SessionTitle win,
 	// permission updates and watch paths are concatenated, messages and terminal sequences
@@ -74,6 +75,9 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 		}
 		if v.UpdatedInput != nil {
 			s.UpdatedInput = v.UpdatedInput
+		}
+		if s.WorktreePath == "" {
+			s.WorktreePath = v.WorktreePath
 		}
 		if v.ModifiedArgs != nil {
 			base := s.UpdatedInput

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -51,6 +52,9 @@ type Input struct {
 	// Blocking makes any non-zero exit (and any failure) block, for events that can block:
 	// the "blocking" flag of mycode and AutoAgent.
 	Blocking bool
+	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
+	// decision fields are ignored (Claude Code's dialect).
+	DecisionObjects bool
 	// TextIsContext makes stdout that is not JSON additional context on every event (the
 	// body of an http hook's 2xx response), not only on those that take text.
 	TextIsContext bool
@@ -67,10 +71,12 @@ type Verdict struct {
 	ModifiedArgs      []byte // a JSON object merged into the tool input (cli-agent)
 	AdditionalContext string
 	SystemMessage     string
-	Output            []byte // stdout as compact JSON when it parsed, else nil
-	Error             string
-	Warnings          []string
-	Claude            // Claude Code's event-specific output fields (output.go)
+	// WorktreePath is the directory a WorktreeCreate hook created (its last stdout line).
+	WorktreePath string
+	Output       []byte // stdout as compact JSON when it parsed, else nil
+	Error        string
+	Warnings     []string
+	Claude       // Claude Code's event-specific output fields (output.go)
 }
 
 // Read interprets one hook's outcome.
@@ -79,12 +85,17 @@ func Read(in Input) Verdict {
 	if in.Failure != "" {
 		v.Error = in.Failure
 		switch {
+		case in.Event.AnyNonZeroBlocks:
+			v.block(in.Event, "hook failed: "+in.Failure)
 		case in.FailClosed && in.Event.CanBlock:
 			v.block(in.Event, "hook failed and fail_closed is set: "+in.Failure)
 		case in.Blocking && in.Event.CanBlock:
 			v.block(in.Event, "blocking hook failed: "+in.Failure)
 		}
 		return v
+	}
+	if in.Event.OutputIgnored {
+		return v // StopFailure: output and exit code mean nothing
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
 	if !utf8.Valid(stdout) {
@@ -114,10 +125,14 @@ func Read(in Input) Verdict {
 		}
 	}
 	switch {
+	case in.Event.AnyNonZeroBlocks:
+		worktree(&v, in, doc)
+	case in.Event.ExitIgnored && in.ExitCode != 0:
+		// The exit code is ignored (InstructionsLoaded, PermissionDenied): not an error.
 	case in.ExitCode == 2:
 		var reason string
 		if doc != nil {
-			v.apply(in.Event, doc)
+			v.apply(in, doc)
 			reason = v.Reason
 		}
 		if reason == "" {
@@ -136,14 +151,14 @@ func Read(in Input) Verdict {
 		}
 	case in.ExitCode == 0:
 		if doc != nil {
-			v.apply(in.Event, doc)
+			v.apply(in, doc)
 		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
 			v.AdditionalContext = string(stdout)
 		}
 	default:
 		switch {
 		case doc != nil && hasKnownField(doc):
-			v.apply(in.Event, doc)
+			v.apply(in, doc)
 		case in.Blocking && (in.Event.CanBlock || in.Event.Feedback):
 			reason := strings.TrimSpace(string(in.Stderr))
 			if reason == "" {
@@ -162,6 +177,36 @@ func Read(in Input) Verdict {
 	}
 	return v
 }
+
+// worktree reads a WorktreeCreate hook: any non-zero exit fails the creation, and success
+// must name the directory, as the last non-empty stdout line (ANSI escapes removed) or
+// hookSpecificOutput.worktreePath.
+func worktree(v *Verdict, in Input, doc *fastjson.Value) {
+	if in.ExitCode != 0 {
+		reason := strings.TrimSpace(string(in.Stderr))
+		if reason == "" {
+			reason = fmt.Sprintf("exit status %d", in.ExitCode)
+		}
+		v.block(in.Event, reason)
+		return
+	}
+	if doc != nil {
+		v.apply(in, doc)
+		if hs := doc.Get("hookSpecificOutput"); hs != nil {
+			v.WorktreePath = string(hs.GetStringBytes("worktreePath"))
+		}
+	} else {
+		lines := strings.Split(ansi.ReplaceAllString(string(in.Stdout), ""), "\n")
+		for i := len(lines) - 1; i >= 0 && v.WorktreePath == ""; i-- {
+			v.WorktreePath = strings.TrimSpace(lines[i])
+		}
+	}
+	if v.WorktreePath == "" && !v.Blocked {
+		v.block(in.Event, "the hook printed no worktree path")
+	}
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
 
 // block records a block; for events whose action already ran it is feedback instead.
 func (v *Verdict) block(ev event.Info, reason string) {
@@ -189,7 +234,8 @@ func hasKnownField(doc *fastjson.Value) bool {
 }
 
 // apply reads the JSON output fields into v. Wrong types are warnings.
-func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
+func (v *Verdict) apply(in Input, doc *fastjson.Value) {
+	ev := in.Event
 	str := func(parent *fastjson.Value, key, path string) (string, bool) {
 		x := parent.Get(key)
 		if x == nil || x.Type() == fastjson.TypeNull {
@@ -226,10 +272,14 @@ func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
 	v.SystemMessage, _ = str(doc, "systemMessage", "systemMessage")
 	reason, _ := str(doc, "reason", "reason")
 	decision := None
-	if d, ok := str(doc, "decision", "decision"); ok {
+	strict := ev.DecisionObject && in.DecisionObjects
+	if strict && (doc.Exists("decision") || doc.Exists("permissionDecision")) {
+		v.Warnings = append(v.Warnings, ev.Name+" is decided by hookSpecificOutput.decision.behavior; the top-level decision is ignored")
+	}
+	if d, ok := str(doc, "decision", "decision"); ok && !strict {
 		decision = v.parseDecision(d, "decision")
 	}
-	if d, ok := str(doc, "permissionDecision", "permissionDecision"); ok {
+	if d, ok := str(doc, "permissionDecision", "permissionDecision"); ok && !strict {
 		v.Warnings = append(v.Warnings, "permissionDecision at the top level of the output belongs in hookSpecificOutput; honoured")
 		decision = max(decision, v.parseDecision(d, "permissionDecision"))
 		if r, ok := str(doc, "permissionDecisionReason", "permissionDecisionReason"); ok && reason == "" {
@@ -240,7 +290,7 @@ func (v *Verdict) apply(ev event.Info, doc *fastjson.Value) {
 		if hs.Type() != fastjson.TypeObject {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("output field hookSpecificOutput is %s, want an object; ignored", hs.Type()))
 		} else {
-			if d, ok := str(hs, "permissionDecision", "hookSpecificOutput.permissionDecision"); ok {
+			if d, ok := str(hs, "permissionDecision", "hookSpecificOutput.permissionDecision"); ok && !strict {
 				decision = max(decision, v.parseDecision(d, "hookSpecificOutput.permissionDecision"))
 			}
 			if r, ok := str(hs, "permissionDecisionReason", "hookSpecificOutput.permissionDecisionReason"); ok {

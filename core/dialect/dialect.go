@@ -49,6 +49,13 @@ type Dialect struct {
 	// Vars rewrites the dialect's own variable syntax in a command into placeholders (mycode's
 	// $FILE_PATH); nil leaves commands as written.
 	Vars func(command string) string
+	// StrayMatcherIgnored: a matcher on an event without matcher support is ignored with a
+	// warning, as Claude Code ignores it; otherwise it disables the hook as a likely mistake.
+	StrayMatcherIgnored bool
+	// DecisionObjects: hooks' JSON decides PermissionRequest only through
+	// hookSpecificOutput.decision, as in Claude Code; other dialects' hooks may use the
+	// top-level decision there as on any event.
+	DecisionObjects bool
 	// Notifies: fires are announced to the listener as JSON-RPC notifications (autohand).
 	Notifies bool
 	// Types lists the handler types the dialect accepts besides command and prompt.

@@ -52,6 +52,21 @@ type Hook struct {
 	AsyncRewake bool
 	// TimeoutSet: the file gave the timeout (it raises SessionEnd's shared budget).
 	TimeoutSet bool
+	// If is a permission rule ("Bash(git *)") the tool call must satisfy; only tool events
+	// evaluate it, and on any other event the hook never runs.
+	If string
+	// Once: the hook runs at most once per session.
+	Once bool
+	// Plugin names the plugin whose hooks/hooks.json declared the hook ("" for settings
+	// files); PluginRoot and PluginData are its ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}.
+	Plugin     string
+	PluginRoot string
+	PluginData string
+	// Managed: the hook comes from managed policy settings.
+	Managed bool
+	// Shell is the handler's "shell" field: "" or "bash" run the command with /bin/sh
+	// ("bash" with bash); "powershell" cannot run off Windows: a non-blocking error.
+	Shell string
 	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
 	// remote and branch ("current" is the checked-out branch).
 	Message  string
@@ -166,6 +181,10 @@ type File struct {
 	Warnings    []Warning
 	DisableAll  *bool    // disableAllHooks, when the file sets it
 	DisabledIDs []string // disabledHooks
+	// AllowManagedHooksOnly and AllowedHTTPHookURLs are Claude Code's policy settings, when
+	// the file sets them (nil: not set; an empty list allows no URL).
+	AllowManagedHooksOnly *bool
+	AllowedHTTPHookURLs   []string
 	// HTTPHookEnvVars is httpHookAllowedEnvVars: when the file defines it (non-nil, maybe
 	// empty), only these variables may be interpolated into http hooks' headers.
 	HTTPHookEnvVars []string

@@ -48,6 +48,13 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 	if ids := v.Get("disabledHooks"); ids != nil {
 		p.f.DisabledIDs = p.strings("", "disabledHooks", ids)
 	}
+	if b := v.Get("allowManagedHooksOnly"); b != nil {
+		val := p.boolean("", "allowManagedHooksOnly", b)
+		p.f.AllowManagedHooksOnly = &val
+	}
+	if u := v.Get("allowedHttpHookUrls"); u != nil {
+		p.f.AllowedHTTPHookURLs = append([]string{}, p.strings("", "allowedHttpHookUrls", u)...)
+	}
 	if vars := v.Get("httpHookAllowedEnvVars"); vars != nil {
 		p.f.HTTPHookEnvVars = append([]string{}, p.strings("", "httpHookAllowedEnvVars", vars)...)
 	}
@@ -156,7 +163,11 @@ func (p *Reader) add(h *Hook, where string, ev event.Info, problem string) {
 		p.disable(h, label, "%s", problem)
 	}
 	if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" && !ev.TakesMatcher() {
-		p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
+		if p.dialect.StrayMatcherIgnored {
+			p.warn(label, "matcher %q is ignored: %s has no matcher support and fires on every occurrence", h.Matcher, ev.Name)
+		} else {
+			p.disable(h, label, "matcher %q on %s, which takes no matcher (use \"*\" or leave it out)", h.Matcher, ev.Name)
+		}
 	}
 	if p.dialect.TypeOnEvent != nil {
 		if why := p.dialect.TypeOnEvent(h.Type, ev.Name); why != "" {
@@ -170,7 +181,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once", "blocking", "persistent",
+	"enabled", "statusMessage", "model", "once", "blocking", "persistent", "if", "shell",
 	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
@@ -230,6 +241,21 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			}
 			h.Args = append(h.Args, string(e.GetStringBytes()))
 		}
+		if h.Command != "" && err == nil {
+			// Claude Code's exec form: command is the program, args its arguments (even []).
+			h.Args = append([]string{h.Command}, h.Args...)
+			h.Command = ""
+		}
+	}
+	h.If = p.optStr(where, "if", v)
+	if x := v.Get("if"); x != nil && x.Type() == fastjson.TypeString && strings.TrimSpace(h.If) == "" {
+		bad("if is empty; leave it out to run on every matching call")
+	}
+	h.Shell = p.optStr(where, "shell", v)
+	switch h.Shell {
+	case "", "bash", "powershell":
+	default:
+		p.warn(label, "shell %q is not \"bash\" or \"powershell\"; the command runs with /bin/sh", h.Shell)
 	}
 	if pr := v.Get("prompt"); pr != nil {
 		if pr.Type() != fastjson.TypeString {
@@ -252,8 +278,6 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		}
 	case h.Type == "command" && strings.TrimSpace(h.Command) == "" && len(h.Args) == 0:
 		bad("type command needs a non-empty \"command\" or \"args\"")
-	case h.Type == "command" && h.Command != "" && len(h.Args) > 0:
-		bad("give either \"command\" (a shell string) or \"args\" (exec form), not both")
 	case (h.Type == "prompt" || h.Type == "agent") && strings.TrimSpace(h.Prompt) == "":
 		bad("type %s needs a non-empty \"prompt\"", h.Type)
 	case h.Type == "http" && strings.TrimSpace(h.URL) == "":
@@ -287,7 +311,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		key string
 		dst *bool
 	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
-		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}} {
+		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}, {"once", &h.Once}} {
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}

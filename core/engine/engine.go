@@ -57,6 +57,17 @@ type Options struct {
 	// Notifications announces every fire to the listener as a JSON-RPC 2.0 notification
 	// (autohand). Unset means on when the profile or any loaded hook is autohand's.
 	Notifications *bool `json:"notifications"`
+	// Plugins are Claude Code plugin directories: each one's hooks/hooks.json is loaded,
+	// its hooks tagged with the plugin in Config and given ${CLAUDE_PLUGIN_ROOT} and
+	// ${CLAUDE_PLUGIN_DATA}.
+	Plugins []string `json:"plugins"`
+	// ManagedSettings is the managed policy settings file; "" means Claude Code's platform
+	// location for the claude profile (/etc/claude-code/managed-settings.json on Linux) and
+	// none for the others.
+	ManagedSettings string `json:"managed_settings"`
+	// MaxStopBlocks caps consecutive blocked Stop fires per session; past it a block is
+	// overridden with a warning. 0 means 8 (Claude Code's cap), -1 no cap.
+	MaxStopBlocks int `json:"max_stop_blocks"`
 	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
 	// named by $HOOKEXEC_LOG, and none when that is unset too.
 	LogFile string `json:"log_file"`
@@ -81,6 +92,9 @@ func ParseOptions(data []byte) (Options, error) {
 	}
 	if o.DefaultTimeoutMs < 0 || o.KillGraceMs < 0 || o.MaxParallel < 0 || o.OutputCapBytes < 0 || o.CloseTimeoutMs < 0 {
 		return o, fmt.Errorf("%w: options: numbers must not be negative", ErrInvalid)
+	}
+	if o.MaxStopBlocks < -1 {
+		return o, fmt.Errorf("%w: options: max_stop_blocks is a count, or -1 for no cap", ErrInvalid)
 	}
 	return o, nil
 }
@@ -109,12 +123,15 @@ type Engine struct {
 	pending     []string // piped output waiting for the next pre_iteration or Drain
 	notes       []note   // notifications and status messages waiting for the listener, in order
 	delivering  bool     // a goroutine is delivering notes
-	log         *fireLog // nil: fires are not logged
-	logWarning  string   // why $HOOKEXEC_LOG could not be opened
-	trust       trust.Mode
-	store       trust.Store
-	hasher      trust.Hasher  // script hashes, cached by stat identity across reloads
-	procs       *persist.Pool // processes of persistent hooks, kept across reloads
+	sessions    sessions // per-session "once" record and Stop-block count
+	// maxStopBlocks is the cap on consecutive blocked Stop fires; -1: none.
+	maxStopBlocks int
+	log           *fireLog // nil: fires are not logged
+	logWarning    string   // why $HOOKEXEC_LOG could not be opened
+	trust         trust.Mode
+	store         trust.Store
+	hasher        trust.Hasher  // script hashes, cached by stat identity across reloads
+	procs         *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -157,6 +174,10 @@ func Open(o Options) (*Engine, error) {
 		n = 8
 	}
 	e.maxParallel = n
+	e.maxStopBlocks = o.MaxStopBlocks
+	if e.maxStopBlocks == 0 {
+		e.maxStopBlocks = DefaultMaxStopBlocks
+	}
 	e.env = os.Environ()
 	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		e.env = append(e.env, k+"="+o.Env[k])
@@ -184,6 +205,9 @@ func (e *Engine) load() (*plan, error) {
 		Home:       e.opts.Home,
 		Sources:    e.opts.Sources,
 		Inline:     e.opts.Config,
+		Plugins:    e.opts.Plugins,
+
+		ManagedSettings: e.opts.ManagedSettings,
 	}
 	if e.opts.DefaultTimeoutMs > 0 {
 		co.DefaultTimeout = time.Duration(e.opts.DefaultTimeoutMs) * time.Millisecond

@@ -268,10 +268,11 @@ func TestOutputCap(t *testing.T) {
 }
 
 func TestConcurrentFiresAndReload(t *testing.T) {
+	// A Claude-shaped source has no placeholders: the hook reads its input from stdin.
 	e, dir := open(t, "", func(o *Options) { o.Sources = []string{"hooks.json"} })
 	write := func(ctx string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "hooks.json"),
-			[]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"printf '{\"hookSpecificOutput\":{\"additionalContext\":\"%s\"}}' <<tool_input.n>>"}]}]},"x":"`+ctx+`"}`), 0o644))
+			[]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"sed -n 's/.*\"n\":\"\\([^\"]*\\)\".*/{\"hookSpecificOutput\":{\"additionalContext\":\"\\1\"}}/p'"}]}]},"x":"`+ctx+`"}`), 0o644))
 	}
 	write("v1")
 	require.NoError(t, e.Reload())

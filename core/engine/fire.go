@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/run"
 	"github.com/hookexec/hookexec/core/template"
+	"github.com/valyala/fastjson"
 )
 
 // Fire runs the hooks configured for event that match payload (a JSON object) and returns
@@ -43,13 +45,28 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.announce(name, doc, start)
 	}
 	res := emptyResult(ev.Name)
-	selected := p.selectHooks(ev, doc)
+	session := doc.String("session_id")
+	if session == "" {
+		session = e.opts.SessionID
+	}
+	if ev.Name == "SessionEnd" {
+		defer e.sessions.end(session)
+	}
+	subject := ev.SubjectOf(doc.First(ev.Subject))
+	var notes []string
+	if ev.CanBlock && !ev.Blocks(subject) {
+		// ConfigChange of policy_settings: hooks run, but nothing they say can block it.
+		ev.CanBlock = false
+		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
+	}
+	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
 	if p.trust != nil {
 		selected, res.AwaitingApproval = e.admit(p.trust, selected)
 		for _, a := range res.AwaitingApproval {
 			res.Warnings = append(res.Warnings, a.ID+": not run, awaiting approval ("+a.Reason+")")
 		}
 	}
+	selected = e.once(selected, session)
 	if len(selected) == 0 {
 		res.AgentOutput = e.agentOutput(ev, nil)
 		res.DurationMs = ms(time.Since(start))
@@ -59,6 +76,12 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	f.warnings = append(f.warnings, notes...)
+	if envFileEvents[ev.Name] {
+		if f.envFile, err = newEnvFile(); err != nil {
+			f.warnings = append(f.warnings, "CLAUDE_ENV_FILE not provided: "+err.Error())
+		}
+	}
 	f.httpVars = p.set.HTTPHookEnvVars
 	if ev.Name == "SessionEnd" && p.sessionEnd > 0 {
 		ctx, cancel := context.WithTimeoutCause(e.ctx, p.sessionEnd, budgetError{p.sessionEnd})
@@ -68,6 +91,12 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	results := make([]HookResult, len(selected))
 	verdicts := make([]decide.Verdict, len(selected))
 	f.runAll(selected, results, verdicts)
+	if f.envFile != "" {
+		var warnings []string
+		res.Env, warnings = readEnvFile(f.envFile, f.env)
+		f.warnings = append(f.warnings, warnings...)
+		e.removeEnvFile(f.envFile, f.hasAsync, &f.async)
+	}
 
 	sum := decide.Aggregate(f.toolInput(), verdicts)
 	res.Matched = len(selected)
@@ -79,6 +108,13 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.UpdatedInput = sum.UpdatedInput
 	res.AdditionalContext = sum.AdditionalContext
 	res.SystemMessage = sum.SystemMessage
+	res.WorktreePath = sum.WorktreePath
+	if ev.Name == "Stop" {
+		if override, w := e.sessions.stopFire(session, res.Blocked, e.maxStopBlocks); override {
+			res.Blocked, res.Decision = false, decide.None.String()
+			f.warnings = append(f.warnings, w)
+		}
+	}
 	res.UpdatedToolOutput = sum.UpdatedToolOutput
 	res.UpdatedPermissions = sum.UpdatedPermissions
 	res.Interrupt, res.Retry, res.ReloadSkills = sum.Interrupt, sum.Retry, sum.ReloadSkills
@@ -101,12 +137,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 
 // selectHooks returns the enabled hooks of the event whose matcher accepts the payload's
 // subject and whose filter (autohand) accepts its tool and file path.
-func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
+func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject, cwd string) []*hook {
 	hooks := p.byEvent[ev.Name]
 	if len(hooks) == 0 {
 		return nil
 	}
-	subject := doc.First(ev.Subject)
 	var out []*hook
 	var tool, path string
 	looked := false
@@ -122,9 +157,39 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc) []*hook {
 				continue
 			}
 		}
+		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), cwd) {
+			continue
+		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// ruleCwd is where relative paths of "if" rules start: the payload's cwd, else the project.
+func (e *Engine) ruleCwd(doc *payload.Doc) string {
+	if cwd := doc.String("cwd"); cwd != "" {
+		return cwd
+	}
+	return e.opts.ProjectDir
+}
+
+// once leaves out the "once" hooks that already ran in session, and records the others.
+func (e *Engine) once(hs []*hook, session string) []*hook {
+	out := hs[:0:0]
+	for _, h := range hs {
+		if !h.cfg.Once || e.sessions.claimOnce(session, h.cfg.ID) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// toolInput is the payload's tool input object (cli-agent names it tool_args), or nil.
+func toolInput(doc *payload.Doc) *fastjson.Value {
+	if v := doc.Root().Get("tool_input"); v != nil {
+		return v
+	}
+	return doc.Root().Get("tool_args")
 }
 
 // filePathKeys are where a payload names the file a fire is about, first present wins.
@@ -157,13 +222,21 @@ func (e *Engine) Match(name, subject string) (int, error) {
 	if name == "" {
 		return 0, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
-	n := 0
-	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
+	return len(e.plan.Load().matching(name, subject)), nil
+}
+
+// matching lists the enabled hooks of event name whose matcher accepts subject, leaving
+// out those awaiting approval.
+func (p *plan) matching(name, subject string) []*hook {
+	ev := event.Lookup(name)
+	subject = ev.SubjectOf(subject)
+	var out []*hook
+	for _, h := range p.byEvent[ev.Name] {
 		if h.cfg.Match.Match(subject) && !h.awaiting() {
-			n++
+			out = append(out, h)
 		}
 	}
-	return n, nil
+	return out
 }
 
 // MatchIDs returns the ids of the enabled hooks that would run for event and subject, in
@@ -178,10 +251,8 @@ func (e *Engine) MatchIDs(name, subject string) ([]string, error) {
 		return nil, fmt.Errorf("%w: empty event name", ErrInvalid)
 	}
 	ids := []string{}
-	for _, h := range e.plan.Load().byEvent[event.Canonical(name)] {
-		if h.cfg.Match.Match(subject) && !h.awaiting() {
-			ids = append(ids, h.cfg.ID)
-		}
+	for _, h := range e.plan.Load().matching(name, subject) {
+		ids = append(ids, h.cfg.ID)
 	}
 	return ids, nil
 }
@@ -199,6 +270,9 @@ type fire struct {
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
 	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
+	async    sync.WaitGroup                    // the fire's async hooks, until they finish
+	hasAsync bool                              // the fire started async hooks
+	envFile  string                            // CLAUDE_ENV_FILE of this fire; "" when it has none
 	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
 	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
 }
@@ -253,6 +327,9 @@ func (f *fire) envOf(d *dialect.Dialect) []string {
 		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
 		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
 		f.warnings = append(f.warnings, warnings...)
+		if f.envFile != "" {
+			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)
+		}
 	}
 	v.env = f.env
 	if n := d.EventName(f.name, f.ev.Name); n != f.name {
@@ -320,6 +397,8 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		if h.cfg.Async {
 			results[i] = job.pending()
 			verdicts[i] = decide.Verdict{Continue: true}
+			f.async.Add(1)
+			f.hasAsync, job.done = true, f.async.Done
 			f.e.startAsync(job)
 			continue
 		}
@@ -359,6 +438,7 @@ type job struct {
 	definition []byte
 	payload    []byte
 	evaluator  Evaluator
+	done       func() // called when an async job finished; nil for others
 }
 
 func (f *fire) prepare(h *hook) *job {
@@ -387,9 +467,9 @@ func (f *fire) prepare(h *hook) *job {
 		return j
 	}
 	if c := h.cfg.Cmd; c != nil {
-		j.argv = c.Argv(render(h.cfg.CmdPaths))
+		j.argv = withShell(h.cfg.Shell, c.Argv(render(h.cfg.CmdPaths)))
 		if c.Mode() == template.Direct {
-			shell := c.ShellArgv(render(h.cfg.CmdPaths)) // rendered now: the payload dies with the fire
+			shell := withShell(h.cfg.Shell, c.ShellArgv(render(h.cfg.CmdPaths))) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }
 		}
 	}
@@ -458,6 +538,15 @@ func (j *job) pending() HookResult {
 	return r
 }
 
+// withShell runs a shell-form command with bash when the hook asks for it ("shell": "bash");
+// Claude Code's default, sh, is what /bin/sh -c gives.
+func withShell(shell string, argv []string) []string {
+	if shell == "bash" && len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+		return []string{"bash", "-c", argv[2]}
+	}
+	return argv
+}
+
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	switch {
@@ -465,6 +554,14 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		return j.evaluate(ctx)
 	case j.h.cfg.Type == "http":
 		return j.post(ctx)
+	}
+	if j.h.cfg.Shell == "powershell" && len(j.h.cfg.Args) == 0 && runtime.GOOS != "windows" {
+		// Claude Code runs these with PowerShell on Windows only; here it is a non-blocking error.
+		hr := j.h.base()
+		hr.ExitCode = -1
+		v := decide.Verdict{Continue: true, Error: "shell \"powershell\" runs only on Windows; the hook was not run"}
+		j.finish(&hr, &v)
+		return hr, v
 	}
 	var r run.Result
 	if j.h.git() {
@@ -521,6 +618,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		Failure:    failure,
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
+
+		DecisionObjects: j.h.cfg.Dialect.DecisionObjects,
 	})
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
@@ -547,6 +646,9 @@ func (e *Engine) startAsync(j *job) {
 	e.async.Add(1)
 	go func() {
 		defer e.async.Done()
+		if j.done != nil {
+			defer j.done()
+		}
 		hr, v := j.execute(e.ctx)
 		e.mu.Lock()
 		fn := e.listen

@@ -55,6 +55,10 @@ type HookInfo struct {
 	Enabled     bool              `json:"enabled"`
 	Disabled    string            `json:"disabled_reason"`
 	Env         map[string]string `json:"env,omitempty"`
+	If          string            `json:"if,omitempty"`      // the permission rule the tool call must satisfy
+	Once        bool              `json:"once,omitempty"`    // runs once per session
+	Plugin      string            `json:"plugin,omitempty"`  // the plugin that declared it
+	Managed     bool              `json:"managed,omitempty"` // from managed policy settings
 	// StatusMessage and AsyncRewake: Claude Code's handler fields (see status.go).
 	StatusMessage string `json:"status_message,omitempty"`
 	AsyncRewake   bool   `json:"async_rewake,omitempty"`
@@ -114,6 +118,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent,
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
+			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed,
 		})
 		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
 		if h.proc != nil {

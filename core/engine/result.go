@@ -18,9 +18,14 @@ type Result struct {
 	AdditionalContext string          `json:"additional_context"`
 	SystemMessage     string          `json:"system_message"`
 	AgentOutput       []string        `json:"agent_output"` // piped output for the agent now; see agentOutput
-	DurationMs        float64         `json:"duration_ms"`
-	Warnings          []string        `json:"warnings"`
-	Hooks             []HookResult    `json:"hooks"`
+	// Env holds the exports hooks wrote to CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged,
+	// FileChanged), for the host to apply to the commands it runs later; empty otherwise.
+	Env map[string]string `json:"env"`
+	// WorktreePath is the directory a WorktreeCreate hook created; "" otherwise.
+	WorktreePath string       `json:"worktree_path"`
+	DurationMs   float64      `json:"duration_ms"`
+	Warnings     []string     `json:"warnings"`
+	Hooks        []HookResult `json:"hooks"`
 	// Claude Code's output fields, for the host to act on; folded in config order.
 	UpdatedToolOutput  json.RawMessage `json:"updated_tool_output"` // PostToolUse: replaces the tool's output; null for none
 	UpdatedPermissions json.RawMessage `json:"updated_permissions"` // PermissionRequest allow: update entries; null for none
@@ -68,6 +73,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.AgentOutput == nil {
 		r.AgentOutput = []string{}
+	}
+	if r.Env == nil {
+		r.Env = map[string]string{}
 	}
 	if r.Hooks == nil {
 		r.Hooks = []HookResult{}

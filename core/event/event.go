@@ -15,10 +15,30 @@ type Info struct {
 	// Subject lists the payload fields a matcher is tested against, first present wins.
 	// Empty means the event takes no matcher.
 	Subject []string
+	// SubjectBase: the matcher sees the last path element of the subject (FileChanged
+	// matches the changed file's basename).
+	SubjectBase bool
+	// NarrowNames: only letters, digits, "_" and "|" make a matcher exact names; "-", " "
+	// and "," put it on the regex path (FileChanged and StopFailure).
+	NarrowNames bool
 	// CanBlock reports whether a hook can stop what the event announces.
 	CanBlock bool
 	// Feedback marks events whose "block" is feedback to the model (the action already ran).
 	Feedback bool
+	// ExitIgnored: the exit code means nothing (exit 2 is not even an error), and with
+	// OutputIgnored the output is not read either (StopFailure).
+	ExitIgnored   bool
+	OutputIgnored bool
+	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
+	AnyNonZeroBlocks bool
+	// DecisionObject: JSON decides only through hookSpecificOutput.decision.behavior
+	// (PermissionRequest).
+	DecisionObject bool
+	// Unblockable lists subjects for which the event cannot be blocked (ConfigChange of
+	// policy_settings).
+	Unblockable []string
+	// Tool marks the tool events, the only ones on which an "if" rule is evaluated.
+	Tool bool
 	// Known is false for names outside the table (AutoAgent's open-ended Pre*/Post* events).
 	Known bool
 }
@@ -26,24 +46,53 @@ type Info struct {
 // TakesMatcher reports whether a matcher is meaningful for the event.
 func (i Info) TakesMatcher() bool { return len(i.Subject) > 0 || !i.Known }
 
+var tool = []string{"tool_name"}
+
+// table holds Claude Code's 31 events as its hooks reference (v2.1.218) describes them:
+// matcher subject, and whether and how exit code 2 blocks ("exit code 2 behavior per
+// event"); then the events only the other dialects have.
 var table = []Info{
-	{Name: "PreToolUse", Subject: []string{"tool_name"}, CanBlock: true},
-	{Name: "PostToolUse", Subject: []string{"tool_name"}, Feedback: true},
-	{Name: "PostToolUseFailure", Subject: []string{"tool_name"}, Feedback: true},
-	{Name: "PermissionRequest", Subject: []string{"tool_name"}, CanBlock: true},
-	{Name: "UserPromptSubmit", CanBlock: true},
-	{Name: "Notification", Subject: []string{"notification_type"}},
-	{Name: "Stop", CanBlock: true},
-	{Name: "SubagentStop", Subject: []string{"agent_type", "subagent_type"}, CanBlock: true},
 	{Name: "SessionStart", Subject: []string{"source", "session_type"}},
-	{Name: "SessionEnd", Subject: []string{"reason", "session_end_reason"}},
-	{Name: "SessionError", Subject: []string{"error_code"}},
+	{Name: "Setup", Subject: []string{"trigger"}},
+	{Name: "UserPromptSubmit", CanBlock: true},
+	{Name: "UserPromptExpansion", Subject: []string{"command_name"}, CanBlock: true},
+	{Name: "PreToolUse", Subject: tool, CanBlock: true, Tool: true},
+	{Name: "PermissionRequest", Subject: tool, CanBlock: true, DecisionObject: true, Tool: true},
+	{Name: "PermissionDenied", Subject: tool, ExitIgnored: true, Tool: true},
+	{Name: "PostToolUse", Subject: tool, Feedback: true, Tool: true},
+	{Name: "PostToolUseFailure", Subject: tool, Feedback: true, Tool: true},
+	{Name: "PostToolBatch", CanBlock: true},
+	{Name: "Notification", Subject: []string{"notification_type"}},
+	{Name: "MessageDisplay"},
+	{Name: "SubagentStart", Subject: []string{"agent_type"}},
+	{Name: "SubagentStop", Subject: []string{"agent_type", "subagent_type"}, CanBlock: true},
+	{Name: "TaskCreated", CanBlock: true},
+	{Name: "TaskCompleted", CanBlock: true},
+	{Name: "Stop", CanBlock: true},
+	{Name: "StopFailure", Subject: []string{"error"}, NarrowNames: true, ExitIgnored: true, OutputIgnored: true},
+	{Name: "TeammateIdle", CanBlock: true},
+	{Name: "InstructionsLoaded", Subject: []string{"load_reason"}, ExitIgnored: true},
+	{Name: "ConfigChange", Subject: []string{"source"}, CanBlock: true, Unblockable: []string{"policy_settings"}},
+	{Name: "CwdChanged"},
+	{Name: "DirectoryAdded", Subject: []string{"source"}},
+	{Name: "FileChanged", Subject: []string{"file_path"}, SubjectBase: true, NarrowNames: true},
+	{Name: "WorktreeCreate", CanBlock: true, AnyNonZeroBlocks: true},
+	{Name: "WorktreeRemove"},
 	{Name: "PreCompact", Subject: []string{"trigger"}, CanBlock: true},
+	{Name: "PostCompact", Subject: []string{"trigger"}},
+	{Name: "Elicitation", Subject: []string{"mcp_server_name"}, CanBlock: true},
+	{Name: "ElicitationResult", Subject: []string{"mcp_server_name"}, CanBlock: true},
+	{Name: "SessionEnd", Subject: []string{"reason", "session_end_reason"}},
+	// The seed dialects' own events.
+	{Name: "SessionError", Subject: []string{"error_code"}},
 	{Name: "FileModified", Subject: []string{"change_type"}},
 	{Name: "PreIteration"},
 	{Name: "PostIteration"},
 	{Name: "TaskComplete"},
 }
+
+// ClaudeCodeEvents is how many events of the table are Claude Code's.
+const ClaudeCodeEvents = 31
 
 var aliases = map[string]string{
 	"pre-tool":           "PreToolUse",
@@ -93,6 +142,29 @@ func Lookup(name string) Info {
 	}
 }
 
+// SubjectOf reduces a subject value as the event's matchers see it.
+func (i Info) SubjectOf(v string) string {
+	if i.SubjectBase && v != "" {
+		if j := strings.LastIndexByte(v, '/'); j >= 0 && j < len(v)-1 {
+			return v[j+1:]
+		}
+	}
+	return v
+}
+
+// Blocks reports whether the event can be blocked for this subject.
+func (i Info) Blocks(subject string) bool {
+	if !i.CanBlock {
+		return false
+	}
+	for _, s := range i.Unblockable {
+		if s == subject {
+			return false
+		}
+	}
+	return true
+}
+
 // Canonical returns the canonical spelling of name (itself when not an alias).
 func Canonical(name string) string { return Lookup(name).Name }
 
@@ -109,6 +181,9 @@ func Names() []string {
 // Suggest returns the known name closest to an unknown one, or "" when nothing is close.
 // It powers "did you mean" warnings for misspelt events.
 func Suggest(name string) string {
+	if in, ok := byName[name]; ok {
+		return in.Name // a known name is never "corrected" into another one
+	}
 	best, bestD := "", max(3, len(name)/4+1) // accept distance < bestD
 	lower := strings.ToLower(name)
 	for n := range byName {

@@ -52,3 +52,48 @@ func TestLooksOpenEnded(t *testing.T) {
 	require.False(t, LooksOpenEnded("Prefix"))
 	require.False(t, LooksOpenEnded("Deploy"))
 }
+
+// The reference's 31 events are known, and a known name is never "corrected" into another
+// (Setup once got "did you mean Stop?").
+func TestClaudeCodeEventsAreKnown(t *testing.T) {
+	names := []string{"SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
+		"PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+		"Notification", "MessageDisplay", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted",
+		"Stop", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged",
+		"DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact",
+		"Elicitation", "ElicitationResult", "SessionEnd"}
+	require.Len(t, names, ClaudeCodeEvents)
+	for i, n := range names {
+		require.True(t, Lookup(n).Known, n)
+		require.Equal(t, n, table[i].Name, "the table starts with the reference's events in its order")
+	}
+	for _, n := range Names() {
+		require.Equal(t, Canonical(n), Suggest(n), "a known name suggests only itself")
+	}
+	require.Equal(t, "Setup", Suggest("setup"))
+	require.Equal(t, "TaskCreated", Suggest("TaskCreatd"))
+}
+
+// The reference's "exit code 2 behavior per event" table, as flags.
+func TestBlockingRules(t *testing.T) {
+	blocks := []string{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "Stop",
+		"SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "PostToolBatch",
+		"PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate"}
+	for _, n := range blocks {
+		require.True(t, Lookup(n).CanBlock, n)
+	}
+	for _, n := range []string{"StopFailure", "PermissionDenied", "Notification", "SubagentStart", "SessionStart",
+		"Setup", "SessionEnd", "CwdChanged", "DirectoryAdded", "FileChanged", "PostCompact", "WorktreeRemove",
+		"InstructionsLoaded", "MessageDisplay", "PostToolUse", "PostToolUseFailure"} {
+		require.False(t, Lookup(n).CanBlock, n)
+	}
+	require.True(t, Lookup("StopFailure").OutputIgnored)
+	require.True(t, Lookup("InstructionsLoaded").ExitIgnored)
+	require.True(t, Lookup("PermissionDenied").ExitIgnored)
+	require.True(t, Lookup("WorktreeCreate").AnyNonZeroBlocks)
+	require.True(t, Lookup("PermissionRequest").DecisionObject)
+	require.False(t, Lookup("ConfigChange").Blocks("policy_settings"))
+	require.True(t, Lookup("ConfigChange").Blocks("project_settings"))
+	require.Equal(t, ".envrc", Lookup("FileChanged").SubjectOf("/p/.envrc"))
+	require.True(t, Lookup("FileChanged").NarrowNames && Lookup("StopFailure").NarrowNames)
+}

@@ -110,13 +110,24 @@ type alt struct {
 
 // Compile classifies and compiles a matcher pattern. Surrounding white space is
 // ignored. The error is an *Error.
-func Compile(pattern string) (*Matcher, error) {
+func Compile(pattern string) (*Matcher, error) { return compile(pattern, false) }
+
+// CompileNarrow is Compile with Claude Code's narrower exact-match set for FileChanged and
+// StopFailure: only letters, digits, "_" (and ":" and "*") make names or globs, only "|"
+// separates them, and a "-", " " or "," puts the pattern on the regex path.
+func CompileNarrow(pattern string) (*Matcher, error) { return compile(pattern, true) }
+
+func compile(pattern string, narrow bool) (*Matcher, error) {
 	m := &Matcher{pattern: pattern}
 	p := strings.TrimSpace(pattern)
-	m.kind = classify(p)
+	m.kind = classify(p, narrow)
+	sep := isSeparator
+	if narrow {
+		sep = func(r rune) bool { return r == '|' }
+	}
 	switch m.kind {
 	case Names, Glob:
-		for part := range strings.FieldsFuncSeq(p, isSeparator) {
+		for part := range strings.FieldsFuncSeq(p, sep) {
 			if part = strings.TrimSpace(part); part != "" {
 				m.alts = append(m.alts, compileAlt(part))
 			}
@@ -249,7 +260,7 @@ func (m *Matcher) matchString(s string) (ok bool, err error) {
 }
 
 // classify decides the Kind of a trimmed pattern from its characters alone.
-func classify(p string) Kind {
+func classify(p string, narrow bool) Kind {
 	if p == "" || p == "*" {
 		return All
 	}
@@ -258,6 +269,8 @@ func classify(p string) Kind {
 		switch {
 		case r == '*':
 			star = true
+		case narrow && (r == '-' || r == ' ' || r == ','):
+			return Regex
 		case r == ':' || isNameRune(r) || isSeparator(r):
 		default:
 			return Regex

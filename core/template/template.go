@@ -15,8 +15,10 @@
 //
 // The package does not look values up, run anything, or check that the command is valid
 // shell: values arrive rendered, and the shell reports its own syntax errors. It cannot
-// stop a command from interpreting its argument as code (eval, sh -c, bash's let or
-// [[ -eq ]]), and values containing NUL cannot be passed to a process at all.
+// stop every command from interpreting its argument as code: the known ones (eval,
+// source and ., sh -c and the other shells' -c, python -c, perl/ruby/node -e, xargs
+// running any of them, a pipe into a shell) are compile errors, but bash's let or
+// [[ -eq ]] are not caught. Values containing NUL cannot be passed to a process at all.
 package template
 
 import (
@@ -108,11 +110,17 @@ type part struct {
 // Compile parses a shell command string. It returns an *Error wrapping ErrEmpty for a
 // blank command, or ErrUnsafe for a placeholder in a context that cannot be made safe.
 // Without placeholders every non-blank command compiles.
-func Compile(command string) (*Command, error) {
+func Compile(command string) (*Command, error) { return compile(command, false) }
+
+// CompileLiteral is Compile for a dialect without placeholders (Claude Code's): "{{.ID}}"
+// and "<<EOF>>" are text like any other, passed to the shell as written.
+func CompileLiteral(command string) (*Command, error) { return compile(command, true) }
+
+func compile(command string, literal bool) (*Command, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, &Error{Err: ErrEmpty}
 	}
-	var s scanner
+	s := scanner{literal: literal}
 	pieces := s.scan(command)
 	c := &Command{mode: Shell, source: command, names: s.names}
 
@@ -142,6 +150,11 @@ func Compile(command string) (*Command, error) {
 		p := blame(pieces, at)
 		return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
 	}
+	if len(c.names) > 0 {
+		if p, reason := evalContext(pieces); reason != "" {
+			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
+		}
+	}
 	if argv, ok := splitDirect(pieces); ok {
 		c.mode, c.argv = Direct, argv
 	}
@@ -167,22 +180,35 @@ func blame(pieces []piece, at int) piece {
 // CompileArgs compiles exec-form args (argv[0] is the program). Placeholders are
 // substituted literally: there is no shell to quote for. It returns an *Error wrapping
 // ErrEmpty for no args.
-func CompileArgs(args []string) (*Command, error) {
+func CompileArgs(args []string) (*Command, error) { return compileArgs(args, false) }
+
+// CompileArgsLiteral is CompileArgs without placeholders.
+func CompileArgsLiteral(args []string) (*Command, error) { return compileArgs(args, true) }
+
+func compileArgs(args []string, literal bool) (*Command, error) {
 	if len(args) == 0 {
 		return nil, &Error{Err: ErrEmpty}
 	}
-	var s scanner
+	s := scanner{literal: literal}
 	c := &Command{mode: Args, source: strings.Join(args, " ")}
 	c.argv = make([][]part, len(args))
+	words := make([][]piece, len(args))
 	for i, a := range args {
-		for _, p := range s.scan(a) {
+		words[i] = s.scan(a)
+		for _, p := range words[i] {
+			lit := p.lit
 			if p.ph >= 0 {
-				p.lit = ""
+				lit = ""
 			}
-			c.argv[i] = append(c.argv[i], part{lit: p.lit, ph: p.ph})
+			c.argv[i] = append(c.argv[i], part{lit: lit, ph: p.ph})
 		}
 	}
 	c.names = s.names
+	if len(c.names) > 0 {
+		if p, reason := evalArgv(words); reason != "" {
+			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
+		}
+	}
 	return c, nil
 }
 
@@ -297,9 +323,17 @@ type piece struct {
 type scanner struct {
 	names []string
 	index map[string]int
+	// literal: the text has no placeholders at all (dialects without templates).
+	literal bool
 }
 
 func (s *scanner) scan(text string) []piece {
+	if s.literal {
+		if text == "" {
+			return nil
+		}
+		return []piece{{lit: text, ph: -1}}
+	}
 	var out []piece
 	start := 0
 	for i := 0; i+1 < len(text); i++ {

@@ -55,7 +55,7 @@ _OPTION_KEYS = frozenset(
     {
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
-        "trust", "trust_store", "log_file",
+        "plugins", "managed_settings", "max_stop_blocks", "trust", "trust_store", "log_file",
     }
 )
 
@@ -102,7 +102,8 @@ class Engine:
     precedence. Other keyword options are those of ``hookexec_open``: default_timeout_ms,
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
-    trust_store, log_file. An unknown keyword is a TypeError; a bad value is an
+    trust_store, log_file, plugins (Claude Code plugin directories), managed_settings (path),
+    max_stop_blocks. An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
     """

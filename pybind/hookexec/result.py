@@ -200,6 +200,10 @@ class FireResult:
     warnings: ReadOnlyList[str]
     hooks: ReadOnlyList[HookResult]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # Exports the hooks wrote to $CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged,
+    # FileChanged), for the host to apply to the commands it runs later.
+    env: Dict[str, str] = field(default_factory=dict)
+    worktree_path: str = ""  # the directory a WorktreeCreate hook created
     # Claude Code's output fields, for the host to act on (folded in config order).
     updated_tool_output: Any = None  # PostToolUse: replaces the tool's output; None for none
     updated_permissions: Optional[List[Dict[str, Any]]] = None  # PermissionRequest allow: update entries
@@ -245,6 +249,8 @@ class FireResult:
             warnings=ReadOnlyList(g("warnings") or ()),
             hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
             raw=ReadOnlyDict(d),
+            env=ReadOnlyDict(g("env") or {}),
+            worktree_path=g("worktree_path") or "",
             updated_tool_output=g("updated_tool_output"),
             updated_permissions=g("updated_permissions"),
             interrupt=bool(g("interrupt")),
@@ -279,9 +285,12 @@ class FireResult:
                 "event": event, "matched": 0, "blocked": False, "decision": "none", "reason": "",
                 "continue": True, "stop_reason": "", "updated_input": None, "additional_context": "",
                 "system_message": "", "agent_output": [], "duration_ms": 0.0, "warnings": [], "hooks": [],
+                "env": {}, "worktree_path": "",
                 "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
                 "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
                 "terminal_sequence": "",
                 "awaiting_approval": [],
             }),
+            env=ReadOnlyDict(),
+            worktree_path="",
         )

@@ -292,6 +292,10 @@ func checkConfig(t *testing.T, want, cfg map[string]any) {
 	if n, ok := want["hooks"]; ok {
 		require.EqualValues(t, n, len(hooks), "config hooks")
 	}
+	if wh, ok := want["hook_fields"]; ok {
+		errs := match("config", map[string]any{"hooks": hooks}, map[string]any{"hooks": wh})
+		require.Empty(t, errs, "config hooks")
+	}
 	if ts, ok := want["timeout_ms"].([]any); ok {
 		var got []any
 		for _, h := range hooks {

@@ -26,15 +26,15 @@ got=$(cd "$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
 [ "$got" = "$want" ] || fail "installed files:"$'\n'"$got"$'\n'"want:"$'\n'"$want"
 [ "$(readlink "$prefix/lib/libhookexec.so")" = "libhookexec.so.$major" ] || fail "libhookexec.so link"
 [ "$(readlink "$prefix/lib/libhookexec.so.$major")" = "libhookexec.so.$version" ] || fail "SONAME link"
-readelf -d "$prefix/lib/libhookexec.so.$version" | grep -q "SONAME.*\[libhookexec.so.$major\]" || fail "no SONAME libhookexec.so.$major"
-readelf --dyn-syms -W "$prefix/lib/libhookexec.so.$version" | grep -q " hookexec_open@@HOOKEXEC_$major\$" || fail "hookexec_open is not in version node HOOKEXEC_$major"
+readelf -d "$prefix/lib/libhookexec.so.$version" | grep "SONAME.*\[libhookexec.so.$major\]" >/dev/null || fail "no SONAME libhookexec.so.$major"
+readelf --dyn-syms -W "$prefix/lib/libhookexec.so.$version" | grep " hookexec_open@@HOOKEXEC_$major\$" >/dev/null || fail "hookexec_open is not in version node HOOKEXEC_$major"
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --modversion hookexec)" = "$version" ] || fail "pkg-config --modversion"
 # shellcheck disable=SC2046 # pkg-config's flags are words
 $CC -std=c11 -Wall -Wextra -Werror -o "$root/host" tests/install/host.c $(pkg-config --cflags --libs hookexec)
 [ "$(LD_LIBRARY_PATH=$prefix/lib "$root/host" "$root")" = "hookexec $version: blocked" ] || fail "C host"
-readelf -d "$root/host" | grep -q "NEEDED.*\[libhookexec.so.$major\]" || fail "the host does not need libhookexec.so.$major"
+readelf -d "$root/host" | grep "NEEDED.*\[libhookexec.so.$major\]" >/dev/null || fail "the host does not need libhookexec.so.$major"
 # shellcheck disable=SC2046
 $CXX -std=c++17 -Wall -Wextra -Werror -o "$root/cpp_host" examples/cpp_host/main.cpp $(pkg-config --cflags --libs hookexec)
 LD_LIBRARY_PATH=$prefix/lib "$root/cpp_host" >/dev/null || fail "C++ host"

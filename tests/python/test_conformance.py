@@ -137,6 +137,9 @@ def _check_config(want: Dict[str, Any], cfg: Dict[str, Any]) -> None:
         assert [h.get("timeout_ms") for h in hooks] == want["timeout_ms"], "config hooks' timeout_ms in config order"
     if "enabled" in want:
         assert sum(1 for h in hooks if h.get("enabled") is True) == want["enabled"], "enabled config hooks"
+    if "hook_fields" in want:
+        errs = _match("config", {"hooks": hooks}, {"hooks": want["hook_fields"]})
+        assert not errs, "\n".join(errs)
 
 
 @pytest.mark.parametrize("path", VECTORS, ids=[f"{p.parent.name}/{p.stem}" for p in VECTORS])

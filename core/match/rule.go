@@ -1,0 +1,346 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/valyala/fastjson"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A Rule is a hook's "if" condition: one Claude Code permission rule, such as
+// "Bash(git *)", "Bash(git commit:*)", "Edit(*.ts)", "Read(./secrets/**)",
+// "WebFetch(domain:example.com)" or a bare tool name. It is compiled once, at load time,
+// and tested against a tool event's tool_name and tool_input.
+//
+// Bash (and PowerShell) rules follow the reference's Bash table: leading VAR=value
+// assignments are ignored; every simple command of the line is checked, including those
+// joined by &&, ||, ;, | and those inside $(...) and backticks; a pattern that says more
+// than the command name matches anyway when the line holds $(), backticks or $VAR (their
+// value is unknown); and a line that cannot be parsed matches (the filter fails open).
+//
+// File rules (Edit, Write, MultiEdit, NotebookEdit, Read, Grep, Glob) are gitignore-style
+// globs: "//p" is absolute, "~/p" under the home directory, "/p" under the project
+// directory, "./p" and "p/…" under the working directory, and a pattern without "/"
+// matches a file name at any depth.
+type Rule struct {
+	text    string
+	tool    string // tool name; may hold "*" (mcp__server__*)
+	content string // "" when the rule names the whole tool
+	kind    ruleKind
+	glob    string // file rules: the absolute doublestar pattern; others: content as a glob
+}
+
+type ruleKind uint8
+
+const (
+	ruleTool   ruleKind = iota // any call of the tool
+	ruleBash                   // command patterns
+	ruleFile                   // path globs
+	ruleDomain                 // WebFetch(domain:host)
+	ruleOther                  // content glob against any string field of tool_input
+)
+
+// ErrRule is wrapped by the errors CompileRule returns.
+var ErrRule = errors.New("invalid permission rule")
+
+// fileTools are the tools whose rule content is a path glob, with the tools each rule
+// name covers: an Edit rule applies to every built-in tool that edits files.
+var fileTools = map[string][]string{
+	"Edit":         {"Edit", "MultiEdit", "Write", "NotebookEdit"},
+	"Write":        {"Write"},
+	"MultiEdit":    {"MultiEdit"},
+	"NotebookEdit": {"NotebookEdit"},
+	"Read":         {"Read"},
+	"Grep":         {"Grep"},
+	"Glob":         {"Glob"},
+}
+
+// CompileRule parses one permission rule. project and home anchor "/p" and "~/p" file
+// patterns. The error wraps ErrRule and says what is wrong.
+func CompileRule(rule, project, home string) (*Rule, error) {
+	bad := func(format string, args ...any) (*Rule, error) {
+		return nil, fmt.Errorf("hookexec: match: %w %q: %s", ErrRule, rule, fmt.Sprintf(format, args...))
+	}
+	s := strings.TrimSpace(rule)
+	r := &Rule{text: rule, tool: s}
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if !strings.HasSuffix(s, ")") {
+			return bad("want Tool or Tool(pattern), with the pattern closed by a final \")\"")
+		}
+		r.tool, r.content = s[:i], s[i+1:len(s)-1]
+		if strings.TrimSpace(r.content) == "" {
+			return bad("empty pattern in \"()\"; name the tool alone to match all of its calls")
+		}
+		depth := 0
+		for _, c := range r.content {
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				if depth--; depth < 0 {
+					return bad("one rule only: there is no &&, || or list syntax; give each rule its own hook")
+				}
+			}
+		}
+	}
+	if r.tool == "" {
+		return bad("no tool name")
+	}
+	for _, c := range r.tool {
+		if !(c == '_' || c == '-' || c == '.' || c == ':' || c == '*' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return bad("%q is not a tool name (one rule only: no &&, || or lists)", r.tool)
+		}
+	}
+	switch {
+	case r.content == "" || r.content == "*":
+		r.kind, r.content = ruleTool, ""
+	case r.tool == "Bash" || r.tool == "PowerShell":
+		r.kind = ruleBash
+	case fileTools[r.tool] != nil:
+		r.kind = ruleFile
+		r.glob = anchor(r.content, project, home)
+		if !doublestar.ValidatePattern(r.glob) {
+			return bad("%q is not a valid path pattern", r.content)
+		}
+	case r.tool == "WebFetch" && strings.HasPrefix(r.content, "domain:"):
+		r.kind, r.glob = ruleDomain, strings.TrimPrefix(r.content, "domain:")
+	default:
+		r.kind, r.glob = ruleOther, r.content
+	}
+	if _, err := path.Match(r.glob, ""); err != nil && r.kind != ruleFile {
+		return bad("%v", err)
+	}
+	return r, nil
+}
+
+// anchor makes a file pattern absolute; "./" and bare relative patterns are left relative
+// (to the fire's working directory) and marked by a leading "./".
+func anchor(p, project, home string) string {
+	switch {
+	case strings.HasPrefix(p, "//"):
+		return p[1:]
+	case strings.HasPrefix(p, "~/"):
+		return filepath.ToSlash(filepath.Join(home, p[2:])) + trailingSlash(p)
+	case strings.HasPrefix(p, "/"):
+		return filepath.ToSlash(filepath.Join(project, p[1:])) + trailingSlash(p)
+	case !strings.Contains(p, "/"):
+		return "**/" + p
+	case strings.HasPrefix(p, "./"):
+		return p
+	}
+	return "./" + p
+}
+
+func trailingSlash(p string) string {
+	if strings.HasSuffix(p, "/") {
+		return "/"
+	}
+	return ""
+}
+
+// String returns the rule as written.
+func (r *Rule) String() string {
+	if r == nil {
+		return ""
+	}
+	return r.text
+}
+
+// Match reports whether a tool call (its tool name and tool_input object, which may be
+// nil) satisfies the rule; cwd resolves relative paths. A nil Rule matches every call.
+func (r *Rule) Match(toolName string, input *fastjson.Value, cwd string) bool {
+	if r == nil {
+		return true
+	}
+	if !r.toolMatches(toolName) {
+		return false
+	}
+	str := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if v := input.Get(k); v != nil && v.Type() == fastjson.TypeString {
+				return string(v.GetStringBytes()), true
+			}
+		}
+		return "", false
+	}
+	switch r.kind {
+	case ruleTool:
+		return true
+	case ruleBash:
+		cmd, ok := str("command")
+		return ok && bashMatch(r.content, cmd)
+	case ruleFile:
+		p, ok := str("file_path", "path", "notebook_path")
+		if !ok || p == "" {
+			return false
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		pat := r.glob
+		if strings.HasPrefix(pat, "./") {
+			pat = filepath.ToSlash(filepath.Join(cwd, pat[2:])) + trailingSlash(pat)
+		} else if strings.HasPrefix(pat, "**/") {
+			ok, _ := doublestar.Match(pat, strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "/"))
+			return ok
+		}
+		ok, _ = doublestar.Match(pat, filepath.ToSlash(filepath.Clean(p)))
+		return ok
+	case ruleDomain:
+		raw, _ := str("url")
+		u, err := url.Parse(raw)
+		if err != nil || u.Hostname() == "" {
+			return false
+		}
+		ok, _ := path.Match(r.glob, u.Hostname())
+		return ok
+	}
+	// Any other tool: the content as a glob against any string field of the input.
+	found := false
+	if obj, err := input.Object(); err == nil {
+		obj.Visit(func(_ []byte, v *fastjson.Value) {
+			if !found && v.Type() == fastjson.TypeString {
+				found, _ = path.Match(r.glob, string(v.GetStringBytes()))
+			}
+		})
+	}
+	return found
+}
+
+func (r *Rule) toolMatches(name string) bool {
+	if covered := fileTools[r.tool]; covered != nil {
+		for _, t := range covered {
+			if t == name {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.Contains(r.tool, "*") {
+		ok, _ := path.Match(r.tool, name)
+		return ok
+	}
+	// "mcp__server" names every tool of that server.
+	if strings.HasPrefix(r.tool, mcpPrefix) && !strings.Contains(r.tool[len(mcpPrefix):], "__") {
+		return strings.HasPrefix(name, r.tool+"__")
+	}
+	return r.tool == name
+}
+
+// simpleCommand is one command of a Bash line: its words, and whether any word's value is
+// only known at run time ($VAR, $(), backticks).
+type simpleCommand struct {
+	words   []string
+	dynamic []bool
+}
+
+// bashMatch applies a Bash pattern to a command line.
+func bashMatch(pattern, line string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return true // cannot be parsed: fail open, as the reference says
+	}
+	var cmds []simpleCommand
+	anyDynamic := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true // assignments alone run nothing; keep walking into $() etc.
+		}
+		var c simpleCommand
+		for _, w := range call.Args {
+			s, dyn := wordValue(w)
+			c.words = append(c.words, s)
+			c.dynamic = append(c.dynamic, dyn)
+			anyDynamic = anyDynamic || dyn
+		}
+		cmds = append(cmds, c)
+		return true
+	})
+	name, more := patternName(pattern)
+	if anyDynamic && more {
+		return true // the pattern needs arguments whose value is unknown
+	}
+	for _, c := range cmds {
+		if c.dynamic[0] {
+			return true // the command run is unknown
+		}
+		if !commandMatch(name, c.words[0]) {
+			continue
+		}
+		if !more || commandMatch(pattern, strings.Join(c.words, " ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternName splits a Bash pattern into its command name (itself a pattern: "ls*") and
+// whether it says more than that name ("rm *" and "rm:*" say no more; "git push *" does).
+func patternName(p string) (string, bool) {
+	p = strings.TrimSpace(p)
+	base := strings.TrimSuffix(strings.TrimSuffix(p, ":*"), " *")
+	name, rest, _ := strings.Cut(strings.TrimSpace(base), " ")
+	return name, strings.TrimSpace(rest) != ""
+}
+
+// commandMatch tests one command (words joined by spaces) against a pattern: "x:*" is
+// the prefix x at a word boundary, "*" matches any run of characters (a trailing " *"
+// also matches the bare command), anything else is exact.
+func commandMatch(pattern, cmd string) bool {
+	p := strings.TrimSpace(pattern)
+	if prefix, ok := strings.CutSuffix(p, ":*"); ok {
+		return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
+	}
+	if !strings.Contains(p, "*") {
+		return cmd == p
+	}
+	if bare, ok := strings.CutSuffix(p, " *"); ok && cmd == bare {
+		return true
+	}
+	return globMatch(strings.Split(p, "*"), cmd)
+}
+
+// wordValue is a word's literal value with quotes removed, and whether part of it is only
+// known at run time.
+func wordValue(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	dyn := false
+	var parts func([]syntax.WordPart)
+	parts = func(ps []syntax.WordPart) {
+		for _, p := range ps {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(unescape(x.Value))
+			case *syntax.SglQuoted:
+				b.WriteString(x.Value)
+			case *syntax.DblQuoted:
+				parts(x.Parts)
+			default: // parameter, command, arithmetic and process substitutions
+				dyn = true
+			}
+		}
+	}
+	parts(w.Parts)
+	return b.String(), dyn
+}
+
+// unescape removes the backslashes of an unquoted literal ("a\ b" is "a b").
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

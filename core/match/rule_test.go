@@ -1,0 +1,96 @@
+package match
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/valyala/fastjson"
+)
+
+func ruleMatch(t *testing.T, rule, tool, input string) bool {
+	t.Helper()
+	r, err := CompileRule(rule, "/proj", "/home/u")
+	require.NoError(t, err, rule)
+	return r.Match(tool, fastjson.MustParse(input), "/proj")
+}
+
+// The reference's Bash table, row by row, and the forms around it.
+func TestRuleBash(t *testing.T) {
+	cases := []struct {
+		rule, command string
+		want          bool
+	}{
+		{"Bash(git *)", "FOO=bar git push", true},     // leading assignments are stripped
+		{"Bash(git *)", "npm test && git push", true}, // each subcommand is checked
+		{"Bash(rm *)", "echo $(rm -rf /)", true},      // commands inside $() are checked
+		{"Bash(rm *)", "echo `rm -rf /`", true},       // and inside backticks
+		{"Bash(rm *)", "echo $(date)", false},         // no subcommand matches
+		{"Bash(git push *)", "echo $(date)", true},    // more than the name: $() runs it anyway
+		{"Bash(git push *)", "echo $HOME", true},      // and so does $VAR
+		{"Bash(git push *)", "echo hi", false},
+		{"Bash(git *)", "echo 'unterminated", true},     // cannot be parsed: fails open
+		{"Bash(git commit:*)", "git commit -m x", true}, // legacy prefix form
+		{"Bash(git commit:*)", "git commit", true},
+		{"Bash(git commit:*)", "git committed", false}, // at a word boundary
+		{"Bash(git commit:*)", "git push", false},
+		{"Bash(git *)", "git", true}, // a trailing " *" also takes the bare command
+		{"Bash(git *)", "gitk", false},
+		{"Bash(ls*)", "lsof", true},
+		{"Bash(npm run build)", "npm run build", true}, // exact
+		{"Bash(npm run build)", "npm run build:prod", false},
+		{"Bash(git *)", "ls | grep x; cd /tmp || git status", true}, // | ; || too
+		{"Bash(git *)", "\"git\" 'status'", true},                   // quotes removed
+		{"Bash", "anything", true},
+		{"Bash(*)", "anything", true},
+		{"Bash(rm *)", "$CMD -rf /", true}, // the command run is unknown
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, ruleMatch(t, c.rule, "Bash", `{"command":`+quote(c.command)+`}`), "%s vs %s", c.rule, c.command)
+	}
+	require.False(t, ruleMatch(t, "Bash(git *)", "Edit", `{"command":"git push"}`), "another tool")
+	require.False(t, ruleMatch(t, "Bash(git *)", "Bash", `{}`), "no command")
+}
+
+func quote(s string) string {
+	var a fastjson.Arena
+	return string(a.NewString(s).MarshalTo(nil))
+}
+
+func TestRuleFiles(t *testing.T) {
+	cases := []struct {
+		rule, tool, path string
+		want             bool
+	}{
+		{"Edit(*.ts)", "Edit", "/proj/src/a.ts", true}, // no "/": any depth
+		{"Edit(*.ts)", "Write", "/proj/a.ts", true},    // an Edit rule covers Write
+		{"Edit(*.ts)", "Edit", "/proj/a.js", false},
+		{"Edit(*.ts)", "Read", "/proj/a.ts", false},
+		{"Read(./secrets/**)", "Read", "/proj/secrets/k.pem", true},
+		{"Read(./secrets/**)", "Read", "secrets/deep/k.pem", true}, // relative to cwd
+		{"Read(./secrets/**)", "Read", "/proj/other/secrets/k.pem", false},
+		{"Edit(src/**)", "Edit", "/proj/src/a/b.go", true},
+		{"Edit(src/**)", "Edit", "/proj/lib/src/b.go", false}, // only the src in the working directory
+		{"Edit(**/src/**)", "Edit", "/proj/lib/src/b.go", true},
+		{"Edit(/docs/**)", "Edit", "/proj/docs/x.md", true}, // "/p": the project
+		{"Edit(//etc/**)", "Edit", "/etc/hosts", true},      // "//p": absolute
+		{"Read(~/.ssh/**)", "Read", "/home/u/.ssh/id", true},
+		{"Read(.env)", "Read", "/proj/app/.env", true},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, ruleMatch(t, c.rule, c.tool, `{"file_path":`+quote(c.path)+`}`), "%s vs %s %s", c.rule, c.tool, c.path)
+	}
+	require.True(t, ruleMatch(t, "WebFetch(domain:example.com)", "WebFetch", `{"url":"https://example.com/x"}`))
+	require.False(t, ruleMatch(t, "WebFetch(domain:example.com)", "WebFetch", `{"url":"https://evil.com/example.com"}`))
+	require.True(t, ruleMatch(t, "mcp__github", "mcp__github__create_issue", `{}`))
+	require.True(t, ruleMatch(t, "mcp__github__*", "mcp__github__create_issue", `{}`))
+	require.False(t, ruleMatch(t, "mcp__github", "mcp__gitlab__x", `{}`))
+	require.True(t, ruleMatch(t, "Agent(Explore)", "Agent", `{"subagent_type":"Explore","prompt":"p"}`))
+	require.True(t, (*Rule)(nil).Match("x", nil, ""))
+}
+
+func TestRuleErrors(t *testing.T) {
+	for _, bad := range []string{"", "Bash(", "Bash()", "Bash(git *) && Edit(*.ts)", "Bash(git *) extra", "Edit([)", "Bash git"} {
+		_, err := CompileRule(bad, "/p", "/h")
+		require.ErrorIs(t, err, ErrRule, bad)
+	}
+}
