@@ -37,7 +37,7 @@ func sessionEndBudget(set *config.Set, env []string) time.Duration {
 			continue
 		}
 		found = true
-		if h.TimeoutSet {
+		if h.TimeoutSet && h.Plugin == "" { // the reference: plugin hooks' timeouts do not raise it
 			timeouts = append(timeouts, h.Timeout)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -436,4 +437,19 @@ func TestHTTPHookAllowedEnvVarsPolicy(t *testing.T) {
 	h := <-got
 	require.Equal(t, "Bearer t0k3n", h.Get("Authorization"))
 	require.Equal(t, "[]", h.Get("X-Other"), "OTHER is not on httpHookAllowedEnvVars")
+}
+
+// TestSessionEndBudgetIgnoresPluginTimeouts: a plugin hook's timeout does not raise the
+// shared SessionEnd budget (the reference), a settings file's does.
+func TestSessionEndBudgetIgnoresPluginTimeouts(t *testing.T) {
+	dir := t.TempDir()
+	plugin := dir + "/plugin"
+	require.NoError(t, os.MkdirAll(plugin+"/hooks", 0o755))
+	require.NoError(t, os.WriteFile(plugin+"/hooks/hooks.json",
+		[]byte(hookCfg("SessionEnd", map[string]any{"type": "command", "command": "true", "timeout": 40})), 0o644))
+	e, _ := open(t, `{"hooks":{}}`, claudeProfile, func(o *Options) { o.Plugins = []string{plugin} })
+	require.Equal(t, 1500*time.Millisecond, e.plan.Load().sessionEnd)
+	e2, _ := open(t, hookCfg("SessionEnd", map[string]any{"type": "command", "command": "true", "timeout": 5}), claudeProfile,
+		func(o *Options) { o.Plugins = []string{plugin} })
+	require.Equal(t, 5*time.Second, e2.plan.Load().sessionEnd)
 }
