@@ -14,8 +14,8 @@ func init() {
 		args:    "EVENT",
 		summary: "say for every hook of an event why it would or would not run, and where it is defined",
 		help: `For each hook configured for EVENT (and each one configured under a misspelling of
-it), says which check decided (event, duplicate, disableAllHooks, disabled, matcher, filter,
-trust) and why, with the file and line the hook comes from, then the exact command lines of
+it), says which check decided (event, duplicate, disableAllHooks, policy, disabled, matcher,
+filter, if, trust, once) and why, with the file and line the hook comes from, then the exact command lines of
 the hooks that would run. Nothing is run.`,
 		example: `hookexec explain PreToolUse --payload '{"tool_name":"Edit","tool_input":{"file_path":"a.py"}}'
 hookexec --profile autohand explain pre-tool --payload @payload.json --json`,

@@ -167,3 +167,26 @@ func TestLogFlag(t *testing.T) {
 	assert.Contains(t, lines[1], `"event":"Stop"`)
 	assert.NotContains(t, out.stdout+out.stderr, `"hooks"`, "the log goes to the file only")
 }
+
+// Claude Code's "if" rules: list shows them, explain says when one keeps a hook from running.
+func TestIfRules(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo git-guard", "name": "git-guard", "if": "Bash(git push *)"},
+        {"type": "command", "command": "echo audit", "name": "audit"}
+      ]}
+    ]
+  }
+}
+`)
+	out := s.run("--profile", "claude", "list")
+	require.Equal(t, 0, out.code, out.stderr)
+	golden(t, "list_if.txt", s.normalise(out.stdout))
+	out = s.run("--profile", "claude", "explain", "PreToolUse", "--payload", `{"tool_name":"Bash","tool_input":{"command":"git status"}}`)
+	require.Equal(t, 0, out.code, out.stderr)
+	golden(t, "explain_if.txt", s.normalise(out.stdout))
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,8 +90,17 @@ func (a *app) printList(rep *engine.ConfigReport) {
 			}
 		}
 		fmt.Fprintf(w, "%s %s\n", t.paint(bold, ev.name), t.paint(dim, fmt.Sprintf("(%d/%d enabled)", on, len(ev.hooks))))
-		tb := newTable(t, "STATE", "ID", "MATCHER", "TYPE", "COMMAND", "SOURCE")
-		tb.shrink = 4
+		// The IF column (Claude Code's permission rules) only where some hook has one.
+		hasIf := false
+		for _, h := range ev.hooks {
+			hasIf = hasIf || h.If != ""
+		}
+		header := []string{"STATE", "ID", "MATCHER", "TYPE", "COMMAND", "SOURCE"}
+		if hasIf {
+			header = slices.Insert(header, 3, "IF")
+		}
+		tb := newTable(t, header...)
+		tb.shrink = slices.Index(header, "COMMAND")
 		var notes []string
 		for _, h := range ev.hooks {
 			state := cell{text: "on", paint: green}
@@ -98,8 +108,12 @@ func (a *app) printList(rep *engine.ConfigReport) {
 				state = cell{text: "off", paint: red}
 				notes = append(notes, fmt.Sprintf("%s: %s", h.ID, plainMessage(h.Disabled)))
 			}
-			tb.rowCells(state, cell{text: h.ID, paint: cyan}, cell{text: matcherText(h)}, cell{text: h.Type},
-				cell{text: oneLine(h.Command)}, cell{text: a.where(h.Source, h.Line), paint: dim})
+			row := []cell{state, {text: h.ID, paint: cyan}, {text: matcherText(h)}, {text: h.Type},
+				{text: oneLine(h.Command)}, {text: a.where(h.Source, h.Line), paint: dim}}
+			if hasIf {
+				row = slices.Insert(row, 3, cell{text: h.If})
+			}
+			tb.rowCells(row...)
 		}
 		tb.write(w, "  ")
 		for _, n := range notes {

@@ -46,9 +46,12 @@ const (
 	CheckDuplicate  = "duplicate"       // an identical handler of higher precedence runs instead
 	CheckDisableAll = "disableAllHooks" // disableAllHooks is true
 	CheckDisabled   = "disabled"        // enabled false, disabledHooks, or a config error
+	CheckPolicy     = "policy"          // managed settings: allowManagedHooksOnly, allowedHttpHookUrls, ...
 	CheckMatcher    = "matcher"         // the matcher (rejects or accepts the subject)
 	CheckFilter     = "filter"          // autohand's tool/path filter
+	CheckIf         = "if"              // the hook's "if" permission rule (Claude Code)
 	CheckTrust      = "trust"           // a project hook not (or no longer) approved, trust "project"
+	CheckOnce       = "once"            // a "once" hook that already ran in the session
 )
 
 // Explain says for every hook configured for event (and every hook configured under a
@@ -72,7 +75,7 @@ func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
 	defer doc.Release()
 	ev := event.Lookup(name)
 	p := e.plan.Load()
-	x := e.explainFire(p, ev, doc)
+	x := e.explainFire(p, ev, doc, true)
 	f := e.newFire(name, ev, doc, time.Now())
 	for i := range x.Hooks {
 		hx := &x.Hooks[i]
@@ -85,25 +88,42 @@ func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
 	return &x.Explanation, nil
 }
 
-// explainFire is plan.explain followed by the trust check Fire makes on the hooks that match.
-func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc) *explanation {
-	x := p.explain(ev, doc)
-	if p.trust == nil {
-		return x
+// explainFire is plan.explain followed by the checks Fire makes on the hooks that match:
+// trust, then (with once) whether a "once" hook already ran in the payload's session.
+func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc, once bool) *explanation {
+	x := p.explain(ev, doc, e.ruleCwd(doc))
+	session := doc.String("session_id")
+	if session == "" {
+		session = e.opts.SessionID
 	}
 	for i := range x.Hooks {
 		hx := &x.Hooks[i]
 		h := p.hooks[x.index[i]]
-		if !hx.Runs || h.approval == nil {
+		if !hx.Runs {
 			continue
 		}
-		if _, waiting := e.admit(p.trust, []*hook{h}); len(waiting) > 0 {
-			hx.Runs, hx.Check = false, CheckTrust
-			hx.Reason = "awaiting approval: " + waiting[0].Reason + " (hookexec trust approve " + h.cfg.ID + ")"
+		if p.trust != nil && h.approval != nil {
+			if _, waiting := e.admit(p.trust, []*hook{h}); len(waiting) > 0 {
+				hx.Runs, hx.Check = false, CheckTrust
+				hx.Reason = "awaiting approval: " + waiting[0].Reason + " (hookexec trust approve " + h.cfg.ID + ")"
+				x.Runs--
+				continue
+			}
+		}
+		if once && h.cfg.Once && e.sessions.hasRun(session, h.cfg.ID) {
+			hx.Runs, hx.Check = false, CheckOnce
+			hx.Reason = fmt.Sprintf("once: already ran in session %q", session)
 			x.Runs--
 		}
 	}
 	return x
+}
+
+// hasRun reports whether "once" hook id already ran in session, without recording anything.
+func (s *sessions) hasRun(session, id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ran[session][id]
 }
 
 // explanation is an Explanation with the plan index of each hook.
@@ -114,11 +134,11 @@ type explanation struct {
 
 // explain judges every hook of ev against the payload. It mirrors selectHooks, which stays
 // the fast path of Fire; a test checks that both choose the same hooks.
-func (p *plan) explain(ev event.Info, doc *payload.Doc) *explanation {
+func (p *plan) explain(ev event.Info, doc *payload.Doc, cwd string) *explanation {
 	x := &explanation{Explanation: Explanation{Event: ev.Name, Hooks: []HookExplanation{}}}
 	for _, f := range ev.Subject {
 		if doc.Has(f) {
-			x.Subject, x.SubjectField = doc.String(f), f
+			x.Subject, x.SubjectField = ev.SubjectOf(doc.String(f)), f
 			break
 		}
 	}
@@ -137,6 +157,8 @@ func (p *plan) explain(ev event.Info, doc *payload.Doc) *explanation {
 			hx.Check, hx.Reason = CheckDuplicate, c.Disabled
 		case p.set.DisableAll:
 			hx.Check, hx.Reason = CheckDisableAll, "disableAllHooks is true"
+		case c.Disabled != "" && byPolicy(c.Disabled):
+			hx.Check, hx.Reason = CheckPolicy, c.Disabled
 		case c.Disabled != "":
 			hx.Check, hx.Reason = CheckDisabled, c.Disabled
 		case !c.Match.Match(x.Subject):
@@ -157,6 +179,15 @@ func (p *plan) explain(ev event.Info, doc *payload.Doc) *explanation {
 						listText(c.FilterTools), listText(c.FilterPaths), tool, path)
 				}
 			}
+			if hx.Runs && c.Rule != nil {
+				hx.Check = CheckIf
+				if c.Rule.Match(doc.String("tool_name"), toolInput(doc), cwd) {
+					hx.Reason += fmt.Sprintf("; if %q holds", c.If)
+				} else {
+					hx.Runs = false
+					hx.Reason = fmt.Sprintf("if %q does not hold for this %s call", c.If, doc.String("tool_name"))
+				}
+			}
 		}
 		if hx.Runs {
 			x.Runs++
@@ -165,6 +196,16 @@ func (p *plan) explain(ev event.Info, doc *payload.Doc) *explanation {
 		x.index = append(x.index, i)
 	}
 	return x
+}
+
+// byPolicy reports whether a hook was turned off by managed settings (core/config's policy).
+func byPolicy(reason string) bool {
+	for _, s := range []string{"allowManagedHooksOnly", "allowedHttpHookUrls", "(managed hooks still run)"} {
+		if strings.Contains(reason, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func quoteMatcher(m string) string {

@@ -234,3 +234,45 @@ func TestExplainTrust(t *testing.T) {
 	require.Len(t, r.Hooks, 1)
 	assert.Equal(t, "user", r.Hooks[0].ID)
 }
+
+// Claude Code's "if" rules and "once" hooks: Explain names them, and agrees with Fire.
+func TestExplainIfAndOnce(t *testing.T) {
+	e, _ := open(t, `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "name": "gitonly", "if": "Bash(git *)"}]}],
+		"SessionStart": [{"hooks": [{"type": "command", "command": "true", "name": "first", "once": true}]}]}}`,
+		func(o *Options) { o.Profile = "claude" })
+	for _, c := range []struct {
+		cmd  string
+		runs bool
+	}{{"git status", true}, {"ls", false}} {
+		pl := []byte(`{"tool_name":"Bash","tool_input":{"command":"` + c.cmd + `"}}`)
+		x, err := e.Explain("PreToolUse", pl)
+		require.NoError(t, err)
+		require.Len(t, x.Hooks, 1)
+		assert.Equal(t, CheckIf, x.Hooks[0].Check)
+		assert.Equal(t, c.runs, x.Hooks[0].Runs, c.cmd)
+		assert.Contains(t, x.Hooks[0].Reason, `"Bash(git *)"`)
+		assert.Equal(t, boolInt(c.runs), fireT(t, e, "PreToolUse", string(pl)).Matched, c.cmd)
+	}
+
+	pl := `{"session_id":"s1"}`
+	x, err := e.Explain("SessionStart", []byte(pl))
+	require.NoError(t, err)
+	assert.True(t, x.Hooks[0].Runs)
+	assert.Equal(t, 1, fireT(t, e, "SessionStart", pl).Matched)
+	x, err = e.Explain("SessionStart", []byte(pl))
+	require.NoError(t, err)
+	assert.False(t, x.Hooks[0].Runs, "once: it ran in s1 already")
+	assert.Equal(t, CheckOnce, x.Hooks[0].Check)
+	assert.Equal(t, 0, fireT(t, e, "SessionStart", pl).Matched)
+	x, err = e.Explain("SessionStart", []byte(`{"session_id":"s2"}`))
+	require.NoError(t, err)
+	assert.True(t, x.Hooks[0].Runs, "another session")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -88,7 +88,8 @@ type logHook struct {
 // record writes one fire. selected and res.Hooks are parallel (config order); f is nil
 // when nothing ran.
 func (e *Engine) record(p *plan, name string, ev event.Info, doc *payload.Doc, start time.Time, res *Result, selected []*hook, f *fire) {
-	x := e.explainFire(p, ev, doc)
+	// Without the once check: this fire has just recorded its own "once" hooks as run.
+	x := e.explainFire(p, ev, doc, false)
 	ran := make(map[int]int, len(selected)) // plan index → result index
 	for i, h := range selected {
 		ran[h.index] = i
@@ -103,6 +104,9 @@ func (e *Engine) record(p *plan, name string, ev event.Info, doc *payload.Doc, s
 	}
 	for k, hx := range x.Hooks {
 		lh := logHook{HookExplanation: hx}
+		if _, ok := ran[x.index[k]]; hx.Runs && !ok && p.hooks[x.index[k]].cfg.Once {
+			lh.Runs, lh.Check, lh.Reason = false, CheckOnce, "once: already ran in this session"
+		}
 		if i, ok := ran[x.index[k]]; ok && i < len(res.Hooks) && f != nil {
 			r := &res.Hooks[i]
 			j := f.prepare(selected[i])

@@ -23,9 +23,12 @@ type ConfigReport struct {
 	EventNames map[string]string `json:"event_names"`
 	// Notifications: every fire is announced to the listener (kind "notification"), so a
 	// binding must not skip the library for fires that match no hook.
-	Notifications bool   `json:"notifications"`
-	Trust         string `json:"trust"`       // "all" or "project"
-	TrustStore    string `json:"trust_store"` // the trust store file
+	Notifications bool `json:"notifications"`
+	// Logging: every fire is written to the debug log (log_file / HOOKEXEC_LOG), so a
+	// binding must not skip the library for fires that match no hook either.
+	Logging    bool   `json:"logging"`
+	Trust      string `json:"trust"`       // "all" or "project"
+	TrustStore string `json:"trust_store"` // the trust store file
 }
 
 // HookInfo is one configured hook, enabled or not.
@@ -90,6 +93,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Events:        p.eventsSummary(),
 		EventNames:    eventNames(),
 		Notifications: p.notify,
+		Logging:       e.log != nil,
 		Trust:         e.trust.String(),
 		TrustStore:    e.store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),

@@ -149,6 +149,7 @@ class Engine:
         self._retired: List[Any] = []  # every C evaluator handed out, kept until close
         self._handlers: Dict[str, Callable[[Any], Any]] = {}  # listener kind → host callback
         self._notifications = False  # the library announces every fire (autohand)
+        self._logging = False  # the library logs every fire (log_file / HOOKEXEC_LOG)
         mp = options.get("max_parallel")  # the library refuses a bad one below
         self._max_parallel = mp if isinstance(mp, int) and mp > 0 else _DEFAULT_MAX_PARALLEL
         self._executor: Optional[ThreadPoolExecutor] = None  # fire_async's, made on first use
@@ -299,7 +300,7 @@ class Engine:
 
     def _fast(self, event: str, payload: Payload) -> Optional[FireResult]:
         """The result of a fire that certainly matches nothing, or None (ask the library)."""
-        if self._piped or (payload is not None and type(payload) is not dict):
+        if self._piped or self._logging or (payload is not None and type(payload) is not dict):
             return None
         if self._notifications and "notification" in self._handlers:
             return None  # every fire is announced, matched or not
@@ -406,6 +407,7 @@ class Engine:
         self._piped = self._piped or any(h.get("pipe_output") for h in cfg.get("hooks") or ())
         self._names = dict(cfg.get("event_names") or {})
         self._notifications = bool(cfg.get("notifications"))
+        self._logging = bool(cfg.get("logging"))
         self._summary = (events, {})
         self._quick = {}
 
