@@ -122,7 +122,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
-FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile \
+FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
 	core/config:FuzzLoad core/decide:FuzzRead
 STRESS_FIRES ?= 100000
 
