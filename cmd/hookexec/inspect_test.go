@@ -126,6 +126,11 @@ func TestReplayBadInputRunsNothing(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(out.stderr, "\n"))
 		assert.NoFileExists(t, marker, "nothing runs when the file is bad")
 	}
+	// The control: the same hook does run from a good file, so "nothing ran" above means
+	// replay refused the bad ones.
+	s.run("--profile", "claude", "replay", s.write("in.jsonl", `{"event":"Stop"}`))
+	assert.FileExists(t, marker)
+
 	out := s.run("replay", filepath.Join(s.root, "missing.jsonl"))
 	assert.Equal(t, exitUsage, out.code)
 	assert.Contains(t, out.stderr, "cannot read")

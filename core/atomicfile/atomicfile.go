@@ -9,8 +9,12 @@ import (
 )
 
 // Write replaces path with data. perm applies to a new file; an existing file keeps its
-// mode. Missing parent directories are created (0755).
+// mode. Missing parent directories are created (0755). A path that is a symbolic link is
+// written through: the file it points to is replaced and the link stays.
 func Write(path string, data []byte, perm os.FileMode) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -26,6 +26,27 @@ func TestWrite(t *testing.T) {
 
 	// A directory where the file should be: the write fails, nothing is left behind.
 	require.Error(t, Write(filepath.Join(dir, "a"), []byte("x"), 0o600))
-	entries, _ := os.ReadDir(filepath.Join(dir, "a", "b"))
-	assert.Len(t, entries, 1, "no temporary files left")
+	entries, _ := os.ReadDir(dir) // where that write's temporary file was made
+	require.Len(t, entries, 1, "no temporary files left")
+	assert.Equal(t, "a", entries[0].Name())
+}
+
+// A settings file that is a link (into a dotfiles repository, say) stays a link: the write
+// replaces the file it points to.
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "settings.json")
+	require.NoError(t, Write(real, []byte("one"), 0o644))
+	link := filepath.Join(dir, "home", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+	require.NoError(t, os.Symlink("../dotfiles/settings.json", link))
+
+	require.NoError(t, Write(link, []byte("two"), 0o600))
+	st, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.True(t, st.Mode()&os.ModeSymlink != 0, "the link is still a link")
+	b, _ := os.ReadFile(real)
+	assert.Equal(t, "two", string(b))
+	entries, _ := os.ReadDir(filepath.Dir(link))
+	assert.Len(t, entries, 1, "nothing left beside the link")
 }

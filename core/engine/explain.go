@@ -92,10 +92,7 @@ func (e *Engine) Explain(name string, data []byte) (*Explanation, error) {
 // trust, then (with once) whether a "once" hook already ran in the payload's session.
 func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc, once bool) *explanation {
 	x := p.explain(ev, doc, e.ruleCwd(doc))
-	session := doc.String("session_id")
-	if session == "" {
-		session = e.opts.SessionID
-	}
+	session := e.sessionOf(doc)
 	for i := range x.Hooks {
 		hx := &x.Hooks[i]
 		h := p.hooks[x.index[i]]
@@ -238,6 +235,8 @@ func commandLine(j *job) string {
 	switch {
 	case j.h.cfg.Type == "prompt":
 		return j.prompt
+	case len(j.argv) == 0 && !j.h.git() && j.h.cfg.Type != "git-commit":
+		return j.h.command() // http, agent, mcp_tool and persistent hooks run no argv here
 	case j.h.cfg.Type == "git-commit":
 		flag := ""
 		if j.h.cfg.NoVerify {

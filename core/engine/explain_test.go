@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -275,4 +277,39 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Hooks that run no argv here (http, and the host-evaluated types) are logged with what
+// they would run: the url, the prompt.
+func TestLogFileNamesWhatEveryTypeRuns(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	logPath := filepath.Join(t.TempDir(), "types.jsonl")
+	e, _ := open(t, `{"hooks":{"PreToolUse":[{"hooks":[
+		{"type":"http","url":"`+srv.URL+`/hook"},
+		{"type":"agent","prompt":"check the command"}]}]}}`, func(o *Options) { o.LogFile, o.Profile = logPath, "claude" })
+	fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	lines := readLog(t, logPath)
+	require.Len(t, lines, 1)
+	require.Len(t, lines[0].Hooks, 2)
+	assert.True(t, lines[0].Hooks[0].Ran)
+	assert.Equal(t, srv.URL+"/hook", lines[0].Hooks[0].Command)
+	assert.Equal(t, "check the command", lines[0].Hooks[1].Command)
+}
+
+// SessionEnd forgets what the session's once hooks and Stop cap kept.
+func TestSessionEndForgetsTheSession(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"true","once":true}]}],
+		"Stop":[{"hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}`)
+	fireT(t, e, "SessionStart", `{"session_id":"a"}`)
+	fireT(t, e, "Stop", `{"session_id":"a"}`)
+	e.sessions.mu.Lock()
+	require.NotEmpty(t, e.sessions.ran, "the once hook is remembered")
+	require.NotEmpty(t, e.sessions.stopBlocks, "the blocked Stop is counted")
+	e.sessions.mu.Unlock()
+	fireT(t, e, "SessionEnd", `{"session_id":"a"}`)
+	e.sessions.mu.Lock()
+	defer e.sessions.mu.Unlock()
+	assert.Empty(t, e.sessions.ran)
+	assert.Empty(t, e.sessions.stopBlocks)
 }

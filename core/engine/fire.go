@@ -45,10 +45,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.announce(name, doc, start)
 	}
 	res := emptyResult(ev.Name)
-	session := doc.String("session_id")
-	if session == "" {
-		session = e.opts.SessionID
-	}
+	session := e.sessionOf(doc)
 	if ev.Name == "SessionEnd" {
 		defer e.sessions.end(session)
 	}
@@ -98,7 +95,11 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.removeEnvFile(f.envFile, f.hasAsync, &f.async)
 	}
 
-	sum := decide.Aggregate(f.toolInput(), verdicts)
+	var input []byte // encoded only when a hook's modified_args needs a base to merge into
+	if slices.ContainsFunc(verdicts, func(v decide.Verdict) bool { return v.ModifiedArgs != nil }) {
+		input = f.toolInput()
+	}
+	sum := decide.Aggregate(input, verdicts)
 	res.Matched = len(selected)
 	res.Blocked = sum.Blocked
 	res.Decision = sum.Decision.String()
@@ -277,6 +278,14 @@ type fire struct {
 	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
 }
 
+// sessionOf is the fire's session: the payload's session_id, else the engine's default.
+func (e *Engine) sessionOf(doc *payload.Doc) string {
+	if s := doc.String("session_id"); s != "" {
+		return s
+	}
+	return e.opts.SessionID
+}
+
 // dialectView is what hooks of one dialect see of the fire.
 type dialectView struct {
 	env   []string
@@ -284,10 +293,7 @@ type dialectView struct {
 }
 
 func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.Time) *fire {
-	session := doc.String("session_id")
-	if session == "" {
-		session = e.opts.SessionID
-	}
+	session := e.sessionOf(doc)
 	f := &fire{e: e, name: name, ev: ev, doc: doc, session: session}
 	f.frame = payload.Frame{
 		SessionID:      session,
@@ -368,12 +374,10 @@ var exitCodePaths = func() []payload.Path {
 	return out
 }()
 
-// toolInput is the input hooks may modify: tool_input, or cli-agent's tool_args.
+// toolInput is the input hooks may modify (tool_input, or cli-agent's tool_args) as JSON.
 func (f *fire) toolInput() []byte {
-	for _, k := range [...]string{"tool_input", "tool_args"} {
-		if v := f.doc.Root().Get(k); v != nil {
-			return payload.AppendJSON(nil, v)
-		}
+	if v := toolInput(f.doc); v != nil {
+		return payload.AppendJSON(nil, v)
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func CompileRule(rule, project, home string) (*Rule, error) {
 func anchor(p, project, home string) string {
 	switch {
 	case strings.HasPrefix(p, "//"):
-		return p[1:]
+		return strings.TrimSuffix(p[1:], "/") + trailingSlash(p)
 	case strings.HasPrefix(p, "~/"):
 		return filepath.ToSlash(filepath.Join(home, p[2:])) + trailingSlash(p)
 	case strings.HasPrefix(p, "/"):
@@ -136,9 +136,11 @@ func anchor(p, project, home string) string {
 	return "./" + p
 }
 
+// trailingSlash is what a pattern's trailing "/" becomes once the path is joined (which
+// drops it): a directory stands for everything under it, as in gitignore.
 func trailingSlash(p string) string {
 	if strings.HasSuffix(p, "/") {
-		return "/"
+		return "/**"
 	}
 	return ""
 }

@@ -75,6 +75,14 @@ func TestRuleFiles(t *testing.T) {
 		{"Edit(//etc/**)", "Edit", "/etc/hosts", true},      // "//p": absolute
 		{"Read(~/.ssh/**)", "Read", "/home/u/.ssh/id", true},
 		{"Read(.env)", "Read", "/proj/app/.env", true},
+		// A trailing "/" names a directory: everything under it (gitignore style).
+		{"Edit(/secrets/)", "Edit", "/proj/secrets/k.pem", true},
+		{"Edit(/secrets/)", "Edit", "/proj/secrets/a/b.pem", true},
+		{"Edit(/secrets/)", "Edit", "/proj/secretsx/k.pem", false},
+		{"Read(~/.ssh/)", "Read", "/home/u/.ssh/id", true},
+		{"Read(./keys/)", "Read", "/proj/keys/k", true},
+		{"Read(keys/)", "Read", "/proj/keys/k", true},
+		{"Edit(//etc/)", "Edit", "/etc/hosts", true},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.want, ruleMatch(t, c.rule, c.tool, `{"file_path":`+quote(c.path)+`}`), "%s vs %s %s", c.rule, c.tool, c.path)

@@ -166,12 +166,8 @@ func (s Store) Update(project string, fn func([]Approval) []Approval) error {
 	if err := enc.Encode(f.raw); err != nil {
 		return fmt.Errorf("%w: %v", ErrStore, err)
 	}
-	// Re-indent: the RawMessages inside were compact.
-	var out bytes.Buffer
-	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
-		return fmt.Errorf("%w: %v", ErrStore, err)
-	}
-	if err := atomicfile.Write(s.Path, out.Bytes(), 0o600); err != nil {
+	// The encoder indents the whole output, the RawMessages inside included.
+	if err := atomicfile.Write(s.Path, buf.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("%w %s: %v", ErrStore, s.Path, err)
 	}
 	return nil

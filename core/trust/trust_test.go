@@ -185,6 +185,7 @@ func TestStoreRoundTripKeepsWhatItDoesNotKnow(t *testing.T) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "\n  \"note\": \"mine\"", "indented, unknown keys kept")
+	assert.Contains(t, string(data), "\n          \"approved_at\"", "indented at every depth, for a person to read")
 	assert.Contains(t, string(data), `"approved_at": "2026-11-23T09:00:00Z"`)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(data, &doc))

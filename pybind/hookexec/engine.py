@@ -304,6 +304,10 @@ class Engine:
             return None
         if self._notifications and "notification" in self._handlers:
             return None  # every fire is announced, matched or not
+        # _refresh assigns _quick last: taken first, it is never newer than the names and
+        # summary read below, so an answer worked out from an old config cannot land in the
+        # new cache (it lands in the old one, which nothing reads any more).
+        quick = self._quick
         canon = self._names.get(event)
         if canon is None:
             return None
@@ -336,13 +340,15 @@ class Engine:
         if empty is None:
             empty = self._empty[canon] = FireResult.empty(canon)
         if known:
-            self._remember(event, fields, subject, empty)
+            self._remember(quick, event, fields, subject, empty)
         return empty
 
-    def _remember(self, event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult) -> None:
+    @staticmethod
+    def _remember(
+        quick: Dict[str, Tuple[Any, FireResult, Any]], event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult
+    ) -> None:
         """Keeps a no-match answer for fire()'s first look, per event name as fired: the event
         has no hooks (fields None), or the subject matches none of them."""
-        quick = self._quick
         if len(quick) >= _MAX_CACHED:
             return
         if fields is None:
@@ -351,8 +357,9 @@ class Engine:
         entry = quick.get(event)
         if entry is None:
             entry = quick[event] = (fields, empty, {})
-        if len(entry[2]) < _MAX_CACHED:
-            entry[2][subject] = 0
+        subjects: Dict[str, int] = entry[2]
+        if len(subjects) < _MAX_CACHED:
+            subjects[subject] = 0
 
     def _fire(self, event: str, payload: Payload) -> FireResult:
         self._check_open()

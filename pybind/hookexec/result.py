@@ -56,17 +56,6 @@ class ReadOnlyDict(Dict[str, Any]):
         return (dict, (dict(self),))
 
 
-_new = object.__new__
-
-
-def _make(cls: Any, fields: Dict[str, Any]) -> Any:
-    """A frozen dataclass instance from every field's value, without the generated __init__'s
-    object.__setattr__ per field: this is on every fire's path (issue 10's profile)."""
-    obj = _new(cls)
-    obj.__dict__.update(fields)
-    return obj
-
-
 def _fast_init(cls: Any) -> Any:
     """Gives a frozen dataclass an __init__ with the same signature that stores every field
     with one dict update, instead of the generated one's object.__setattr__ per field: a fire
