@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/persist"
+	"github.com/hookexec/hookexec/core/run"
+)
+
+// runAll runs the selected hooks: in parallel up to max_parallel, except that a sequential
+// hook waits for everything before it and holds back everything after it. Results land at
+// their config index, so the order never depends on finishing times. After a sequential
+// StopOnBlock hook blocks (AutoAgent), the rest are reported as not run.
+func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdict) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, f.e.maxParallel)
+	stopped := false
+	for i, h := range hs {
+		if stopped {
+			results[i] = h.skipped(notRun)
+			verdicts[i] = decide.Verdict{Continue: true}
+			continue
+		}
+		job := f.prepare(h)
+		f.e.announceStatus(f.ev.Name, h)
+		if h.cfg.Async {
+			results[i] = job.pending()
+			verdicts[i] = decide.Verdict{Continue: true}
+			f.async.Add(1)
+			f.hasAsync, job.done = true, f.async.Done
+			f.e.startAsync(job)
+			continue
+		}
+		ctx := f.budgetFor(h)
+		if h.cfg.Sequential || len(hs) == 1 {
+			wg.Wait()
+			results[i], verdicts[i] = job.execute(ctx)
+			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
+			continue
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			results[i], verdicts[i] = job.execute(ctx)
+		}()
+	}
+	wg.Wait()
+}
+
+// notRun is the error of hooks a sequential block kept from running (AutoAgent).
+const notRun = "not run: an earlier hook blocked"
+
+// withShell runs a shell-form command with bash when the hook asks for it ("shell": "bash");
+// Claude Code's default, sh, is what /bin/sh -c gives.
+func withShell(shell string, argv []string) []string {
+	if shell == "bash" && len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+		return []string{"bash", "-c", argv[2]}
+	}
+	return argv
+}
+
+// execute runs the hook and reads its outcome.
+func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
+	switch {
+	case evaluated(j.h.cfg.Type):
+		return j.evaluate(ctx)
+	case j.h.cfg.Type == "http":
+		return j.post(ctx)
+	}
+	if j.h.cfg.Shell == "powershell" && len(j.h.cfg.Args) == 0 && runtime.GOOS != "windows" {
+		// Claude Code runs these with PowerShell on Windows only; here it is a non-blocking error.
+		hr := j.h.base()
+		hr.ExitCode = -1
+		v := decide.Verdict{Continue: true, Error: "shell \"powershell\" runs only on Windows; the hook was not run"}
+		j.finish(&hr, &v)
+		return hr, v
+	}
+	var r run.Result
+	if j.h.git() {
+		r = j.runGit(ctx)
+	} else if j.runner != nil {
+		r = j.runner(ctx, j.spec)
+	} else {
+		r = run.Run(ctx, j.spec)
+	}
+	missing := ""
+	if r.NotFound() && j.shellArgv != nil {
+		// Let the shell report the missing program, so the output is what `sh -c` gives.
+		spec := j.spec
+		spec.Argv = j.shellArgv()
+		r = run.Run(ctx, spec)
+		if r.ExitCode == 127 {
+			// Still a spawn failure, which fail_closed must block on.
+			missing = "cannot start: " + j.argv[0] + ": command not found"
+		}
+	}
+	hr := j.h.base()
+	hr.ExitCode = r.ExitCode
+	hr.Signal = r.Signal
+	hr.TimedOut = r.TimedOut
+	hr.DurationMs = ms(r.Duration)
+	hr.Stdout = string(r.Stdout)
+	hr.Stderr = string(r.Stderr)
+	hr.StdoutTruncated = r.StdoutTruncated
+	hr.StderrTruncated = r.StderrTruncated
+	failure := ""
+	switch {
+	case r.TimedOut:
+		failure = fmt.Sprintf("timed out after %s", j.spec.Timeout)
+	case errors.Is(r.Err, persist.ErrFailed):
+		failure = r.Err.Error()
+	case r.Err != nil && ctx.Err() != nil:
+		failure, hr.TimedOut = ended(ctx)
+	case r.Err != nil:
+		failure = "cannot start: " + r.Err.Error()
+		if _, err := os.Stat(j.spec.Dir); err != nil {
+			// exec reports a bad cwd as the program missing; name the real culprit.
+			failure = fmt.Sprintf("cannot start: working directory %s: %v", j.spec.Dir, err)
+		}
+	case r.Signal != "":
+		failure = "killed by " + r.Signal
+	case missing != "":
+		failure = missing
+	}
+	v := decide.Read(decide.Input{
+		Event:      j.ev,
+		ExitCode:   r.ExitCode,
+		Stdout:     r.Stdout,
+		Stderr:     r.Stderr,
+		Failure:    failure,
+		FailClosed: j.h.cfg.FailClosed,
+		Blocking:   j.h.cfg.Blocking,
+
+		DecisionObjects: j.h.cfg.Dialect.DecisionObjects,
+	})
+	if r.Stragglers {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
+	}
+	if errors.Is(r.Err, persist.ErrDisabled) {
+		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
+	}
+	j.finish(&hr, &v)
+	return hr, v
+}
+
+func (j *job) finish(hr *HookResult, v *decide.Verdict) {
+	hr.Decision = v.Decision.String()
+	if v.Output != nil {
+		hr.Output = v.Output
+	}
+	if hr.Error == "" {
+		hr.Error = v.Error
+	}
+}
+
+// startAsync runs a job after the fire returned; its result goes to the listener.
+func (e *Engine) startAsync(j *job) {
+	e.async.Add(1)
+	go func() {
+		defer e.async.Done()
+		if j.done != nil {
+			defer j.done()
+		}
+		hr, v := j.execute(e.ctx)
+		e.mu.Lock()
+		fn := e.listen
+		e.mu.Unlock()
+		if fn == nil {
+			return
+		}
+		msg, _ := marshal(struct {
+			Event    string     `json:"event"`
+			Hook     HookResult `json:"hook"`
+			Blocked  bool       `json:"blocked"`
+			Decision string     `json:"decision"`
+			Reason   string     `json:"reason"`
+		}{j.ev.Name, hr, v.Blocked, v.Decision.String(), v.Reason})
+		fn("async", msg)
+		if wake, ok := rewake(j.ev.Name, j.h, &hr); ok {
+			fn("rewake", wake)
+		}
+	}()
+}

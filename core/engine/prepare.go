@@ -1,0 +1,255 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/run"
+	"github.com/hookexec/hookexec/core/template"
+)
+
+// fire is the per-fire state shared by its hooks. It is used only by the firing goroutine
+// (prepare renders everything a hook needs before the hook runs elsewhere).
+type fire struct {
+	e        *Engine
+	name     string // as the host fired it
+	ev       event.Info
+	doc      *payload.Doc
+	session  string
+	env      []string // HOOK_EVENT spelt as fired, built on first use (persistent hooks need none); see envOf
+	eventAt  int      // index of HOOK_EVENT in env
+	warnings []string // about the fire as a whole (environment values left out)
+	frame    payload.Frame
+	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
+	async    sync.WaitGroup                    // the fire's async hooks, until they finish
+	hasAsync bool                              // the fire started async hooks
+	envFile  string                            // CLAUDE_ENV_FILE of this fire; "" when it has none
+	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
+	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
+}
+
+// sessionOf is the fire's session: the payload's session_id, else the engine's default.
+func (e *Engine) sessionOf(doc *payload.Doc) string {
+	if s := doc.String("session_id"); s != "" {
+		return s
+	}
+	return e.opts.SessionID
+}
+
+// dialectView is what hooks of one dialect see of the fire.
+type dialectView struct {
+	env   []string
+	stdin []byte
+}
+
+func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.Time) *fire {
+	session := e.sessionOf(doc)
+	f := &fire{e: e, name: name, ev: ev, doc: doc, session: session}
+	f.frame = payload.Frame{
+		SessionID:      session,
+		TranscriptPath: e.opts.TranscriptPath,
+		Cwd:            e.opts.ProjectDir,
+		Time:           now,
+	}
+	return f
+}
+
+// view returns the stdin for hooks of dialect d: the event spelt their way (autohand
+// hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+func (f *fire) view(d *dialect.Dialect) *dialectView {
+	if v := f.dialects[d]; v != nil {
+		return v
+	}
+	v := &dialectView{}
+	frame := f.frame
+	frame.Event = d.StdinEvent(f.name, f.ev.Name)
+	v.stdin = f.doc.Stdin(d.Envelope, frame)
+	if f.dialects == nil {
+		f.dialects = map[*dialect.Dialect]*dialectView{}
+	}
+	f.dialects[d] = v
+	return v
+}
+
+// envOf returns the environment of one-shot hooks of dialect d, with HOOK_EVENT spelt
+// their way. It is built on first use: a fire of persistent hooks only pays for stdin.
+func (f *fire) envOf(d *dialect.Dialect) []string {
+	v := f.view(d)
+	if v.env != nil {
+		return v.env
+	}
+	if f.env == nil {
+		var warnings []string
+		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
+		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+		f.warnings = append(f.warnings, warnings...)
+		if f.envFile != "" {
+			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)
+		}
+	}
+	v.env = f.env
+	if n := d.EventName(f.name, f.ev.Name); n != f.name {
+		v.env = slices.Clone(f.env)
+		v.env[f.eventAt] = "HOOK_EVENT=" + n
+	}
+	return v.env
+}
+
+// render looks a placeholder's value up in the payload. When the payload lacks them,
+// session_id and cwd are the fire's own and exit_code is the tool response's.
+func (f *fire) render(p payload.Path) string {
+	if v := f.doc.Get(p); v != nil {
+		return payload.Render(v)
+	}
+	switch p.String() {
+	case "session_id":
+		return f.frame.SessionID
+	case "cwd":
+		return f.frame.Cwd
+	case "exit_code":
+		for _, x := range exitCodePaths {
+			if v := f.doc.Get(x); v != nil {
+				return payload.Render(v)
+			}
+		}
+	}
+	return ""
+}
+
+var exitCodePaths = func() []payload.Path {
+	out := make([]payload.Path, len(exitCodeFallback))
+	for i, x := range exitCodeFallback {
+		out[i] = mustPath(x)
+	}
+	return out
+}()
+
+// toolInput is the input hooks may modify (tool_input, or cli-agent's tool_args) as JSON.
+func (f *fire) toolInput() []byte {
+	if v := toolInput(f.doc); v != nil {
+		return payload.AppendJSON(nil, v)
+	}
+	return nil
+}
+
+// job is everything one hook needs to run, rendered while the payload is still live, so
+// that it can outlive the fire (async hooks).
+type job struct {
+	h         *hook
+	ev        event.Info
+	eventName string
+	argv      []string
+	shellArgv func() []string // fallback when a direct command is not on PATH
+	spec      run.Spec
+	runner    func(context.Context, run.Spec) run.Result // run.Run, or a persistent hook's process
+	prompt    string                                     // a prompt hook's prompt, or git-commit's message
+	http      run.HTTPSpec
+	// Hooks the host evaluates: their definition, stdin payload and the evaluator.
+	definition []byte
+	payload    []byte
+	evaluator  Evaluator
+	done       func() // called when an async job finished; nil for others
+}
+
+func (f *fire) prepare(h *hook) *job {
+	j := &job{h: h, ev: f.ev, eventName: f.name}
+	render := func(paths []payload.Path) func(int) string {
+		return func(i int) string { return f.render(paths[i]) }
+	}
+	v := f.view(h.cfg.Dialect)
+	if h.cfg.Text != nil {
+		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
+	}
+	if evaluated(h.cfg.Type) {
+		j.payload = v.stdin
+		j.definition = f.definition(h, j.prompt, v.stdin)
+		j.spec.OutputCap = f.e.cap
+		f.e.mu.Lock()
+		j.evaluator = f.e.eval
+		f.e.mu.Unlock()
+		return j
+	}
+	if h.proc != nil {
+		// A persistent hook's process has its argv and environment already; a request is
+		// only its stdin line.
+		j.spec = run.Spec{Stdin: v.stdin, Timeout: h.cfg.Timeout, OutputCap: f.e.cap}
+		j.runner = h.proc.Run
+		return j
+	}
+	if c := h.cfg.Cmd; c != nil {
+		j.argv = withShell(h.cfg.Shell, c.Argv(render(h.cfg.CmdPaths)))
+		if c.Mode() == template.Direct {
+			shell := withShell(h.cfg.Shell, c.ShellArgv(render(h.cfg.CmdPaths))) // rendered now: the payload dies with the fire
+			j.shellArgv = func() []string { return shell }
+		}
+	}
+	env := f.envOf(h.cfg.Dialect)
+	if len(h.cfg.Env) > 0 {
+		env = append(env[:len(env):len(env)], h.cfg.Env...)
+	}
+	if h.cfg.Type == "http" {
+		j.http = httpSpec(h, v.stdin, env, f.e.cap, f.httpVars)
+		return j
+	}
+	dir := h.cfg.Cwd
+	if dir == "" {
+		dir = f.e.opts.ProjectDir
+	}
+	j.spec = run.Spec{
+		Argv:      j.argv,
+		Stdin:     v.stdin,
+		Env:       env,
+		Dir:       dir,
+		Timeout:   h.cfg.Timeout,
+		Grace:     f.e.grace,
+		OutputCap: f.e.cap,
+	}
+	return j
+}
+
+func (h *hook) base() HookResult {
+	return HookResult{
+		ID:      h.cfg.ID,
+		Source:  h.cfg.Source,
+		Matcher: h.cfg.Matcher,
+		Command: h.command(),
+		Exec:    h.exec(),
+		Async:   h.cfg.Async,
+		// Status is the text a host shows while the hook runs (also announced as it starts).
+		StatusMessage: h.cfg.StatusMessage,
+	}
+}
+
+func (h *hook) command() string {
+	switch {
+	case h.cfg.Type == "prompt" || h.cfg.Type == "agent":
+		return h.cfg.Prompt
+	case h.cfg.Type == "http":
+		return h.cfg.URL
+	case h.cfg.Type == "mcp_tool":
+		return h.cfg.Server + ":" + h.cfg.Tool
+	case h.git():
+		return h.gitCommand()
+	case len(h.cfg.Args) > 0:
+		return strings.Join(h.cfg.Args, " ")
+	}
+	return h.cfg.Command
+}
+
+func (h *hook) skipped(why string) HookResult {
+	r := h.base()
+	r.ExitCode, r.Decision, r.Error = -1, "none", why
+	return r
+}
+
+func (j *job) pending() HookResult {
+	r := j.h.base()
+	r.ExitCode, r.Decision = -1, "none"
+	return r
+}
