@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,8 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/daemon"
+	"github.com/hookexec/hookexec/core/dispatch"
 	"github.com/hookexec/hookexec/core/install"
 	"github.com/hookexec/hookexec/core/native"
 	"github.com/hookexec/hookexec/core/serve"
@@ -103,6 +103,44 @@ hookexec uninstall --agent claude --user`,
 			return exitOK
 		},
 	})
+	var idle time.Duration
+	var ask string
+	register(&verb{
+		name:    "daemon",
+		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
+		help: `Runs the per-user daemon in the foreground: a Unix socket in a private runtime directory
+($HOOKEXEC_RUNTIME_DIR, else $XDG_RUNTIME_DIR/hookexec, else /tmp/hookexec-UID; 0700, peers of
+another uid refused) speaking serve's JSON-RPC plus dispatch, status and shutdown. It exits
+after --idle without requests, or when a hook call of another hookexec build reaches it.
+"hookexec hook" starts it on demand; HOOKEXEC_DAEMON=off keeps every dispatch in-process.
+--ask status|shutdown talks to the running daemon instead.`,
+		example: `hookexec daemon --ask status
+hookexec daemon --idle 30m`,
+		flags: func(fs *flag.FlagSet) {
+			fs.DurationVar(&idle, "idle", 0, "exit after this long without requests (default $HOOKEXEC_DAEMON_IDLE, else 10m)")
+			fs.StringVar(&ask, "ask", "", "ask the running daemon: `status` or shutdown")
+		},
+		run: func(a *app, args []string) int {
+			if err := noArgs("daemon", args); err != nil {
+				return a.fail(err)
+			}
+			if ask != "" {
+				if ask != "status" && ask != "shutdown" {
+					return a.fail(usagef("daemon: --ask status or --ask shutdown"))
+				}
+				res, err := daemon.Ask(daemon.RuntimeDir(), ask)
+				if err != nil {
+					return a.fail(err)
+				}
+				a.printRawJSON(res)
+				return exitOK
+			}
+			if err := daemon.Run(daemon.Options{Idle: idle}); err != nil {
+				return a.fail(fmt.Errorf("daemon: %w", err))
+			}
+			return exitOK
+		},
+	})
 	register(&verb{
 		name:    "status",
 		summary: "show, per agent and scope, whether hookexec is installed and what it manages",
@@ -142,8 +180,10 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 	})
 }
 
-// dispatch is the hook verb: one fire, answered natively. Any failure of its own is a
-// non-blocking hook error for the agent (exit 1, one line on stderr), as a broken hook is.
+// dispatch is the hook verb: one hook call, answered natively, through the daemon when one
+// answers and in-process otherwise (starting a daemon for the next call). Any failure of
+// its own is a non-blocking hook error for the agent (exit 1, one line on stderr), as a
+// broken hook is; the daemon never makes it fail.
 func (a *app) dispatch(ag *native.Agent) int {
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
 	if err != nil {
@@ -152,44 +192,44 @@ func (a *app) dispatch(ag *native.Agent) int {
 	if len(payload) > serve.MaxMessageBytes {
 		return a.fail(fmt.Errorf("hook: payload longer than %d bytes", serve.MaxMessageBytes))
 	}
-	var head struct {
-		Event string `json:"hook_event_name"`
-		Cwd   string `json:"cwd"`
-	}
-	if err := json.Unmarshal(payload, &head); err != nil || head.Event == "" {
-		return a.fail(errors.New(`hook: the payload on stdin is not a JSON object with "hook_event_name"`))
-	}
 	project := a.globals.project
 	if project == "" {
 		project = os.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	if project == "" {
-		project = head.Cwd
+	if project != "" {
+		if abs, err := filepath.Abs(project); err == nil {
+			project = abs
+		}
 	}
-	if project == "" {
-		project, _ = os.Getwd()
+	req := dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
+		LogFile: a.globals.log, Payload: payload}
+	if !daemon.Off() {
+		dir := daemon.RuntimeDir()
+		reply, err := daemon.Dispatch(dir, daemon.Identity(), req)
+		if err == nil {
+			return a.answer(reply)
+		}
+		if exe, xerr := os.Executable(); xerr == nil {
+			_ = daemon.Start(exe) // for the next call; this one runs in-process now
+		}
 	}
-	home := a.homeDir()
-	o := engine.Options{Profile: ag.Profile, ProjectDir: project, Home: home, LogFile: a.globals.log,
-		Sources: ag.Sources(project, home)}
-	eng, err := engine.Open(o)
+	var code int
+	_, err = dispatch.Once(req, func(r dispatch.Reply) { code = a.answer(r) })
 	if err != nil {
-		return a.fail(fmt.Errorf("hook: %w", err))
+		return a.fail(fmt.Errorf("hook: %s", plainMessage(err.Error())))
 	}
-	res, err := eng.Fire(head.Event, payload)
-	if err != nil {
-		_ = eng.Close()
-		return a.fail(fmt.Errorf("hook: %w", err))
+	return code
+}
+
+// answer writes a reply as the agent reads it and returns the exit status.
+func (a *app) answer(r dispatch.Reply) int {
+	stderr := r.Stderr
+	if err := exportEnv(r.Env); err != nil {
+		stderr += "hookexec: CLAUDE_ENV_FILE: " + err.Error() + "\n"
 	}
-	ans := ag.Answer(res)
-	if err := exportEnv(res.Env); err != nil {
-		ans.Stderr = append(ans.Stderr, "hookexec: CLAUDE_ENV_FILE: "+err.Error()+"\n"...)
-	}
-	_, _ = a.stdout.Write(ans.Stdout)
-	_, _ = a.stderr.Write(ans.Stderr)
-	// The answer is out; async hooks finish (up to the engine's close timeout) before exit.
-	_ = eng.Close()
-	return ans.ExitCode
+	_, _ = io.WriteString(a.stdout, r.Stdout)
+	_, _ = io.WriteString(a.stderr, stderr)
+	return r.ExitCode
 }
 
 // exportEnv appends the exports hooks wrote to the agent's CLAUDE_ENV_FILE.

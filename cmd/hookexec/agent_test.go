@@ -85,7 +85,7 @@ func TestInstallDispatchUninstall(t *testing.T) {
 
 	bad := s.runIn("not json", "hook", "--agent", "claude")
 	assert.Equal(t, exitFail, bad.code, "a broken dispatch is a non-blocking error, never a block")
-	assert.Contains(t, bad.stderr, "hook_event_name")
+	assert.Equal(t, "hookexec: hook: the payload is not a JSON object\n", bad.stderr)
 
 	un := s.run("uninstall", "--agent", "claude")
 	require.Equal(t, 0, un.code, un.stderr)

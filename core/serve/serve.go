@@ -76,13 +76,21 @@ type Message struct {
 type Options struct {
 	MaxMessageBytes int // 0 means MaxMessageBytes
 	MaxConcurrent   int // 0 means MaxConcurrent
+	// Methods adds methods beyond the engine's (the daemon's dispatch, status, shutdown);
+	// nil means none. A method returns its result as JSON, or an error (an *Error keeps
+	// its code).
+	Methods map[string]Method
 }
+
+// Method is an added method: params in, result JSON out.
+type Method func(params json.RawMessage) (json.RawMessage, error)
 
 // Server is one session: the engines the host opened and the calls in flight.
 type Server struct {
 	in       io.Reader
 	out      io.Writer
 	max      int
+	methods  map[string]Method
 	wmu      sync.Mutex // one message per write, whole
 	mu       sync.Mutex // guards engines, next, calls, ended
 	engines  map[int64]*engine.Engine
@@ -102,7 +110,7 @@ func New(in io.Reader, out io.Writer, o Options) *Server {
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = MaxConcurrent
 	}
-	return &Server{in: in, out: out, max: o.MaxMessageBytes, engines: map[int64]*engine.Engine{},
+	return &Server{in: in, out: out, max: o.MaxMessageBytes, methods: o.Methods, engines: map[int64]*engine.Engine{},
 		calls: map[string]chan Message{}, slots: make(chan struct{}, o.MaxConcurrent)}
 }
 
@@ -282,6 +290,9 @@ type engineParams struct {
 func (s *Server) call(method string, params json.RawMessage) (json.RawMessage, error) {
 	if method == "open" {
 		return s.open(params)
+	}
+	if m := s.methods[method]; m != nil {
+		return m(params)
 	}
 	var p engineParams
 	if len(params) > 0 {
