@@ -95,6 +95,10 @@ func Run(o Options) error {
 		return err
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
 	mine, _ := os.Stat(sock)
 	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
 	d.touch()
@@ -171,7 +175,9 @@ func (d *daemon) serve() {
 		d.conns.Add(1)
 		d.active.Add(1)
 		go func() {
-			defer func() { d.touch(); d.active.Add(-1); d.conns.Done() }()
+			// A connection holds the daemon up while open; only dispatches count as use
+			// (asking for the status does not keep an idle daemon alive).
+			defer func() { d.active.Add(-1); d.conns.Done() }()
 			defer conn.Close()
 			_ = serve.New(conn, conn, serve.Options{Methods: methods}).Serve()
 		}()
