@@ -242,18 +242,20 @@ func (d *Dispatcher) release(e *entry) {
 	d.mu.Unlock()
 }
 
-// stampOf is the files' identity and modification: a change in any reloads the engine.
+// stampOf is a hash of the files' content: any change reloads the engine, even one
+// within the file system's timestamp granularity that keeps the size.
 func stampOf(paths []string) string {
-	var b strings.Builder
+	h := sha256.New()
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		b, err := os.ReadFile(p)
 		if err != nil {
-			b.WriteString("-\x00")
+			fmt.Fprintf(h, "-%d\x00", len(p))
 			continue
 		}
-		fmt.Fprintf(&b, "%d.%d.%o.%s\x00", st.Size(), st.ModTime().UnixNano(), st.Mode(), fileID(st))
+		fmt.Fprintf(h, "%d\x00", len(b))
+		h.Write(b)
 	}
-	return b.String()
+	return string(h.Sum(nil))
 }
 
 // Engines is the number of engines kept.

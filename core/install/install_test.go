@@ -18,9 +18,9 @@ const dispatcher = "/opt/hookexec/bin/hookexec hook --agent claude"
 // Realistic layouts: the shapes people's settings files have, with the keys Claude Code
 // keeps beside hooks, tabs, one-line objects, Unicode, no trailing newline.
 var (
-	userSettings = "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(git status)\"]},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"~/.claude/guard.sh\", \"timeout\": 10}\n        ]\n      },\n      {\"matcher\": \"Write|Edit\", \"hooks\": [{\"type\": \"prompt\", \"prompt\": \"Is this edit safe? $ARGUMENTS\"}]}\n    ],\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo done ✓\"}]}]\n  },\n  \"statusLine\": {\"type\": \"command\", \"command\": \"date\"}\n}\n"
+	userSettings    = "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(git status)\"]},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"~/.claude/guard.sh\", \"timeout\": 10}\n        ]\n      },\n      {\"matcher\": \"Write|Edit\", \"hooks\": [{\"type\": \"prompt\", \"prompt\": \"Is this edit safe? $ARGUMENTS\"}]}\n    ],\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo done ✓\"}]}]\n  },\n  \"statusLine\": {\"type\": \"command\", \"command\": \"date\"}\n}\n"
 	projectSettings = "{\n\t\"hooks\": {\n\t\t\"PostToolUse\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"Write\",\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{ \"type\": \"command\", \"command\": \"gofmt -l <<tool_input.file_path>>\" }\n\t\t\t\t]\n\t\t\t}\n\t\t],\n\t\t\"SessionStart\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"cat NOTES.md\" } ] } ]\n\t},\n\t\"env\": { \"FOO\": \"1\" }\n}"
-	localSettings = `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./check-prompt.sh","timeout":3}]}],"Stop":[{"hooks":[{"type":"agent","prompt":"did it finish?"}]}]},"outputStyle":"terse"}`
+	localSettings   = `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"./check-prompt.sh","timeout":3}]}],"Stop":[{"hooks":[{"type":"agent","prompt":"did it finish?"}]}]},"outputStyle":"terse"}`
 )
 
 type layout struct{ project, home string }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/event"
 )
 
 // Claude Code reads one hook's answer as its hooks reference says: exit 0 with JSON on
@@ -100,7 +101,8 @@ func claudeAnswer(r *engine.Result) Answer {
 			hs["decision"] = d
 		}
 	default:
-		if r.Blocked {
+		// Feedback events (the tool already ran) carry a hook's exit-2 reason unblocked.
+		if r.Blocked || event.Lookup(r.Event).Feedback && r.Reason != "" {
 			if decisionBlock[r.Event] {
 				out.Decision, out.Reason = "block", r.Reason
 			} else {
