@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/daemon"
 	"github.com/hookexec/hookexec/core/dispatch"
+	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/install"
 	"github.com/hookexec/hookexec/core/native"
 	"github.com/hookexec/hookexec/core/serve"
@@ -201,8 +202,12 @@ func (a *app) dispatch(ag *native.Agent) int {
 			project = abs
 		}
 	}
+	logFile := a.globals.log
+	if logFile == "" {
+		logFile = os.Getenv(engine.LogEnv) // the daemon's own environment is not the call's
+	}
 	req := dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
-		LogFile: a.globals.log, Payload: payload}
+		LogFile: logFile, Payload: payload}
 	if !daemon.Off() {
 		dir := daemon.RuntimeDir()
 		reply, err := daemon.Dispatch(dir, daemon.Identity(), req)

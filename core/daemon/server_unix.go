@@ -83,6 +83,9 @@ func Run(o Options) error {
 	if err := privateDir(o.Dir); err != nil {
 		return err
 	}
+	// Hooks get each call's environment exactly (engines are keyed by it): nothing of
+	// the environment of the call that started the daemon may leak into other calls'.
+	os.Clearenv()
 	lk, err := lock(filepath.Join(o.Dir, LockName), 5*time.Second)
 	if err != nil {
 		return err
