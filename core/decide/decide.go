@@ -55,6 +55,9 @@ type Input struct {
 	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
 	// decision fields are ignored (Claude Code's dialect).
 	DecisionObjects bool
+	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
+	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
+	ContinueAfterTool bool
 	// TextIsContext makes stdout that is not JSON additional context on every event (the
 	// body of an http hook's 2xx response), not only on those that take text.
 	TextIsContext bool
@@ -332,7 +335,8 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		}
 		v.AdditionalContext += fb
 	}
-	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
+	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" &&
+		!(in.ContinueAfterTool && ev.Name == "PreToolUse") {
 		// continue:false outranks any decision: what the event announces must not happen.
 		decision = Deny
 		if reason == "" {
