@@ -58,9 +58,6 @@ type Input struct {
 	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
 	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
 	ContinueAfterTool bool
-	// TextIsContext makes stdout that is not JSON additional context on every event (the
-	// body of an http hook's 2xx response), not only on those that take text.
-	TextIsContext bool
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -155,7 +152,7 @@ func Read(in Input) Verdict {
 	case in.ExitCode == 0:
 		if doc != nil {
 			v.apply(in, doc)
-		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
+		} else if len(stdout) > 0 && takesTextContext(in.Event.Name) {
 			v.AdditionalContext = string(stdout)
 		}
 	default:
