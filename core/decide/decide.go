@@ -55,9 +55,9 @@ type Input struct {
 	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
 	// decision fields are ignored (Claude Code's dialect).
 	DecisionObjects bool
-	// TextIsContext makes stdout that is not JSON additional context on every event (the
-	// body of an http hook's 2xx response), not only on those that take text.
-	TextIsContext bool
+	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
+	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
+	ContinueAfterTool bool
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -152,7 +152,7 @@ func Read(in Input) Verdict {
 	case in.ExitCode == 0:
 		if doc != nil {
 			v.apply(in, doc)
-		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
+		} else if len(stdout) > 0 && takesTextContext(in.Event.Name) {
 			v.AdditionalContext = string(stdout)
 		}
 	default:
@@ -332,7 +332,8 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		}
 		v.AdditionalContext += fb
 	}
-	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
+	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" &&
+		!(in.ContinueAfterTool && ev.Name == "PreToolUse") {
 		// continue:false outranks any decision: what the event announces must not happen.
 		decision = Deny
 		if reason == "" {
