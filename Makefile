@@ -22,7 +22,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node test-claude demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-claude demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -88,6 +88,10 @@ test-claude: ## Claude Code live conformance: the pinned binary (tests/live/vers
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
 
+test-claude-dispatch: $(CLI) ## each live vector through real Claude Code natively and with hookexec installed (the dispatcher and daemon); the two must agree
+	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
+	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
 
@@ -120,8 +124,9 @@ demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events throug
 demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(PYVERSION) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
+bench: $(LIB) $(CLI) $(PYVERSION) ## two tables: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; then the dispatcher as an agent runs it
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
 
 bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
