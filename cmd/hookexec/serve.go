@@ -51,4 +51,3 @@ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"open","params":{"profile":"clau
 		},
 	})
 }
-
