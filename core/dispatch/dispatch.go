@@ -219,7 +219,7 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 			}
 		}
 		eng, err := engine.Open(engine.Options{Profile: ag.Profile, ProjectDir: project, Home: req.Home,
-			Sources: e.sources, Env: envMap, LogFile: req.LogFile})
+			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile})
 		if err != nil {
 			d.release(e)
 			return nil, err

@@ -137,7 +137,7 @@ func TestInstalledHooksAreTheSameHooks(t *testing.T) {
 		require.NoError(t, err)
 		var out []string
 		for _, h := range rep.Hooks {
-			if !claude.Evaluates(h.Type) && !strings.Contains(h.Command, Marker("claude")) {
+			if h.Enabled && !claude.Evaluates(h.Type) {
 				out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/1000%10))}, "|"))
 			}
 		}
@@ -148,7 +148,7 @@ func TestInstalledHooksAreTheSameHooks(t *testing.T) {
 	require.Len(t, native, 5)
 	installAll(t, l)
 	managed := base
-	managed.Sources = claude.Sources(l.project, l.home)
+	managed.Sources, managed.AgentRuns = claude.Sources(l.project, l.home), claude.Settings(l.project, l.home)
 	assert.ElementsMatch(t, native, hooks(managed))
 }
 

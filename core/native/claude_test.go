@@ -77,5 +77,7 @@ func TestLookup(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown agent "nope" (known: claude)`)
 	a, err := Lookup("claude")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"/p/.claude/hookexec-hooks.local.json", "/p/.claude/hookexec-hooks.json", "/h/.claude/hookexec-hooks.json"}, a.Sources("/p", "/h"))
+	assert.Equal(t, []string{"/p/.claude/settings.local.json", "/p/.claude/hookexec-hooks.local.json", "/p/.claude/settings.json",
+		"/p/.claude/hookexec-hooks.json", "/h/.claude/settings.json", "/h/.claude/hookexec-hooks.json"}, a.Sources("/p", "/h"))
+	assert.Equal(t, []string{"/p/.claude/settings.local.json", "/p/.claude/settings.json", "/h/.claude/settings.json"}, a.Settings("/p", "/h"))
 }

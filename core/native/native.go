@@ -101,15 +101,24 @@ func Names() []string {
 // Files lists the agent's settings files of a scope, highest precedence first.
 func (a *Agent) Files(s Scope, dir string) []File { return a.files(s, dir) }
 
-// Sources are the managed files the dispatcher loads for a project and a home, highest
-// precedence first (project local, project, user), as the agent orders its settings.
+// Sources are the files the dispatcher loads for a project and a home, highest precedence
+// first as the agent orders its settings, each settings file followed by hookexec's file
+// beside it. The settings files are loaded for what they say besides hooks (policy,
+// disabledHooks); their hooks are the agent's to run (see Settings).
 func (a *Agent) Sources(project, home string) []string {
 	var out []string
-	for _, f := range a.files(Project, project) {
-		out = append(out, f.Managed)
+	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
+		out = append(out, f.Settings, f.Managed)
 	}
-	for _, f := range a.files(User, home) {
-		out = append(out, f.Managed)
+	return out
+}
+
+// Settings are the agent's own settings files for a project and a home: the hooks in them
+// (the dispatcher, and hooks the agent runs itself) never run through hookexec.
+func (a *Agent) Settings(project, home string) []string {
+	var out []string
+	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
+		out = append(out, f.Settings)
 	}
 	return out
 }
