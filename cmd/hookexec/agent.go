@@ -136,7 +136,14 @@ hookexec daemon --idle 30m`,
 				a.printRawJSON(res)
 				return exitOK
 			}
-			if err := daemon.Run(daemon.Options{Idle: idle}); err != nil {
+			o := daemon.Options{Dir: daemon.RuntimeDir(), Idle: idle}
+			if o.Idle <= 0 {
+				o.Idle = daemon.Idle()
+			}
+			// Hooks get each call's environment exactly (engines are keyed by it): nothing
+			// of the environment of the call that started the daemon may reach the others.
+			os.Clearenv()
+			if err := daemon.Run(o); err != nil {
 				return a.fail(fmt.Errorf("daemon: %w", err))
 			}
 			return exitOK
@@ -157,11 +164,12 @@ hookexec status --json`,
 		summary: "the dispatcher an agent runs: read its hook payload on stdin, run the hooks, answer natively",
 		help: `Run by the agent (install registers it), never by hand: reads the agent's hook payload on stdin
 (its hook_event_name says the event), runs the hooks of the hookexec-managed files of the
-project ($CLAUDE_PROJECT_DIR, else the payload's cwd) and the home through the engine, and
+project ($CLAUDE_PROJECT_DIR, else the payload's cwd) and the home through the engine (the
+agent's own settings count for their policy; their hooks are the agent's), and
 answers as one native hook would: exit 0 with the agent's JSON on stdout, or exit 2 with the
 reason on stderr where the agent has no JSON form of a block. Exports hooks wrote to
 CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
-		example: `echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | hookexec hook --agent claude`,
+		example: `hookexec hook --agent claude < payload.json`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 		},

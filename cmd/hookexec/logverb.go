@@ -46,7 +46,7 @@ func init() {
 and shows the last fires, oldest first: when, the event and its subject, the outcome, the
 fire's duration, then one row per hook that ran with its duration, exit and marks (timeout,
 stdout/stderr cut at the output cap, async, error). --json prints the lines as a JSON array.`,
-		example: `HOOKEXEC_LOG=/tmp/hooks.log hookexec log --last 5`,
+		example: `hookexec --log /tmp/hooks.log log --last 5`,
 		flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&last, "last", 20, "how many fires to show")
 		},

@@ -69,7 +69,9 @@ func lock(path string, wait time.Duration) (*os.File, error) {
 }
 
 // Run is the daemon: it serves until it has been idle for Options.Idle, is told to shut
-// down, or a client of another identity asks it to dispatch.
+// down, or a client of another identity asks it to dispatch. Hooks get the process's
+// environment overlaid with each call's; a daemon process should clear its own first
+// (hookexec daemon does) so that nothing of the call that started it reaches the others.
 func Run(o Options) error {
 	if o.Dir == "" {
 		o.Dir = RuntimeDir()
@@ -83,9 +85,6 @@ func Run(o Options) error {
 	if err := privateDir(o.Dir); err != nil {
 		return err
 	}
-	// Hooks get each call's environment exactly (engines are keyed by it): nothing of
-	// the environment of the call that started the daemon may leak into other calls'.
-	os.Clearenv()
 	lk, err := lock(filepath.Join(o.Dir, LockName), 5*time.Second)
 	if err != nil {
 		return err
