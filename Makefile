@@ -49,7 +49,11 @@ $(CLI): $(GO_SOURCES) ## the hookexec command
 
 hookexec: $(CLI) ## alias for build/hookexec
 
-all: $(LIB) $(CLI) ## the library and the command
+$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"' -o $@ $<
+
+all: $(LIB) $(CLI) $(BUILD)/hookexec-hook ## the library, the command and its fast dispatcher
 
 $(BUILD)/test_capi: tests/c/test_capi.c tests/c/trust.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
@@ -124,7 +128,7 @@ demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events throug
 demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(CLI) $(PYVERSION) ## two tables: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; then the dispatcher as an agent runs it
+bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## two tables: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; then the dispatcher as an agent runs it
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
 	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
 

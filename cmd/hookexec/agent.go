@@ -70,7 +70,13 @@ hookexec install --agent claude --user`,
 			if real, err := filepath.EvalSymlinks(exe); err == nil {
 				exe = real
 			}
-			changes, err := install.Install(ag, s, dir, shellWord(exe)+" "+install.Marker(ag.Name))
+			// The C client (make build/hookexec-hook) beside this binary is the fast path of the
+			// same dispatcher; it falls back to this binary for everything it does not do.
+			command := shellWord(exe) + " " + install.Marker(ag.Name)
+			if fast := filepath.Join(filepath.Dir(exe), "hookexec-hook"); isExecutable(fast) {
+				command = shellWord(fast) + " --agent " + ag.Name
+			}
+			changes, err := install.Install(ag, s, dir, command)
 			a.printChanges(changes)
 			if err != nil {
 				return a.fail(err)
@@ -243,6 +249,11 @@ func (a *app) answer(r dispatch.Reply) int {
 	_, _ = io.WriteString(a.stdout, r.Stdout)
 	_, _ = io.WriteString(a.stderr, stderr)
 	return r.ExitCode
+}
+
+func isExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
 // exportEnv appends the exports hooks wrote to the agent's CLAUDE_ENV_FILE.
