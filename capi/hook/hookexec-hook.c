@@ -72,9 +72,9 @@ static int put_json(buf *b, const char *s) {
     return put(b, "\"", 1);
 }
 
-/* ---- fallback: exec the hookexec binary with the payload on stdin ---- */
+/* ---- fallback: exec `hookexec hook ARGS...` with the payload on stdin ---- */
 static char go_bin[PATH_MAX];
-static char **args;
+static char **args; /* [go_bin, "hook", this program's arguments..., NULL] */
 
 static void fallback(const char *payload, size_t n) {
     int fd = memfd_create("hookexec-payload", 0);
@@ -94,7 +94,6 @@ static void fallback(const char *payload, size_t n) {
         dup2(fd, 0);
         if (fd != 0) close(fd);
     }
-    args[0] = go_bin;
     execv(go_bin, args);
     fprintf(stderr, "hookexec-hook: cannot run %s: %s\n", go_bin, strerror(errno));
     exit(1); /* a non-blocking hook error, as a broken hook is */
@@ -270,8 +269,10 @@ static const char *runtime_dir(char *path, size_t n) {
 }
 
 int main(int argc, char **argv) {
-    (void)argc;
-    args = argv;
+    args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) return 1;
+    args[0] = go_bin, args[1] = "hook";
+    for (int i = 1; i < argc; i++) args[i + 1] = argv[i];
     /* the hookexec binary: beside this one */
     char self[PATH_MAX];
     ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);

@@ -61,7 +61,11 @@ func (s *scenario) prompt(bin, session string) string {
 // hookWith runs bin (the built hookexec or a copy) as Claude Code runs the dispatcher.
 func (s *scenario) hookWith(bin, payload string) output {
 	s.t.Helper()
-	cmd := exec.Command(bin, "hook", "--agent", "claude")
+	args := []string{"hook", "--agent", "claude"}
+	if filepath.Base(bin) == "hookexec-hook" { // the C client: the verb is its name
+		args = args[1:]
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.project
 	cmd.Env = append(append(os.Environ(), "HOME="+s.home, "CLAUDE_PROJECT_DIR="+s.project, "HOOKEXEC_LOG="), s.env...)
 	cmd.Stdin = strings.NewReader(payload)

@@ -53,7 +53,10 @@ func TestFastClient(t *testing.T) {
 	assert.True(t, strings.HasPrefix(first, "call 1 pid "), first)
 	eventually(t, "the daemon started by the fallback", func() bool { _, ok := s.status(); return ok })
 	before, _ := s.status()
+	// The Go binary cannot run now: whatever answers comes from the C client and the daemon.
+	require.NoError(t, os.Chmod(goBin, 0o644))
 	c1, c2 := s.prompt(fast, "s1"), s.prompt(fast, "s1")
+	require.NoError(t, os.Chmod(goBin, 0o755))
 	pid := strings.TrimPrefix(c1, "call 1 ")
 	assert.Equal(t, "call 2 "+pid, c2, "through the daemon: the persistent guard is warm")
 	after, _ := s.status()
@@ -63,7 +66,10 @@ func TestFastClient(t *testing.T) {
 	// JSON strings with escapes, Unicode and newlines survive both directions.
 	payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.project, "tool_name": "Write",
 		"tool_use_id": "toolu_9", "tool_input": map[string]any{"file_path": "x \"y\"\n\u00e9\u2713\U0001F600.txt", "content": "a\\b"}})
-	viaFast, viaGo := s.hookWith(fast, string(payload)), s.hookWith(goBin, string(payload))
+	require.NoError(t, os.Chmod(goBin, 0o644))
+	viaFast := s.hookWith(fast, string(payload))
+	require.NoError(t, os.Chmod(goBin, 0o755))
+	viaGo := s.hookWith(goBin, string(payload))
 	assert.Equal(t, viaGo, viaFast)
 	assert.Contains(t, viaFast.stdout, `"updatedInput":{"file_path":"safe.txt"}`)
 
