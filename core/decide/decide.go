@@ -95,7 +95,7 @@ func Read(in Input) Verdict {
 		return v
 	}
 	if in.Event.OutputIgnored {
-		return v // StopFailure: output and exit code mean nothing
+		return v // StopFailure, InstructionsLoaded: output and exit code mean nothing
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
 	if !utf8.Valid(stdout) {

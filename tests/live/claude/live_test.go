@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -279,8 +280,14 @@ func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
 	if prompt == "" {
 		prompt = "go"
 	}
-	args := append([]string{"-p", prompt, "--output-format", "json", "--dangerously-skip-permissions",
-		"--settings", settingsFile}, v.Args...)
+	// stream-json with hook events: every hook's outcome and every message shown to the
+	// user are in the output, one JSON object per line.
+	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
+		"--settings", settingsFile}
+	if !slices.Contains(v.Args, "--permission-mode") {
+		args = append(args, "--dangerously-skip-permissions")
+	}
+	args = append(args, v.Args...)
 	// 240 s is a hang guard only: a run takes a few seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
@@ -419,6 +426,19 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 	if len(fires) == 0 {
 		problems = append(problems, "Claude Code fired no event (stderr: "+strings.TrimSpace(string(cr.stderr))+")")
 	}
+	// System messages: what Claude Code showed against what hookexec returned, per event.
+	var sys []string
+	for i, r := range results {
+		for _, line := range strings.Split(r.SystemMessage, "\n") {
+			if line != "" {
+				sys = append(sys, fires[i].Event+": "+line)
+			}
+		}
+	}
+	sort.Strings(sys)
+	if got := shown(stream(cr.stdout)); !reflect.DeepEqual(sys, got) && v.Skip["system_message"] == "" && (len(sys) > 0 || len(got) > 0) {
+		problems = append(problems, fmt.Sprintf("system messages: hookexec %q, Claude Code showed %q", sys, got))
+	}
 	for i, f := range fires {
 		r := results[i]
 		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
@@ -430,6 +450,13 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 			ToolUseID string          `json:"tool_use_id"`
 		}
 		_ = json.Unmarshal([]byte(f.Payload), &p)
+		switch f.Event {
+		case "PreToolUse", "Stop", "SubagentStop", "SessionEnd":
+		default:
+			if !r.Continue && hasLaterTurn(fires[i+1:]) {
+				add(i, "hookexec continue=false (%q), but Claude Code went on", r.StopReason)
+			}
+		}
 		switch f.Event {
 		case "PreToolUse":
 			// The tool ran when Claude Code fired PostToolUse(Failure) for its call.
@@ -521,6 +548,47 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 		}
 	}
 	return problems
+}
+
+// streamEvent is one line of Claude Code's stream-json output that the comparison reads.
+type streamEvent struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	HookEvent string `json:"hook_event"`
+	Outcome   string `json:"outcome"`
+	ExitCode  *int   `json:"exit_code"`
+	Content   string `json:"content"`
+	Stdout    string `json:"stdout"`
+}
+
+func stream(out []byte) []streamEvent {
+	var evs []streamEvent
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var e streamEvent
+		if json.Unmarshal(line, &e) == nil {
+			evs = append(evs, e)
+		}
+	}
+	return evs
+}
+
+// shown are the messages Claude Code showed the user ("<Event>[:<matcher>] says: <text>"),
+// as "<Event>: <text>", sorted.
+func shown(evs []streamEvent) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type != "system" || e.Subtype != "informational" {
+			continue
+		}
+		who, text, ok := strings.Cut(e.Content, " says: ")
+		if !ok {
+			continue
+		}
+		who, _, _ = strings.Cut(who, ":")
+		out = append(out, who+": "+text)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // hasLaterTurn says whether the session went on after a fire: a later PreToolUse, Stop or
