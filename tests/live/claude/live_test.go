@@ -36,6 +36,7 @@ type vector struct {
 	Description string                     `json:"description"`
 	Prompt      string                     `json:"prompt"`
 	Script      []fakeapi.Turn             `json:"script"`
+	Agents      map[string][]fakeapi.Turn  `json:"agents"`
 	Side        string                     `json:"side"`
 	Files       map[string]json.RawMessage `json:"files"`
 	Args        []string                   `json:"args"`
@@ -259,7 +260,7 @@ func baseEnv(tree livetest.Tree, v vector, log string) map[string]string {
 }
 
 func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
-	api := &fakeapi.Anthropic{Script: v.Script, Side: v.Side}
+	api := &fakeapi.Anthropic{Script: v.Script, Agents: v.Agents, Side: v.Side}
 	base, err := api.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -538,10 +539,7 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 				break
 			}
 		case "Stop", "SubagentStop":
-			continued := false
-			for _, g := range fires[i+1:] {
-				continued = continued || g.Event == f.Event
-			}
+			continued := continuedAfter(fires, i)
 			if r.Blocked != continued && v.Skip["stop"] == "" {
 				add(i, "continuation: hookexec blocked=%v (%q), Claude Code continued=%v", r.Blocked, r.Reason, continued)
 			}
@@ -645,6 +643,30 @@ func permissionFire(fires []livetest.Fire, i int) int {
 		}
 	}
 	return -1
+}
+
+// continuedAfter says whether Claude Code went on after Stop (or SubagentStop) fire i: the
+// next fire of the same event, for the same agent, says stop_hook_active, before any new
+// prompt.
+func continuedAfter(fires []livetest.Fire, i int) bool {
+	var p struct {
+		AgentID string `json:"agent_id"`
+	}
+	_ = json.Unmarshal([]byte(fires[i].Payload), &p)
+	for _, g := range fires[i+1:] {
+		if g.Event == "UserPromptSubmit" {
+			return false
+		}
+		var q struct {
+			AgentID        string `json:"agent_id"`
+			StopHookActive bool   `json:"stop_hook_active"`
+		}
+		_ = json.Unmarshal([]byte(g.Payload), &q)
+		if g.Event == fires[i].Event && q.AgentID == p.AgentID {
+			return q.StopHookActive
+		}
+	}
+	return false
 }
 
 // hasLaterTurn says whether the session went on after a fire: a later PreToolUse, Stop or
