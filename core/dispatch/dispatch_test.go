@@ -102,3 +102,23 @@ func TestOriginalToolInput(t *testing.T) {
 	post = call("PostToolUse", "t3", "ls -la")
 	assert.NotContains(t, post.Stdout, OriginalInputField, fmt.Sprint("a one-shot dispatcher remembers nothing"))
 }
+
+// A hook's decision is read from its whole output, as the agent would read it: a JSON deny
+// with a reason far past the engine's default 32 KiB cap still denies.
+func TestLongAnswerStillDecides(t *testing.T) {
+	t.Parallel()
+	project, home := setup(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+		"command": "python3 -c 'import json; print(json.dumps({\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"x\" * 100000}}))'"}]}]}}`)
+	r, err := Once(Request{Agent: "claude", Project: project, Home: home, Payload: payload(map[string]any{
+		"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}})}, nil)
+	require.NoError(t, err)
+	var out struct {
+		HookSpecificOutput struct {
+			PermissionDecision       string
+			PermissionDecisionReason string
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), r.Stdout[:min(len(r.Stdout), 200)])
+	assert.Equal(t, "deny", out.HookSpecificOutput.PermissionDecision)
+	assert.Len(t, out.HookSpecificOutput.PermissionDecisionReason, 100000)
+}
