@@ -150,6 +150,56 @@ def test_fork_child_gets_forkerror_at_once(engine):
     assert eng.fire("Stop", {}).matched == 1  # the parent is unaffected
 
 
+EXIT_HOST = r"""
+import os, sys, time
+import hookexec
+d, mode = sys.argv[1], sys.argv[2]
+e = hookexec.Engine(project_dir=d, home=d, close_timeout_ms=100, config={"hooks": {"Stop": [{"hooks": [
+    {"command": "true"},
+    {"command": "echo $$ > " + d + "/async.pid; exec sleep 60", "async": True}]}]}})
+e.fire("Stop", {})
+while not os.path.exists(d + "/async.pid") or not open(d + "/async.pid").read().endswith("\n"):
+    time.sleep(0.01)
+if mode == "fork":
+    pid = os.fork()
+    if pid == 0:
+        sys.exit(0)  # the child exits through the interpreter's normal exit too
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, status
+# no close(): the engine is still open when the interpreter exits
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("mode", ["plain", "fork"])
+def test_exit_without_close_does_not_hang_and_releases_the_engine(tmp_path, mode):
+    # Finalization used to start a release thread in Engine.__del__, which never runs then:
+    # the host hung at exit, also after a fork. Now an atexit hook closes open engines, so the
+    # exit is prompt and the still-running async hook is ended like close() ends it.
+    env = dict(os.environ, PYTHONPATH=str(REPO / "pybind"))
+    try:
+        p = subprocess.run([sys.executable, "-c", EXIT_HOST, str(tmp_path), mode], capture_output=True, env=env,
+                           timeout=3 * HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the host hung at exit ({mode}) with an engine left open")
+    assert p.returncode == 0, p.stderr.decode()
+    pid = int((tmp_path / "async.pid").read_text())
+    deadline = time.monotonic() + HANG_GUARD
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = _alive(pid)
+    if alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the engine left open at exit was not closed: its async hook outlived the host"
+
+
 # --- signals and fds --------------------------------------------------------------------------------
 
 
