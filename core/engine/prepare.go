@@ -86,8 +86,7 @@ func (f *fire) envOf(d *dialect.Dialect) []string {
 	}
 	if f.env == nil {
 		var warnings []string
-		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
-		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session)
 		f.warnings = append(f.warnings, warnings...)
 		if f.envFile != "" {
 			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)

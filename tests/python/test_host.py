@@ -200,6 +200,34 @@ def test_exit_without_close_does_not_hang_and_releases_the_engine(tmp_path, mode
     assert not alive, "the engine left open at exit was not closed: its async hook outlived the host"
 
 
+# --- the host's environment and long answers --------------------------------------------------
+
+
+def test_hooks_see_os_environ_as_it_is_at_the_fire(engine, monkeypatch):
+    # The library's Go runtime copied environ when it loaded; hooks must see what the host
+    # set since, as subprocess does.
+    eng = engine(config=settings("Stop", hook('echo "${HX_LATE-unset}"')))
+    monkeypatch.delenv("HX_LATE", raising=False)
+    assert eng.fire("Stop", {}).hooks[0].stdout == "unset\n"
+    monkeypatch.setenv("HX_LATE", "v1")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "v1\n"
+    monkeypatch.setenv("HX_LATE", "v2")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "v2\n"
+    monkeypatch.delenv("HX_LATE")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "unset\n"
+
+
+def test_a_deny_longer_than_the_output_cap_still_denies(engine):
+    # 65 KB of JSON against a 32 KiB cap: the decision is read whole, the result shows the cap.
+    deny = ("printf '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"'; "
+            "head -c 65000 /dev/zero | tr '\\0' r; printf '\"}}'")
+    eng = engine(config=settings("PreToolUse", hook(deny), matcher="Bash"))
+    r = eng.fire("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+    assert r.blocked and r.decision == "deny"
+    assert r.reason == "r" * 65000
+    assert r.hooks[0].stdout_truncated and len(r.hooks[0].stdout) == 32 << 10
+
+
 # --- signals and fds --------------------------------------------------------------------------------
 
 
