@@ -249,6 +249,17 @@ def main() -> None:
         python_async(scenario, cfg, n(400))
         cli(scenario, cfg, n(200))
         if command == "true":
+            # Hooks see the environment as it is at the fire: what re-reading it costs when
+            # the host changed it since the last fire (the same fire as the Python row).
+            with engine(cfg) as eng:
+                count = [0]
+
+                def env_changed() -> None:
+                    count[0] += 1
+                    os.environ["HOOKEXEC_BENCH_ENV"] = str(count[0])
+                    eng.fire("PreToolUse", PAYLOAD)
+
+                rows.append(Row(scenario, "Python, env set each fire", timed(env_changed, n(400))))
             with python(scenario, settings(f"sh {sh_true}", persistent=True), n(20000), "persistent (sh)"):
                 pass
 
