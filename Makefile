@@ -53,7 +53,7 @@ $(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fa
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"' -o $@ $<
 
-all: $(LIB) $(CLI) $(BUILD)/hookexec-hook ## the library, the command and its fast dispatcher
+all: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## the library, the command, its fast dispatcher and the Python package's version module (what a source-tree host needs)
 
 $(BUILD)/test_capi: tests/c/test_capi.c tests/c/trust.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'

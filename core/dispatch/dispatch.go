@@ -51,11 +51,6 @@ type Reply struct {
 	Env      map[string]string `json:"env"` // exports for the agent's CLAUDE_ENV_FILE
 }
 
-// OutputCapBytes is the output cap of a dispatcher's engines (per stream and hook): the
-// agent reads a hook's whole output for its decision, so the cap must be far above any
-// real answer (a JSON deny with a long reason); 8 MiB.
-const OutputCapBytes = 8 << 20
-
 // maxRewrites bounds the rewrites remembered per dispatcher; the oldest go first.
 const maxRewrites = 4096
 
@@ -224,8 +219,7 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 			}
 		}
 		eng, err := engine.Open(engine.Options{Profile: ag.Profile, ProjectDir: project, Home: req.Home,
-			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile,
-			OutputCapBytes: OutputCapBytes})
+			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile})
 		if err != nil {
 			d.release(e)
 			return nil, err
