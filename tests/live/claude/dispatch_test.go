@@ -57,6 +57,8 @@ var (
 	uuidRE    = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	agentIDRE = regexp.MustCompile(`\ba[0-9a-f]{16}\b`)
 	nonAlnum  = regexp.MustCompile(`[^A-Za-z0-9]`)
+	// how long a background agent ran, in its completion notice
+	durationRE = regexp.MustCompile(`<duration_ms>\d+</duration_ms>`)
 )
 
 func outcomeOf(tree livetest.Tree, cr claudeRun) outcome {
@@ -65,6 +67,7 @@ func outcomeOf(tree livetest.Tree, cr claudeRun) outcome {
 		s = hookPrefix.ReplaceAllString(strings.ReplaceAll(s, tree.Root, "$ROOT"), "")
 		s = strings.ReplaceAll(s, slug, "$SLUG")
 		s = agentIDRE.ReplaceAllString(uuidRE.ReplaceAllString(s, "$UUID"), "$AGENT")
+		s = durationRE.ReplaceAllString(s, "<duration_ms>$$MS</duration_ms>")
 		return strings.TrimSpace(s)
 	}
 	var o outcome
