@@ -16,7 +16,10 @@ type Hook struct {
 	Name        string
 	Description string
 	Event       string // canonical event name
-	Matcher     string // raw pattern; "" matches everything
+	// Spelling is the event as the hook's file names it (beforeShellExecution,
+	// pre_run_command); "" when the file uses the canonical name or an alias of it.
+	Spelling string
+	Matcher  string // raw pattern; "" matches everything
 	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
 	RegexMatcher bool
 	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
