@@ -209,13 +209,13 @@ func Read(source string, data []byte, d *Dialect) (*File, error) {
 
 // parse reads data as JSON unless the dialect is YAML, and detects the dialect when unknown.
 func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, error) {
-	if d != nil && d.YAML {
+	if d != nil && (d.YAML || d.Script) {
 		return nil, d, nil
 	}
 	v, err := fastjson.ParseBytes(data)
 	switch {
 	case err != nil && d == nil:
-		if det := Detect(source, nil); det != nil && det.YAML {
+		if det := Detect(source, nil); det != nil && (det.YAML || det.Script) {
 			return nil, det, nil
 		}
 		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
