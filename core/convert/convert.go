@@ -39,7 +39,9 @@ type Loss struct {
 	Message  string `json:"message"`
 }
 
-func (l Loss) String() string { return fmt.Sprintf("%s: %s %s: %s", l.Hook, l.Severity, l.Feature, l.Message) }
+func (l Loss) String() string {
+	return fmt.Sprintf("%s: %s %s: %s", l.Hook, l.Severity, l.Feature, l.Message)
+}
 
 // Result is a conversion: the target file and what did not carry over.
 type Result struct {
@@ -94,7 +96,9 @@ func (c *conv) loss(hook, feature, severity, format string, args ...any) {
 	c.losses = append(c.losses, Loss{Hook: hook, Feature: feature, Severity: severity, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *conv) lost(feature, format string, args ...any) { c.loss(c.at, feature, "lost", format, args...) }
+func (c *conv) lost(feature, format string, args ...any) {
+	c.loss(c.at, feature, "lost", format, args...)
+}
 
 // answers names the vocabulary each agent reads hook output in.
 func answers(agent string) string {
