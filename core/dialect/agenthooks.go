@@ -33,6 +33,10 @@ func (p *Reader) loadEventLists(v *fastjson.Value, agent string, top map[string]
 	obj.Visit(func(k []byte, list *fastjson.Value) {
 		name := string(k)
 		p.at = "hooks." + name
+		if name == "" {
+			p.skip("hooks has an empty event name")
+			return
+		}
 		e, known := vocab.EventOf(agent, name)
 		items, err := list.Array()
 		if err != nil {

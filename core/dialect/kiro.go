@@ -62,6 +62,9 @@ func loadKiro(p *Reader, _ []byte, v *fastjson.Value) error {
 	p.unknownKeys("when", when, keySet("type", "patterns", "toolTypes"))
 	p.unknownKeys("then", then, keySet("type", "command", "prompt", "timeout"))
 	trigger := p.optStr("when", "type", when)
+	if trigger == "" {
+		return fmt.Errorf("a Kiro hook needs when.type (one of %s)", strings.Join(eventNames(vocab.Kiro), ", "))
+	}
 	e, known := vocab.EventOf(vocab.Kiro, trigger)
 	h.Event, h.Spelling = e.Canonical, trigger
 	problem := ""
