@@ -82,6 +82,9 @@ type Dialect struct {
 	Answer func(event string, exit int, stdout []byte) (int, []byte)
 	// ProjectEnv names extra variables set to the project directory ($FACTORY_PROJECT_DIR).
 	ProjectEnv []string
+	// PayloadEnv sets extra variables from top-level payload fields when present
+	// ({"USER_PROMPT", "prompt"}: Kiro's shell commands read the prompt there).
+	PayloadEnv [][2]string
 }
 
 // Fire is what a dialect's Stdin sees of one fire.

@@ -28,6 +28,8 @@ var Kiro = &Dialect{
 	Timeout:  60 * time.Second,
 	Envelope: payload.Claude,
 	Types:    []string{"askAgent"},
+	// Kiro's promptSubmit shell commands read the prompt from $USER_PROMPT.
+	PayloadEnv: [][2]string{{"USER_PROMPT", "prompt"}},
 	Detect: func(path string, v *fastjson.Value) bool {
 		return v != nil && (hasSuffix(path, ".kiro.hook") || v.Exists("when") && v.Exists("then"))
 	},

@@ -116,10 +116,15 @@ func (f *fire) envOf(d *dialect.Dialect, spelling string) []string {
 		v.env = slices.Clone(f.env)
 		v.env[f.eventAt] = "HOOK_EVENT=" + n
 	}
-	if len(d.ProjectEnv) > 0 {
+	if len(d.ProjectEnv) > 0 || len(d.PayloadEnv) > 0 {
 		v.env = slices.Clone(v.env)
 		for _, name := range d.ProjectEnv {
 			v.env = append(v.env, name+"="+f.e.opts.ProjectDir)
+		}
+		for _, kv := range d.PayloadEnv {
+			if s := f.doc.String(kv[1]); s != "" && len(s) <= maxEnvValue && !strings.Contains(s, "\x00") {
+				v.env = append(v.env, kv[0]+"="+s)
+			}
 		}
 	}
 	return v.env
