@@ -16,7 +16,7 @@ import (
 // PreToolUse/PostToolUse hooks with that tool as matcher. Hooks see Cursor's payload
 // (conversation_id, workspace_roots, command, file_path, edits, ...) and answer with
 // permission (allow, deny, ask), user_message, agent_message, continue, followup_message
-// and updated_input. Timeouts are seconds; a hook that fails (crash, timeout, bad JSON)
+// updated_input and additional_context. Timeouts are seconds; a hook that fails (crash, timeout, bad JSON)
 // fails open unless it sets failClosed. Exit 2 denies, as Cursor documents.
 var Cursor = &Dialect{
 	Name:     vocab.Cursor,
@@ -131,6 +131,9 @@ func cursorStdin(f Fire) []byte {
 		}
 	case "preToolUse", "postToolUse", "postToolUseFailure":
 		out["tool_name"] = spellTool(vocab.Cursor, tool)
+		if _, name, ok := mcpParts(tool); ok {
+			out["tool_name"] = "MCP:" + name // Cursor's spelling of an MCP tool
+		}
 		out["tool_input"] = input
 		out["tool_use_id"] = p["tool_use_id"]
 		out["cwd"] = cwd
@@ -179,7 +182,7 @@ func cursorAnswer(event string, exit int, stdout []byte) (int, []byte) {
 	if c, ok := m["continue"].(bool); ok {
 		out["continue"] = c
 	}
-	if fu := str(m, "followup_message"); fu != "" && event == "stop" {
+	if fu := str(m, "followup_message"); fu != "" && (event == "stop" || event == "subagentStop") {
 		out["decision"], out["reason"] = "block", fu
 	}
 	if ui, ok := m["updated_input"].(object); ok {
