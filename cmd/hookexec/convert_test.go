@@ -77,3 +77,16 @@ func TestConvertUsage(t *testing.T) {
 		assert.Equal(t, exitUsage, out.code, "%v: %s", args, out.stderr)
 	}
 }
+
+// The edit verbs write Claude-shaped, autohand and AutoAgent files only: another agent's
+// file (or a place of its, like /etc/cursor) is never written in a shape it does not read.
+func TestEditRefusesOtherAgentsFiles(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	cursor := `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./g.sh"}]}}`
+	src := s.write("project/.cursor/hooks.json", cursor)
+	out := s.run("--profile", "cursor", "--source", src, "add", "PreToolUse", "--command", "x")
+	assert.Equal(t, exitFail, out.code)
+	assert.Contains(t, out.stderr, "is cursor's format: hookexec edits Claude-shaped, autohand and AutoAgent files only")
+	assert.Equal(t, cursor, s.read("project/.cursor/hooks.json"))
+}
