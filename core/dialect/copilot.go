@@ -141,8 +141,8 @@ func copilotStdin(f Fire) []byte {
 	return encode(out)
 }
 
-// copilotAnswer: permissionDecision and its reason at the top level are the decision;
-// modifiedArgs replaces the tool's arguments. Fields Claude Code also has pass as they are.
+// copilotAnswer: permissionDecision and its reason at the top level are the decision
+// (permissionRequest's behavior too); modifiedArgs replaces the tool's arguments. Fields Claude Code also has pass as they are.
 func copilotAnswer(_ string, exit int, stdout []byte) (int, []byte) {
 	m := parseAnswer(stdout)
 	if m == nil {
@@ -153,6 +153,9 @@ func copilotAnswer(_ string, exit int, stdout []byte) (int, []byte) {
 		if v, ok := m[k]; ok {
 			out[k] = v
 		}
+	}
+	if b := str(m, "behavior"); b != "" {
+		out["decision"] = b // permissionRequest's answer
 	}
 	if d := str(m, "permissionDecision"); d != "" {
 		out["decision"] = d

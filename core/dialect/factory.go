@@ -25,8 +25,28 @@ var Factory = &Dialect{
 	Detect: func(path string, v *fastjson.Value) bool {
 		return claudeShaped(v) && inDir(path, ".factory")
 	},
-	Load:  loadClaudeShape,
+	Load:  loadFactory,
 	Stdin: factoryStdin,
+}
+
+// loadFactory reads Claude Code's shape; a hooks.json whose top level is the events
+// object itself ({"PreToolUse": [...]}) is read as its "hooks".
+func loadFactory(p *Reader, data []byte, v *fastjson.Value) error {
+	if v.Get("hooks") == nil {
+		o, _ := v.Object()
+		events := false
+		o.Visit(func(k []byte, _ *fastjson.Value) {
+			_, ok := vocab.EventOf(vocab.Factory, string(k))
+			events = events || ok
+		})
+		if events {
+			var a fastjson.Arena
+			w := a.NewObject()
+			w.Set("hooks", v)
+			return loadClaudeShape(p, data, w)
+		}
+	}
+	return loadClaudeShape(p, data, v)
 }
 
 // factoryStdin is Claude Code's envelope with Droid's tool names.
