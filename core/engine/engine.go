@@ -209,6 +209,10 @@ func (e *Engine) load() (*plan, error) {
 
 		ManagedSettings: e.opts.ManagedSettings,
 	}
+	if e.trust == trust.Project {
+		project, home := e.opts.ProjectDir, e.home()
+		co.Untrusted = func(source string) bool { return trust.ProjectLevel(source, project, home) }
+	}
 	if e.opts.DefaultTimeoutMs > 0 {
 		co.DefaultTimeout = time.Duration(e.opts.DefaultTimeoutMs) * time.Millisecond
 	}
