@@ -44,9 +44,10 @@ func BenchmarkHashStatCached(b *testing.B) {
 	}
 }
 
-func BenchmarkScripts(b *testing.B) {
+func BenchmarkAnalyse(b *testing.B) {
 	proj := b.TempDir()
 	for b.Loop() {
-		Scripts(`python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py --strict && bash scripts/check.sh | tee out.log`, nil, proj, proj, "/home/u")
+		Analyse(Command{Shell: `python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py --strict && bash scripts/check.sh | tee out.log`,
+			Dir: proj, Project: proj, Home: "/home/u", Path: "/usr/bin:/bin"})
 	}
 }
