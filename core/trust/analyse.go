@@ -39,12 +39,18 @@ type Analysis struct {
 	Unpinned []string
 }
 
-// Markers that stand in for a variable's value while splitting: dynMark for a value
-// hookexec cannot know before the run, dataMark for a value from the payload.
+// Markers stand in for a variable's value while splitting: \x00$NAME\x00 for a value
+// hookexec cannot know before the run, \x01$NAME\x01 for a value from the payload.
 const (
-	dynMark  = "\x00dyn\x00"
-	dataMark = "\x00data\x00"
+	dynMark  = "\x00"
+	dataMark = "\x01"
 )
+
+func dynVar(name string) string  { return dynMark + "$" + name + dynMark }
+func dataVar(name string) string { return dataMark + "$" + name + dataMark }
+
+// shown is a word as a person reads it: variables by name.
+func shown(w string) string { return strings.NewReplacer(dynMark, "", dataMark, "").Replace(w) }
 
 // Analyse finds what of the project a command may run. It fails closed: a word it can
 // read exactly pins that file (whether or not it exists yet); where the files cannot be
@@ -118,9 +124,9 @@ func (a *analyser) getenv(name string) string {
 		return a.expandEnvValue(name, v)
 	}
 	if payloadVar(name) {
-		return dataMark
+		return dataVar(name)
 	}
-	return dynMark
+	return dynVar(name)
 }
 
 // payloadVar reports the variables hookexec fills from the payload (engine's fire
@@ -143,7 +149,7 @@ func (a *analyser) expandEnvValue(name, v string) string {
 		case n == name && name == "PATH":
 			return a.c.Path
 		case n == name:
-			return dynMark
+			return dynVar(n)
 		}
 		switch n {
 		case "CLAUDE_PROJECT_DIR", "HOOK_WORKSPACE", "CWD", "GEMINI_PROJECT_DIR":
@@ -152,9 +158,9 @@ func (a *analyser) expandEnvValue(name, v string) string {
 			return a.c.Home
 		}
 		if payloadVar(n) {
-			return dataMark
+			return dataVar(n)
 		}
-		return dynMark
+		return dynVar(n)
 	})
 }
 
@@ -243,7 +249,7 @@ func (a *analyser) cwds() {
 		case w == "-":
 			continue
 		case isDynamic(w) || strings.Contains(w, dataMark):
-			a.tree(a.c.Project, "cd to a directory computed at run time: relative paths after it could be anywhere")
+			a.tree(a.c.Project, "`cd "+shown(w)+"` goes to a directory computed at run time: relative paths after it could be anywhere")
 			continue
 		}
 		for _, d := range slices.Clone(a.dirs) {
@@ -359,7 +365,7 @@ func (a *analyser) word(w string, program bool) {
 		return
 	}
 	if strings.Contains(w, "<<") || strings.Contains(w, "{{") || strings.Contains(w, dataMark) {
-		a.unpinned = append(a.unpinned, strings.ReplaceAll(strings.ReplaceAll(w, dataMark, "$(payload)"), dynMark, "$(?)")+": a value from the payload, data the hook handles")
+		a.unpinned = append(a.unpinned, "`"+shown(w)+"`: a value from the payload, data the hook handles")
 		return
 	}
 	cands := []string{w}
@@ -428,9 +434,9 @@ func (a *analyser) candidate(x string, program bool) {
 func (a *analyser) dynamic(x string) {
 	cut := strings.IndexAny(x, "$`*?[{\x00")
 	prefix := x[:cut]
-	onlyGlob := !strings.Contains(x, dynMark) && !strings.ContainsAny(x, "$`")
+	onlyGlob := !strings.ContainsAny(x, dynMark+"$`")
 	if !onlyGlob || strings.Contains(x, "..") || strings.Contains(x, "/.") || strings.HasPrefix(x[cut:], ".") {
-		a.tree(a.c.Project, "`"+strings.ReplaceAll(x, dynMark, "$(?)")+"` is computed at run time")
+		a.tree(a.c.Project, "`"+shown(x)+"` is computed at run time")
 		return
 	}
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {

@@ -23,8 +23,8 @@ const (
 )
 
 // MaxTreeEntries bounds a pinned tree: an approval that would pin more entries than this
-// is refused (hashing a tree costs a stat per entry on every fire).
-const MaxTreeEntries = 20000
+// is refused (hashing a tree costs a stat per entry on every fire). A variable for tests.
+var MaxTreeEntries = 20000
 
 // ErrTreeTooLarge is returned by HashTree for a tree of more than MaxTreeEntries entries.
 var ErrTreeTooLarge = errors.New("too many files to pin")
