@@ -172,3 +172,20 @@ func TestTrustListShowSaysWhatIsPinned(t *testing.T) {
 	assert.Equal(t, "check.sh", rep.Hooks[0].Files[1].Path)
 	assert.Len(t, rep.Hooks[0].Unpinned, 1)
 }
+
+// TestTrustProjectEditsSayTheUsersHooksStayOn: under trust "project", disable and
+// toggle-all write the project's local file, which cannot turn off the user's hooks; the
+// CLI says so instead of claiming it did.
+func TestTrustProjectEditsSayTheUsersHooksStayOn(t *testing.T) {
+	t.Parallel()
+	s := trustScenario(t)
+	s.env = append(s.env, "HOOKEXEC_TRUST=project")
+	out := s.run("--profile", "claude", "disable", "user")
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stdout, "still on: with trust \"project\"")
+	out = s.run("--profile", "claude", "toggle-all", "off")
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stdout, "1 hook still on")
+	out = s.run("--profile", "claude", "fire", "PreToolUse", "--payload", bashPayload)
+	assert.Contains(t, out.stdout, "user-ran", "the user's own hook still runs")
+}
