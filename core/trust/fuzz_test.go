@@ -20,7 +20,7 @@ var (
 		"d/*.sh", "d/{x,y}.sh", "l/../x.sh", `"$D"/x.sh`, `"${U:-.}/d/x.sh"`, "check.sh",
 		"d/d/x.sh", "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/x.sh", "d/../d/y.sh",
 	}
-	fuzzRunners = []string{"sh %s", "cat %s | sh", "sh < %s", ". %s", "for f in %s; do sh \"$f\"; done", "sh -c 'sh %s'"}
+	fuzzRunners  = []string{"sh %s", "cat %s | sh", "sh < %s", ". %s", "for f in %s; do sh \"$f\"; done", "sh -c 'sh %s'"}
 	fuzzPrefixes = []string{"", "cd d && ", `cd "$CLAUDE_PROJECT_DIR" && `, "true; ", "cd d; cd d && ", "D=d/d; "}
 	// fuzzChanges are the changes made after the approval: a path under the project and
 	// what happens to it.
