@@ -349,7 +349,7 @@ func (l *loader) finish() {
 	for i := range hooks {
 		key := hooks[i].identity()
 		j, ok := keep[key]
-		if !ok || (l.untrusted(hooks[j].Source) && !l.untrusted(hooks[i].Source)) {
+		if !ok || (l.distrusts(&hooks[j]) && !l.distrusts(&hooks[i])) {
 			keep[key] = i
 		}
 	}
@@ -371,7 +371,7 @@ func (l *loader) finish() {
 	}
 	for _, trusted := range []bool{true, false} {
 		for i := range hooks {
-			if h := &hooks[i]; keep[h.identity()] == i && l.untrusted(h.Source) != trusted {
+			if h := &hooks[i]; keep[h.identity()] == i && l.distrusts(h) != trusted {
 				name(h)
 			}
 		}
@@ -390,7 +390,7 @@ func (l *loader) finish() {
 		}
 		if src, ok := l.disabledIDs[h.ID]; ok {
 			h.Disabled = "disabled by disabledHooks in " + src
-		} else if src, ok := l.untrustedDisabledIDs[h.ID]; ok && l.untrusted(h.Source) {
+		} else if src, ok := l.untrustedDisabledIDs[h.ID]; ok && l.distrusts(h) {
 			h.Disabled = "disabled by disabledHooks in " + src
 		}
 	}
@@ -437,3 +437,6 @@ func detectBytes(data []byte) *dialect.Dialect {
 	}
 	return dialect.Detect(InlineSource, v)
 }
+
+// distrusts reports whether a hook awaits approval (Options.Untrusted): managed hooks never do.
+func (l *loader) distrusts(h *Hook) bool { return !h.Managed && l.untrusted(h.Source) }

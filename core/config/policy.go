@@ -64,7 +64,7 @@ func (l *loader) policy() {
 	}
 	if l.untrustedDisableAll != "" {
 		for i := range l.set.Hooks {
-			if h := &l.set.Hooks[i]; l.untrusted(h.Source) && h.Disabled == "" {
+			if h := &l.set.Hooks[i]; l.distrusts(h) && h.Disabled == "" {
 				h.Disabled = "disableAllHooks is true in " + l.untrustedDisableAll + " (a project file awaiting approval: it switches off project hooks only)"
 			}
 		}
@@ -72,7 +72,7 @@ func (l *loader) policy() {
 	for i := range l.set.Hooks {
 		h := &l.set.Hooks[i]
 		allowed := !l.pol.urlsSet || urlAllowed(h.URL, l.pol.urls)
-		if l.pol.untrustedURLsSet && l.untrusted(h.Source) {
+		if l.pol.untrustedURLsSet && l.distrusts(h) {
 			allowed = allowed && urlAllowed(h.URL, l.pol.untrustedURLs)
 		}
 		if h.Type == "http" && !allowed {

@@ -92,7 +92,7 @@ func (g *Gate) Verdict() *Verdict { return g.verdict.Load() }
 func (p *Policy) Gates(hooks []*config.Hook, command func(*config.Hook) string) []*Gate {
 	var out []*Gate
 	for _, c := range hooks {
-		if c.DuplicateOf != "" || !ProjectLevel(c.Source, p.Project, p.Home) {
+		if c.DuplicateOf != "" || c.Managed || !ProjectLevel(c.Source, p.Project, p.Home) {
 			continue
 		}
 		g := &Gate{Config: c, Entry: p.entry(c, command(c))}
