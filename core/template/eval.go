@@ -66,9 +66,9 @@ type analysis struct {
 
 	// per level
 	src    string
-	pieces map[int]piece    // by src: the placeholder pieces of this level
-	drop   map[int]bool     // srcs in comments at this level: never substituted
-	funcs  map[string]bool  // functions defined in this level's script
+	pieces map[int]piece   // by src: the placeholder pieces of this level
+	drop   map[int]bool    // srcs in comments at this level: never substituted
+	funcs  map[string]bool // functions defined in this level's script
 	seen   map[*syntax.Word]bool
 	ok     map[int]bool // srcs found in an allowed slot
 	depth  int

@@ -290,7 +290,7 @@ func TestRenderRefusesUnpassableValues(t *testing.T) {
 		{command: "echo <<x>>", value: strings.Repeat("a", MaxArg-5), want: "argument limit"},
 		{args: []string{"echo", "<<x>>"}, value: strings.Repeat("a", MaxArg+1), want: "argument limit"},
 		{args: []string{"echo", "<<x>>"}, value: strings.Repeat("a", MaxArg)}, // the longest that passes
-		{command: "echo a # <<x>>", value: "a\x00b"}, // dropped in a comment: nothing to pass
+		{command: "echo a # <<x>>", value: "a\x00b"},                          // dropped in a comment: nothing to pass
 	} {
 		var c *Command
 		var err error
