@@ -99,7 +99,7 @@ func (h *Hook) compile(project, home string) (string, error) {
 		if h.Type == "git-commit" {
 			text, field = h.Message, "message"
 		}
-		h.Text, err = template.CompileArgs([]string{text})
+		h.Text, err = template.CompileText(text)
 		if err == nil {
 			h.TextPaths, err = compilePaths(h.Text.Placeholders())
 		}

@@ -257,6 +257,28 @@ func CompileArgs(args []string) (*Command, error) { return compileArgs(args, fal
 // CompileArgsLiteral is CompileArgs without placeholders.
 func CompileArgsLiteral(args []string) (*Command, error) { return compileArgs(args, true) }
 
+// CompileText compiles text that is never run, such as a prompt for the host's
+// evaluator or a commit message given to git as the value of -m: placeholders are
+// substituted literally and no context is checked. Argv(value)[0] is the text.
+func CompileText(text string) (*Command, error) {
+	s := scanner{}
+	c := &Command{mode: Args, source: text, argv: make([][]part, 1)}
+	for _, p := range s.scan(text) {
+		lit := p.lit
+		if p.ph >= 0 {
+			lit = ""
+		}
+		c.argv[0] = append(c.argv[0], part{lit: lit, ph: p.ph})
+	}
+	c.names = s.names
+	c.live = make([]bool, len(c.names))
+	c.lead = make([]bool, len(c.names))
+	for i := range c.live {
+		c.live[i] = true
+	}
+	return c, nil
+}
+
 func compileArgs(args []string, literal bool) (*Command, error) {
 	if len(args) == 0 {
 		return nil, &Error{Err: ErrEmpty}
