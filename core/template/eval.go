@@ -526,7 +526,7 @@ func (a *analysis) command(ws []arg) {
 	case kindWrapper:
 		rest, why := unwrap(baseName(base), ws)
 		if why == "" {
-			a.data(ws[1:len(ws)-len(rest)], true)
+			a.data(ws[1:len(ws)-len(rest)], false)
 			a.command(rest)
 			return
 		}
@@ -578,16 +578,16 @@ func (a *analysis) denyArgs(ws []arg, reason string) {
 }
 
 // data claims ws as data arguments; a value at the start of a word before a literal --
-// is marked for the option rule. options: the words are a wrapper's own options, whose
-// values are already known not to take code.
-func (a *analysis) data(ws []arg, options bool) {
-	dashdash := false
+// is marked for the option rule, unless operands says that the program reads no options
+// from these words (printf's arguments after the format).
+func (a *analysis) data(ws []arg, operands bool) {
+	dashdash := operands
 	for _, w := range ws {
 		a.mark(w)
 		for _, src := range w.marks {
 			a.ok[src] = true
 		}
-		if !dashdash || options {
+		if !dashdash {
 			for _, src := range w.lead {
 				a.leading[src] = true
 			}
@@ -950,9 +950,25 @@ func (a *analysis) builtin(name string, ws []arg) {
 		for i := 1; i+1 < len(ws); i++ {
 			if ws[i].literal && ws[i].lit == "-v" {
 				a.denyArgs(ws[i+1:i+2], "printf -v names a variable with its value, and bash evaluates a subscript in it as arithmetic")
+				i++
+				continue
 			}
-			if !strings.HasPrefix(ws[i].lit, "-") {
-				break
+			if !strings.HasPrefix(ws[i].lit, "-") || len(ws[i].marks) > 0 {
+				// printf reads options only before its format: the arguments after it
+				// are printed by the format, never read as options.
+				a.data(ws[1:i+1], false)
+				a.data(ws[i+1:], true)
+				return
+			}
+		}
+	case "echo":
+		// echo reads options only from its first words: a value after a word that is
+		// not an option is printed as it is.
+		for i := 1; i < len(ws); i++ {
+			if !ws[i].literal || len(ws[i].marks) > 0 || !strings.HasPrefix(ws[i].lit, "-") {
+				a.data(ws[1:i+1], false)
+				a.data(ws[i+1:], true)
+				return
 			}
 		}
 	case "test", "[":
