@@ -350,6 +350,15 @@ var shellCases = []shellCase{
 		expect: func(v string) string { return "a\n#(\x00b\n'\x00" + v }},
 	{name: "after-heredoc", singleOnly: true, command: "cat <<'EOF'\n$(touch PWNED) <<v0\nEOF\nprintf '%s\\0' <<v0>>",
 		expect: func(v string) string { return "$(touch PWNED) <<v0\n" + v }},
+	// Nested shells: the value is escaped for each shell it passes through.
+	{name: "sh-c-single", singleOnly: true, command: `sh -c 'printf "%s\0" <<v0>>'`},
+	{name: "sh-c-double", singleOnly: true, command: `sh -c "printf '%s\0' <<v0>>"`},
+	{name: "sh-c-quoted-inside", singleOnly: true, command: `bash -o pipefail -c -- 'printf "%s\0" "<<v0>>" '\''<<v0>>'\'''`,
+		expect: func(v string) string { return v + "\x00" + v }},
+	{name: "sh-c-in-sh-c", singleOnly: true, command: `sh -c 'sh -c "printf \"%s\\0\" <<v0>>"'`},
+	{name: "wrapped", singleOnly: true, command: `timeout -s KILL 60 env -i PATH=/usr/bin:/bin nice -n 1 s'h' -ec 'printf "%s\0" <<v0>>'`},
+	{name: "find-exec", singleOnly: true, command: `find . -maxdepth 0 -exec sh -c 'printf "%s\0" <<v0>>' \;`},
+	{name: "positional", singleOnly: true, command: `sh -c 'printf "%s\0" "$1"' sh <<v0>>`},
 }
 
 func (sc shellCase) want(v string) string {
