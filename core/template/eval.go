@@ -18,7 +18,7 @@ import (
 //
 //   - an argument word of a simple command whose program is a literal name that is not
 //     a shell, an interpreter, a wrapper that runs its arguments as a command, or a shell
-//     builtin that reads its arguments as code, names or arithmetic (see classify);
+//     builtin that reads its arguments as code, names or arithmetic (see kindOf);
 //   - the target of a redirection (a file name), and the here-string or input file of a
 //     command that reads its input as data;
 //   - the value of a variable assignment that is a statement of its own (FOO=v; not

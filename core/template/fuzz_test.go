@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"mvdan.cc/sh/v3/syntax"
@@ -125,8 +126,10 @@ func FuzzCompile(f *testing.F) {
 			script := c.Argv(value)[2]
 			require.True(t, syntaxOK(sh, script), "value %q breaks the syntax of %q: %q", v, command, script)
 			// The same commands, words and expansions at every shell level, whatever v.
+			// (mvdan.cc/sh rejects invalid UTF-8, which sh takes as bytes: those values
+			// are checked by the syntax property above only.)
 			want, ok := shape(c.Argv(harmless)[2], 0)
-			if ok {
+			if ok && utf8.ValidString(v) {
 				got, _ := shape(script, 0)
 				require.Equal(t, want, got, "value %q changes the structure of %q: %q", v, command, script)
 			}

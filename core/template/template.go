@@ -13,12 +13,17 @@
 // error, never a guess. A command without shell syntax compiles to Direct mode and is
 // exec'd without a shell; CompileArgs compiles an argv that never sees a shell.
 //
+// A placeholder is allowed only where the value provably stays data once the shell has
+// quoted it (eval.go): an argument of a program that is not a shell, interpreter, wrapper
+// or code-reading builtin, a redirection target, an assignment of its own, a case subject,
+// or a literal sh -c script, where it is escaped for both shells. Anywhere else, and in a
+// command the parser cannot read, it is a compile error listing every such placeholder.
+// Render refuses, per fire, a value that would start an argument with "-" (an option), or
+// that no process can receive (a NUL byte, an argument over MaxArg).
+//
 // The package does not look values up, run anything, or check that the command is valid
-// shell: values arrive rendered, and the shell reports its own syntax errors. It cannot
-// stop every command from interpreting its argument as code: the known ones (eval,
-// source and ., sh -c and the other shells' -c, python -c, perl/ruby/node -e, xargs
-// running any of them, a pipe into a shell) are compile errors, but bash's let or
-// [[ -eq ]] are not caught. Values containing NUL cannot be passed to a process at all.
+// shell: values arrive rendered, and the shell reports its own syntax errors. What a
+// program it does not know does with an argument is that program's business.
 package template
 
 import (
