@@ -146,6 +146,20 @@ func (a *analysis) level(pieces []piece, how map[int]quoting, depth int) {
 		}
 		return true
 	})
+	// A process substitution >(prog) receives what the command writes to it: with a
+	// program that may run its input, any value written anywhere could reach it.
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if ps, ok := n.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdOut {
+			if prog := sub.codeReader(ps); prog != "" {
+				for src := range sub.pieces {
+					if !sub.drop[src] {
+						sub.refuse(src, "the command writes to >("+prog+" ...), which may run what it reads as code")
+					}
+				}
+			}
+		}
+		return true
+	})
 	syntax.Walk(f, sub.visit)
 	for src := range sub.pieces {
 		if !sub.drop[src] && !sub.ok[src] {

@@ -107,6 +107,9 @@ var codeShapes = []struct {
 	{"sh <<< <<x>>", "refuse", "standard input"},
 	{"{ sh; } <<< <<x>>", "refuse", "standard input"},
 	{"sh < <<x>>", "refuse", "standard input"},
+	{"echo <<x>> > >(sh)", "refuse", ">(sh"},
+	{"echo <<x>> | tee >(bash) >/dev/null", "refuse", ">(bash"},
+	{"echo <<x>> | while read -r l; do $l; done", "refuse", "piped"},
 	{"sh <(echo <<x>>)", "refuse", "sh"},
 	// the value chooses the program, or the environment of one
 	{"<<x>> arg", "refuse", "program"},
