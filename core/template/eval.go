@@ -1,6 +1,7 @@
 package template
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"strconv"
@@ -72,6 +73,9 @@ type analysis struct {
 	seen   map[*syntax.Word]bool
 	ok     map[int]bool // srcs found in an allowed slot
 	depth  int
+
+	positional map[string][]int // a nested script's $0, $1, ..., $@, $*: the values given
+	raw        bool             // the pass over variables' uses: no escaping applies
 }
 
 func newAnalysis() *analysis {
@@ -109,7 +113,7 @@ func sortRefusals(r []refusal) {
 // and the quoting the escaper chose for each at this level.
 func (a *analysis) level(pieces []piece, how map[int]quoting, depth int) {
 	var b strings.Builder
-	sub := &analysis{chains: a.chains, leading: a.leading, refused: a.refused, depth: depth,
+	sub := &analysis{chains: a.chains, leading: a.leading, refused: a.refused, depth: depth, positional: a.positional,
 		pieces: map[int]piece{}, drop: map[int]bool{}, funcs: map[string]bool{},
 		seen: map[*syntax.Word]bool{}, ok: map[int]bool{}}
 	for _, p := range pieces {
@@ -140,9 +144,15 @@ func (a *analysis) level(pieces []piece, how map[int]quoting, depth int) {
 		}
 		return
 	}
+	sub.pass(f)
+	sub.follow(f)
+}
+
+// pass checks a parsed script.
+func (a *analysis) pass(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-			sub.funcs[fd.Name.Value] = true
+			a.funcs[fd.Name.Value] = true
 		}
 		return true
 	})
@@ -150,21 +160,108 @@ func (a *analysis) level(pieces []piece, how map[int]quoting, depth int) {
 	// program that may run its input, any value written anywhere could reach it.
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if ps, ok := n.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdOut {
-			if prog := sub.codeReader(ps); prog != "" {
-				for src := range sub.pieces {
-					if !sub.drop[src] {
-						sub.refuse(src, "the command writes to >("+prog+" ...), which may run what it reads as code")
+			if prog := a.codeReader(ps); prog != "" {
+				for src := range a.pieces {
+					if !a.drop[src] {
+						a.refuse(src, "the command writes to >("+prog+" ...), which may run what it reads as code")
 					}
 				}
 			}
 		}
 		return true
 	})
-	syntax.Walk(f, sub.visit)
-	for src := range sub.pieces {
-		if !sub.drop[src] && !sub.ok[src] {
-			sub.refuse(src, "it is not in a position where a value is known to stay data (an argument, a redirection target, an assignment)")
+	syntax.Walk(f, a.visit)
+	for src := range a.pieces {
+		if !a.drop[src] && !a.ok[src] {
+			a.refuse(src, "it is not in a position where a value is known to stay data (an argument, a redirection target, an assignment)")
 		}
+	}
+}
+
+// follow checks where the script uses variables that hold values: a variable assigned
+// a value (F=<<x>>), a for loop's variable over values, and the positional parameters
+// of a nested script given values (sh -c '...' sh <<x>>). Each use ($F, "${F}", "$@")
+// must be in an allowed context too, as if the value were written there, except that a
+// use inside a nested script is refused: the outer shell expands it unescaped.
+func (a *analysis) follow(f *syntax.File) {
+	tainted := map[string][]int{}
+	for name, srcs := range a.positional {
+		tainted[name] = srcs
+	}
+	cur, curText := f, a.src
+	for round := 0; round < 4; round++ {
+		grew := false
+		syntax.Walk(cur, func(n syntax.Node) bool {
+			add := func(name string, srcs []int) {
+				if len(srcs) > 0 && len(tainted[name]) == 0 {
+					tainted[name], grew = srcs, true
+				}
+			}
+			text := func(n syntax.Node) string { return curText[n.Pos().Offset():n.End().Offset()] }
+			switch x := n.(type) {
+			case *syntax.Assign:
+				if x.Name != nil {
+					add(x.Name.Value, marks(text(x)))
+				}
+			case *syntax.ForClause:
+				if wi, ok := x.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+					var srcs []int
+					for _, w := range wi.Items {
+						srcs = append(srcs, marks(text(w))...)
+					}
+					add(wi.Name.Value, srcs)
+				}
+			}
+			return true
+		})
+		if len(tainted) == 0 || !grew && round > 0 {
+			return
+		}
+		// The text again with each use of a tainted variable replaced by its value's marker.
+		var b strings.Builder
+		last, uses := 0, 0
+		syntax.Walk(f, func(n syntax.Node) bool {
+			pe, ok := n.(*syntax.ParamExp)
+			if !ok || pe.Param == nil {
+				return true
+			}
+			srcs := tainted[pe.Param.Value]
+			if len(srcs) == 0 || int(pe.Pos().Offset()) < last {
+				return true
+			}
+			if pe.Excl {
+				for _, src := range srcs {
+					a.refuse(src, "a variable holding it is used as a variable name (${!...}), which bash evaluates")
+				}
+			}
+			b.WriteString(a.src[last:pe.Pos().Offset()])
+			b.WriteString(marker(srcs[0]))
+			last, uses = int(pe.End().Offset()), uses+1
+			return false
+		})
+		if uses == 0 {
+			return
+		}
+		b.WriteString(a.src[last:])
+		text := b.String()
+		g, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+		if err != nil {
+			return // the text parsed with the values in place; a use cannot break it
+		}
+		pieces := maps.Clone(a.pieces)
+		for _, srcs := range tainted {
+			for _, src := range srcs {
+				if _, ok := pieces[src]; !ok {
+					pieces[src] = piece{ph: 0, src: src}
+				}
+			}
+		}
+		re := &analysis{chains: map[int][]quoting{}, leading: a.leading, refused: a.refused, depth: a.depth,
+			src: text, pieces: pieces, drop: a.drop, funcs: map[string]bool{},
+			seen: map[*syntax.Word]bool{}, ok: map[int]bool{}, raw: true}
+		re.pass(g)
+		a.order = append(a.order, re.order...)
+		cur, curText = g, text
 	}
 }
 
@@ -736,10 +833,15 @@ func (a *analysis) shell(name string, ws []arg) {
 		return
 	}
 	script := ws[i]
-	// $0, $1, ... of the script: data, as a script file's arguments are.
+	// $0, $1, ... of the script: data, as a script file's arguments are, and followed
+	// into the script when it can be read.
 	a.data(ws[i+1:], false)
 	a.mark(script)
-	if len(script.marks) == 0 {
+	var positional []int
+	for _, w := range ws[i+1:] {
+		positional = append(positional, w.marks...)
+	}
+	if len(script.marks) == 0 && len(positional) == 0 {
 		return
 	}
 	switch {
@@ -748,7 +850,7 @@ func (a *analysis) shell(name string, ws []arg) {
 	case !script.literal:
 		a.denyArgs(ws[i:i+1], "the "+name+" -c script "+a.word(script)+" is not a literal word, so the script cannot be read before it runs")
 	default:
-		a.nested(script)
+		a.nested(script, positional)
 	}
 }
 
@@ -757,7 +859,11 @@ var bashLong = set("--norc --noprofile --posix --login --noediting --restricted 
 
 // nested checks a literal -c script as a shell level of its own and composes the
 // quoting of each value in it: the inner shell's quoting first, then the outer one's.
-func (a *analysis) nested(script arg) {
+func (a *analysis) nested(script arg, positional []int) {
+	if a.raw {
+		a.denyArgs([]arg{script}, "a variable holding it is expanded into a "+"nested shell script, unescaped, which runs it as code")
+		return
+	}
 	var pieces []piece
 	text := script.lit
 	last := 0
@@ -788,6 +894,12 @@ func (a *analysis) nested(script arg) {
 		}
 	}
 	inner := &analysis{chains: map[int][]quoting{}, leading: a.leading, refused: a.refused}
+	if len(positional) > 0 {
+		inner.positional = map[string][]int{}
+		for _, name := range strings.Fields("0 1 2 3 4 5 6 7 8 9 @ *") {
+			inner.positional[name] = positional
+		}
+	}
 	inner.level(pieces, how, a.depth+1)
 	a.order = append(a.order, inner.order...)
 	for src, q := range how {

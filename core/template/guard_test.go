@@ -235,7 +235,7 @@ func TestOptionRule(t *testing.T) {
 		{command: "echo a<<x>>"},
 		{command: "cat > <<x>>"},
 		{command: "case <<x>> in -*) echo dash;; esac"},
-		{command: "X=<<x>>; echo \"$X\""},
+		{command: "X=<<x>>; printf '%s\\n' \"$X\""},
 		{command: "echo a # <<x>>"},
 		{args: []string{"git", "add", "--", "<<x>>"}},
 		{args: []string{"prog", "--f=<<x>>"}},
@@ -320,4 +320,42 @@ func TestRenderRefusesUnpassableValues(t *testing.T) {
 		require.Contains(t, err.Error(), "<<x>>")
 		require.Nil(t, argv)
 	}
+}
+
+// Variables that hold values are followed to where they are used (issue 16): the use must
+// be an allowed context too, and a nested script's positional parameters hold the values
+// given after it.
+func TestVariablesHoldingValues(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		refused bool
+	}{
+		{"F=<<x>>; eval \"$F\"", true},
+		{"F=<<x>>; G=$F; eval \"$G\"", true},
+		{"F=<<x>>; echo \"$F\" | sh", true},
+		{"F=<<x>>; sh -c \"echo $F\"", true},
+		{"F=<<x>>; echo \"${!F}\"", true},
+		{"for f in <<x>>; do eval \"$f\"; done", true},
+		{"sh -c 'eval \"$1\"' sh <<x>>", true},
+		{"sh -c 'echo \"$@\" | sh' sh <<x>>", true},
+		{"bash -c 'python3 -c \"$1\"' bash <<x>>", true},
+		{"F=<<x>>; printf '%s\\n' \"$F\"", false},
+		{"F=<<x>>; cat -- \"$F\" > \"$F.out\"", false},
+		{"for f in <<x>>; do echo \"$f\"; done", false},
+		{"sh -c 'printf \"%s\\n\" \"$1\"' sh <<x>>", false},
+	} {
+		t.Run(tt.command, func(t *testing.T) {
+			_, err := Compile(tt.command)
+			if tt.refused {
+				require.ErrorIs(t, err, ErrUnsafe)
+			} else {
+				require.NoError(t, err)
+			}
+		})
+	}
+	// A value reaching an option through a variable is refused like a direct one.
+	c, err := Compile("F=<<x>>; gofmt -l \"$F\"")
+	require.NoError(t, err)
+	_, err = c.Render(values("-cpuprofile=x"))
+	require.ErrorIs(t, err, ErrValue)
 }
