@@ -96,6 +96,7 @@ func FuzzCompile(f *testing.F) {
 		{"FOO=<<v>> cmd {{ w }}", "\n"}, {"echo `<<x>>`", "`"}, {"echo $(echo '<<x>>')", "')"}, {"a # <<x>>", "\n"},
 		{"echo ${X:-<<x>>}", "}"}, {"case <<x>> in a) ;; esac", "a)"}, {"   ", ""}, {"<<>>", "x"},
 		{"cat <<EO\\\nF\na\\\nEOF\necho <<x>>\nEOF", "$(touch PWNED)"},
+		{"F=<<x>>; G=$F; printf %s \"$G\"", "$(touch PWNED)"}, {"sh -c 'printf %s \"$1\"' sh <<x>>", "'; touch PWNED"},
 	} {
 		f.Add(s[0], s[1])
 	}
