@@ -28,8 +28,8 @@ import (
 //   - the -c script of sh, bash, dash or ash when the script is a literal word: the
 //     script is checked by these same rules and the value is escaped for both shells,
 //     as deep as the nesting goes. Wrappers whose options are known (env without -S,
-//     command, exec, nice, nohup, setsid, stdbuf, time, timeout, find -exec) are looked
-//     through to the command they run.
+//     command, exec, nice, nohup, setsid, stdbuf, time, timeout, npx, bunx, find -exec)
+//     are looked through to the command they run.
 //
 // Anything else is refused: a value that is, or is part of, a program name; a value in
 // the environment of a program; a value piped or fed into a program that is not known to
@@ -265,14 +265,12 @@ func (a *analysis) follow(f *syntax.File) {
 	}
 }
 
+// parseError is the parser's message without its line:column prefix.
 func parseError(err error) string {
-	msg := err.Error()
-	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "1:") || strings.HasPrefix(msg, ":") {
-		// "1:6: a command can only contain words and redirects" without the position
-		msg = msg[strings.Index(msg, ": ")+2:]
-	}
-	return msg
+	return parsePosRE.ReplaceAllString(err.Error(), "")
 }
+
+var parsePosRE = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
 
 // marks returns the srcs of the markers in text.
 func marks(text string) []int {
@@ -1066,6 +1064,9 @@ var wrapperSpecs = map[string]wrapperSpec{
 	"stdbuf":  {withValue: set("-i -o -e --input --output --error")},
 	"time":    {flags: set("-p -v --verbose --portability"), withValue: set("-f --format -o --output")},
 	"timeout": {flags: set("--foreground --preserve-status -v --verbose"), withValue: set("-s --signal -k --kill-after"), operands: 1},
+	// npx prettier --write <<x>>: the package's program runs with the arguments (-c runs code).
+	"npx":  {flags: set("-y --yes --no --no-install -q --quiet --silent"), withValue: set("-p --package")},
+	"bunx": {flags: set("--bun")},
 }
 
 // builtin checks the data builtins' exceptions: printf -v names a variable (bash

@@ -59,6 +59,9 @@ var codeShapes = []struct {
 	{"sudo -u nobody sh -c 'echo <<x>>'", "refuse", "sudo"},
 	{"ssh host <<x>>", "refuse", "ssh"},
 	{"watch <<x>>", "refuse", "watch"},
+	{"npx -c <<x>>", "refuse", "npx"},
+	{"npx --yes prettier --write <<x>>", "compiles", ""},
+	{"npx sh -c 'printf \"%s\\0\" <<x>>'", "compiles", ""},
 	// interpreter spellings
 	{"python3.11 -c 'print(\"<<x>>\")'", "refuse", "python3.11"},
 	{"python3 -Ic 'print(\"<<x>>\")'", "refuse", "python3"},
