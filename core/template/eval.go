@@ -499,6 +499,31 @@ func flatParts(parts []syntax.WordPart) []syntax.WordPart {
 	return out
 }
 
+// oneField reports whether a word with expansions still reaches the program as one word
+// that does not start with an expansion's text unquoted: every expansion is inside
+// double quotes, so nothing splits it into more words (a script path "$HOOKS/x.py").
+func oneField(w arg) bool {
+	if w.w == nil {
+		return false
+	}
+	for _, p := range w.w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if _, ok := unquoteLit(x.Value, false); !ok {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func hasExpansion(w *syntax.Word) bool {
 	_, ok := unquoteWord(w)
 	return !ok
@@ -791,9 +816,12 @@ func (a *analysis) shell(name string, ws []arg) {
 	i := 1
 	for ; i < len(ws); i++ {
 		w := ws[i]
-		if !w.literal {
+		if !w.literal && !(oneField(w) && len(w.marks) == 0 && !cmdMode) {
 			a.denyArgs(ws[i:], "the word "+a.word(w)+" of "+name+" is not a literal word, so its options and script cannot be known")
 			return
+		}
+		if !w.literal {
+			break // a script file named by a quoted expansion: "$HOOKS/check.sh"
 		}
 		if len(w.marks) > 0 {
 			break
@@ -966,7 +994,7 @@ func (a *analysis) interp(name string, ws []arg) {
 	}
 	w := ws[program]
 	a.mark(w)
-	if len(w.marks) > 0 || !w.literal || w.lit == "-" {
+	if len(w.marks) > 0 || !w.literal && !oneField(w) || w.literal && w.lit == "-" {
 		a.denyArgs(ws[1:], "it is in the program "+name+" runs (inline code or a script file), so the value would be run as code")
 		return
 	}

@@ -32,6 +32,10 @@ var codeShapes = []struct {
 	{"sh -c 'printf \"%s\\0\" \"$1\"' sh <<x>>", "safe", ""},
 	{"python3 -c 'import sys; print(sys.argv[1])' <<x>>", "compiles", ""},
 	{"python3 -I check.py <<x>>", "compiles", ""},
+	{"python3 \"$HOOKS/format.py\" <<x>>", "compiles", ""},
+	{"bash \"$HOOKS/check.sh\" <<x>>", "compiles", ""},
+	{"python3 $HOOKS/format.py <<x>>", "refuse", "python3"},
+	{"bash $ARGS <<x>>", "refuse", "not a literal"},
 	{"perl -e 'print @ARGV' -- <<x>>", "compiles", ""},
 	{"python3 -W error -c 'pass' <<x>>", "refuse", "-W"},
 	// quoted or escaped program names
