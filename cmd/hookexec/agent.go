@@ -305,7 +305,7 @@ func (a *app) printChanges(changes []install.Change) {
 		}
 		out := []changeJSON{}
 		for _, c := range changes {
-			out = append(out, changeJSON{c.File.Settings, c.File.Managed, c.Action, nonNil(c.Events), c.Moved, c.Kept})
+			out = append(out, changeJSON{c.File.Settings, c.File.Managed, c.Action, nonNilStrings(c.Events), c.Moved, c.Kept})
 		}
 		a.printJSON(out)
 		return
@@ -324,7 +324,7 @@ func (a *app) printChanges(changes []install.Change) {
 	}
 }
 
-func nonNil(s []string) []string {
+func nonNilStrings(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -356,7 +356,7 @@ func runStatus(a *app, args []string) int {
 				return a.fail(err)
 			}
 			for _, f := range st {
-				rows = append(rows, statusJSON{name, sc.s.String(), f.File.Settings, f.Installed, nonNil(f.Events), f.Managed, f.Native})
+				rows = append(rows, statusJSON{name, sc.s.String(), f.File.Settings, f.Installed, nonNilStrings(f.Events), f.Managed, f.Native})
 			}
 		}
 	}
