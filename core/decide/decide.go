@@ -58,6 +58,11 @@ type Input struct {
 	// TextIsContext makes stdout that is not JSON additional context on every event (the
 	// body of an http hook's 2xx response), not only on those that take text.
 	TextIsContext bool
+	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
+	Vocabulary Vocabulary
+	// ContextLimit caps a Codex hook's additional context, in approximate tokens
+	// (additionalContextLimit); 0 is Codex's default.
+	ContextLimit int
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -97,6 +102,12 @@ func Read(in Input) Verdict {
 	if in.Event.OutputIgnored {
 		return v // StopFailure: output and exit code mean nothing
 	}
+	switch in.Vocabulary {
+	case Gemini:
+		return readGemini(in)
+	case Codex:
+		return readCodex(in, in.ContextLimit)
+	}
 	stdout := bytes.TrimSpace(in.Stdout)
 	if !utf8.Valid(stdout) {
 		// Raw JSON from the output (output, updated_input) reaches the result as is: make it
@@ -131,6 +142,13 @@ func Read(in Input) Verdict {
 		// The exit code is ignored (InstructionsLoaded, PermissionDenied): not an error.
 	case in.ExitCode == 2:
 		var reason string
+		if in.Vocabulary == Qwen {
+			// Qwen Code reads stderr on exit 2; JSON there is the hook's answer.
+			doc = jsonObject(strings.TrimSpace(strings.ToValidUTF8(string(in.Stderr), "\uFFFD")))
+			if doc != nil {
+				v.Output = doc.MarshalTo(nil)
+			}
+		}
 		if doc != nil {
 			v.apply(in, doc)
 			reason = v.Reason
@@ -150,10 +168,13 @@ func Read(in Input) Verdict {
 			v.Error = fmt.Sprintf("exit status 2 on %s, which cannot block: %s", in.Event.Name, reason)
 		}
 	case in.ExitCode == 0:
-		if doc != nil {
+		switch {
+		case doc != nil:
 			v.apply(in, doc)
-		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
+		case len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)):
 			v.AdditionalContext = string(stdout)
+		case len(stdout) > 0 && in.Vocabulary == Qwen && stdout[0] != '{':
+			v.SystemMessage = string(stdout) // Qwen Code shows other events' text to the user
 		}
 	default:
 		switch {
@@ -172,6 +193,11 @@ func Read(in Input) Verdict {
 			v.Error = fmt.Sprintf("exit status %d", in.ExitCode)
 			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
 				v.Error += ": " + firstLine(s)
+			}
+			if in.Vocabulary == Qwen && doc == nil {
+				if text := qwenText(stdout, in.Stderr); text != "" {
+					v.SystemMessage = "Warning: " + text
+				}
 			}
 		}
 	}
