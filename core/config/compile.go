@@ -48,6 +48,10 @@ func (h *Hook) compile(project, home string) (string, error) {
 	if err != nil {
 		return h.MatcherPath(), err
 	}
+	if ev.Tool {
+		// One guard selects the same tool however the host spells it (package vocab).
+		h.Match = h.Match.Vocabulary(h.Dialect.String())
+	}
 	if h.If != "" {
 		if !ev.Tool {
 			return h.field("if"), fmt.Errorf("if %q is evaluated only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); on %s the hook never runs", h.If, h.Event)

@@ -32,6 +32,8 @@ import (
 	"unicode"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // MatchTimeout bounds one regex test so a pathological pattern cannot hang a fire.
@@ -90,6 +92,22 @@ type Matcher struct {
 	kind    Kind
 	alts    []alt           // Names and Glob
 	re      *regexp2.Regexp // Regex
+	// vocab: a subject that misses is tried again in the canonical vocabulary's other
+	// spellings of the same tool (package vocab), as agent spells it and canonically.
+	vocab bool
+	agent string
+}
+
+// Vocabulary makes m a tool matcher of agent's hooks: a tool name that does not match as
+// the host spelt it is tried again as the canonical tool and as agent spells that tool,
+// so "Bash" also selects run_shell_command, shell and execute_command, and Gemini's
+// "run_shell_command" selects a host's "Bash". It returns m (nil stays nil: it matches
+// everything already).
+func (m *Matcher) Vocabulary(agent string) *Matcher {
+	if m != nil && m.kind != All {
+		m.vocab, m.agent = true, agent
+	}
+	return m
 }
 
 type altKind uint8
@@ -185,6 +203,20 @@ func (m *Matcher) Match(subject string) bool {
 	if m == nil {
 		return true
 	}
+	if m.match(subject) {
+		return true
+	}
+	if m.vocab {
+		for _, s := range vocab.Spellings(m.agent, subject) {
+			if m.match(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Matcher) match(subject string) bool {
 	switch m.kind {
 	case All:
 		return true
