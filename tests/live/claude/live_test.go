@@ -1,0 +1,540 @@
+// Package claude is the Claude Code live conformance suite: every vector runs through the
+// real, pinned Claude Code binary (tests/live/versions.json) against a fake Messages API,
+// then through hookexec's engine with the payloads Claude Code actually sent, and the two
+// are compared on what the host must do. `make test-claude` runs it; without
+// HOOKEXEC_LIVE_CLAUDE=1 every test here skips at once, so `go test ./...` stays fast.
+package claude
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/tests/live/agents"
+	"github.com/hookexec/hookexec/tests/live/fakeapi"
+	"github.com/hookexec/hookexec/tests/live/livetest"
+)
+
+// vector is one tests/live/claude/vectors/*.json file (README.md in this directory).
+type vector struct {
+	Description string                     `json:"description"`
+	Prompt      string                     `json:"prompt"`
+	Script      []fakeapi.Turn             `json:"script"`
+	Side        string                     `json:"side"`
+	Files       map[string]json.RawMessage `json:"files"`
+	Args        []string                   `json:"args"`
+	Env         map[string]string          `json:"env"`
+	HTTP        map[string]route           `json:"http"`
+	Hookexec    map[string]any             `json:"hookexec"`
+	Deliberate  string                     `json:"deliberate"`
+	// Skip lists comparison kinds this vector does not make (see compare), with why.
+	Skip map[string]string `json:"skip"`
+}
+
+type route struct {
+	Status  int             `json:"status"`
+	Body    json.RawMessage `json:"body"`
+	DelayMs int             `json:"delay_ms"`
+}
+
+// recorded are the events the recorder hook (in --settings) listens to.
+var recorded = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied",
+	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionStart",
+	"SessionEnd", "PreCompact", "PostCompact", "Setup", "InstructionsLoaded", "ConfigChange", "CwdChanged",
+	"FileChanged", "TaskCreated", "TaskCompleted", "TeammateIdle", "WorktreeCreate", "WorktreeRemove",
+	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch"}
+
+var (
+	claudeBin, claudeVersion string
+	recBin                   string
+	report                   livetest.Report
+	fieldsMu                 sync.Mutex
+	payloadFields            = map[string]map[string]bool{}
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("HOOKEXEC_LIVE_CLAUDE") == "" {
+		fmt.Println("tests/live/claude: skipped (set HOOKEXEC_LIVE_CLAUDE=1, or run make test-claude)")
+		os.Exit(0)
+	}
+	var err error
+	claudeBin, claudeVersion, err = agents.Install(context.Background(), "@anthropic-ai/claude-code", "claude")
+	if errors.Is(err, agents.ErrNoNpm) {
+		fmt.Println("tests/live/claude: SKIPPED: cannot install Claude Code:", err)
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tests/live/claude:", err)
+		os.Exit(1)
+	}
+	dir, err := os.MkdirTemp("", "hookexec-live-")
+	if err == nil {
+		recBin, err = livetest.BuildRec(dir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tests/live/claude:", err)
+		os.Exit(1)
+	}
+	start := time.Now()
+	code := m.Run()
+	os.RemoveAll(dir)
+	fmt.Printf("Claude Code %s (%s):\n", claudeVersion, claudeBin)
+	report.Print(os.Stdout)
+	if fieldsCode := checkPayloadFields(); fieldsCode != 0 && code == 0 {
+		code = fieldsCode
+	}
+	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
+	os.Exit(code)
+}
+
+func TestClaudeLive(t *testing.T) {
+	paths, err := filepath.Glob("vectors/*.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no vectors: %v", err)
+	}
+	if only := os.Getenv("HOOKEXEC_LIVE_ONLY"); only != "" {
+		var keep []string
+		for _, p := range paths {
+			if strings.Contains(p, only) {
+				keep = append(keep, p)
+			}
+		}
+		paths = keep
+	}
+	// 3 at a time: each runs a Claude Code process; more only queues on the shared cores.
+	sem := make(chan struct{}, 3)
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			problems, deliberate := runVector(t, path)
+			report.Add(name, problems, deliberate)
+			if len(problems) > 0 {
+				t.Errorf("%s differs:\n  %s", name, strings.Join(problems, "\n  "))
+			}
+		})
+	}
+}
+
+func serveHTTP(t *testing.T, routes map[string]route) string {
+	if len(routes) == 0 {
+		return ""
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rt, ok := routes[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(time.Duration(rt.DelayMs) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		var text string
+		body := []byte(rt.Body)
+		if json.Unmarshal(rt.Body, &text) == nil {
+			body = []byte(text)
+		}
+		if rt.Status != 0 {
+			w.WriteHeader(rt.Status)
+		}
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// claudeRun is what one run of the real binary left behind.
+type claudeRun struct {
+	api    *fakeapi.Anthropic
+	log    []livetest.Entry
+	stdout []byte
+	stderr []byte
+}
+
+func runVector(t *testing.T, path string) ([]string, string) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v vector
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if v.Description == "" {
+		t.Fatalf("%s: every vector says what it checks", path)
+	}
+	tree, err := livetest.NewTree(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root,
+		"$REC": recBin, "$HTTP": serveHTTP(t, v.HTTP)}
+	raw = livetest.Substitute(raw, vars)
+	v = vector{}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := tree.WriteFiles(v.Files); err != nil {
+		t.Fatal(err)
+	}
+
+	cr := runClaude(t, tree, v)
+	fires := livetest.Fires(cr.log)
+	recordFields(fires)
+	if testing.Verbose() {
+		for _, f := range fires {
+			t.Logf("claude fired %s ran %v: %s", f.Event, f.Ran, f.Payload)
+		}
+		t.Logf("claude stdout: %s\nstderr: %s", cr.stdout, cr.stderr)
+	}
+	results, ran := runHookexec(t, tree, v, fires)
+	if testing.Verbose() {
+		for i, r := range results {
+			t.Logf("hookexec %s ran %v: %s", fires[i].Event, ran[i], r.JSON())
+		}
+	}
+	return compare(v, tree, cr, fires, results, ran), v.Deliberate
+}
+
+// env is the environment both sides give hooks (Claude Code passes its own to them).
+func baseEnv(tree livetest.Tree, v vector, log string) map[string]string {
+	env := map[string]string{
+		"PATH":                                     os.Getenv("PATH"),
+		"HOME":                                     tree.Home,
+		"HOOKEXEC_LIVE_LOG":                        log,
+		"LANG":                                     "C.UTF-8",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+		"DISABLE_TELEMETRY":                        "1",
+		"DISABLE_AUTOUPDATER":                      "1",
+		"DISABLE_ERROR_REPORTING":                  "1",
+		"IS_SANDBOX":                               "1",
+	}
+	for k, val := range v.Env {
+		env[k] = val
+	}
+	return env
+}
+
+func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
+	api := &fakeapi.Anthropic{Script: v.Script, Side: v.Side}
+	base, err := api.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	log := filepath.Join(tree.Root, "claude.log")
+	// The recorder: one hook per event, in the --settings layer, logging every fire's stdin.
+	hooks := map[string]any{}
+	for _, ev := range recorded {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": recBin + " @" + ev}}}}
+	}
+	settings, _ := json.Marshal(map[string]any{"hooks": hooks})
+	settingsFile := filepath.Join(tree.Root, "recorder-settings.json")
+	if err := os.WriteFile(settingsFile, settings, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prompt := v.Prompt
+	if prompt == "" {
+		prompt = "go"
+	}
+	args := append([]string{"-p", prompt, "--output-format", "json", "--dangerously-skip-permissions",
+		"--settings", settingsFile}, v.Args...)
+	// 240 s is a hang guard only: a run takes a few seconds.
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd.Dir = tree.Project
+	env := baseEnv(tree, v, log)
+	env["ANTHROPIC_BASE_URL"] = base
+	env["ANTHROPIC_API_KEY"] = "sk-ant-fake-key-for-offline-tests"
+	for k, val := range env {
+		cmd.Env = append(cmd.Env, k+"="+val)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil && ctx.Err() != nil {
+		t.Fatalf("claude hung: %v\nstderr: %s", err, stderr.String())
+	}
+	entries, err := livetest.ReadLog(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return claudeRun{api: api, log: entries, stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+}
+
+// runHookexec fires, in order, every event Claude Code fired, with the stdin Claude Code
+// gave its hooks, through hookexec's engine (profile claude, the same files and env).
+func runHookexec(t *testing.T, tree livetest.Tree, v vector, fires []livetest.Fire) ([]*engine.Result, [][]string) {
+	log := filepath.Join(tree.Root, "hookexec.log")
+	opts := map[string]any{}
+	for k, x := range v.Hookexec {
+		opts[k] = x
+	}
+	opts["profile"], opts["project_dir"], opts["home"] = "claude", tree.Project, tree.Home
+	opts["env"] = baseEnv(tree, v, log)
+	optJSON, _ := json.Marshal(opts)
+	o, err := engine.ParseOptions(optJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var results []*engine.Result
+	var ran [][]string
+	seen := 0
+	for _, f := range fires {
+		r, err := e.Fire(f.Event, []byte(f.Payload))
+		if err != nil {
+			t.Fatalf("hookexec fire %s: %v", f.Event, err)
+		}
+		entries, err := livetest.ReadLog(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+		ran = append(ran, livetest.Names(entries[seen:]))
+		seen = len(entries)
+	}
+	return results, ran
+}
+
+// texts is every string of the main conversation's requests (messages and system).
+func texts(api *fakeapi.Anthropic) string {
+	var b strings.Builder
+	var walk func(x any)
+	walk = func(x any) {
+		switch y := x.(type) {
+		case string:
+			b.WriteString(y)
+			b.WriteByte('\n')
+		case []any:
+			for _, z := range y {
+				walk(z)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(y))
+			for k := range y {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if k != "tools" {
+					walk(y[k])
+				}
+			}
+		}
+	}
+	for _, r := range api.MainRequests() {
+		var body any
+		_ = json.Unmarshal(r.Body, &body)
+		walk(body)
+	}
+	return b.String()
+}
+
+// shellOutput is what `sh -c cmd` prints in dir: what the Bash tool should have returned.
+func shellOutput(dir, cmd string) string {
+	c := exec.Command("/bin/sh", "-c", cmd)
+	c.Dir = dir
+	out, _ := c.CombinedOutput()
+	return strings.TrimSpace(string(out))
+}
+
+// compare says, fire by fire, where hookexec and Claude Code disagree on what the host
+// must do. One string per disagreement; none means they agree.
+func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, results []*engine.Result, ran [][]string) []string {
+	var problems []string
+	add := func(i int, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("%s #%d: ", fires[i].Event, i)+fmt.Sprintf(format, args...))
+	}
+	all := texts(cr.api)
+	toolResults := cr.api.ToolResults()
+	if len(fires) == 0 {
+		problems = append(problems, "Claude Code fired no event (stderr: "+strings.TrimSpace(string(cr.stderr))+")")
+	}
+	for i, f := range fires {
+		r := results[i]
+		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
+			add(i, "hooks run: claude %v, hookexec %v", f.Ran, ran[i])
+		}
+		var p struct {
+			ToolName  string          `json:"tool_name"`
+			ToolInput json.RawMessage `json:"tool_input"`
+			ToolUseID string          `json:"tool_use_id"`
+		}
+		_ = json.Unmarshal([]byte(f.Payload), &p)
+		switch f.Event {
+		case "PreToolUse":
+			tr, ok := toolResults[p.ToolUseID]
+			if !ok {
+				if r.Continue {
+					add(i, "Claude Code sent no tool result for %s; hookexec says continue", p.ToolUseID)
+				}
+				break
+			}
+			if r.Blocked {
+				if !tr.IsError {
+					add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
+				} else if r.Reason != "" && !strings.Contains(tr.Text, r.Reason) {
+					add(i, "reason: hookexec %q, Claude Code told the model %q", r.Reason, tr.Text)
+				}
+				break
+			}
+			if p.ToolName != "Bash" {
+				break
+			}
+			input := map[string]any{}
+			_ = json.Unmarshal(p.ToolInput, &input)
+			if len(r.UpdatedInput) > 0 && string(r.UpdatedInput) != "null" {
+				upd := map[string]any{}
+				_ = json.Unmarshal(r.UpdatedInput, &upd)
+				input = upd
+			}
+			command, _ := input["command"].(string)
+			want := shellOutput(tree.Project, command)
+			if tr.IsError && strings.Contains(tr.Text, "hook") {
+				add(i, "hookexec lets the tool run (decision %s) but Claude Code blocked it: %q", r.Decision, tr.Text)
+			} else if !strings.Contains(tr.Text, want) {
+				add(i, "tool input: hookexec runs %q (prints %q), Claude Code's tool returned %q", command, want, tr.Text)
+			}
+		case "Stop", "SubagentStop":
+			continued := false
+			for _, g := range fires[i+1:] {
+				continued = continued || g.Event == f.Event
+			}
+			if r.Blocked != continued && v.Skip["stop"] == "" {
+				add(i, "continuation: hookexec blocked=%v (%q), Claude Code continued=%v", r.Blocked, r.Reason, continued)
+			}
+			if r.Blocked && continued && r.Reason != "" && !strings.Contains(all, r.Reason) {
+				add(i, "Stop reason %q never reached the model", r.Reason)
+			}
+		case "UserPromptSubmit":
+			asked := len(cr.api.MainRequests()) > 0
+			if r.Blocked == asked {
+				add(i, "prompt: hookexec blocked=%v, Claude Code sent it to the model=%v", r.Blocked, asked)
+			}
+		case "PostToolUse", "PostToolUseFailure":
+			if r.Blocked && r.Reason != "" && !strings.Contains(all, r.Reason) && v.Skip["reason"] == "" {
+				add(i, "feedback %q never reached the model", r.Reason)
+			}
+		}
+		if ctx := r.AdditionalContext; ctx != "" && v.Skip["context"] == "" && !strings.Contains(all, ctx) {
+			add(i, "additional context %q never reached the model", ctx)
+		}
+		for k, val := range r.Env {
+			found := false
+			for _, tr := range toolResults {
+				found = found || strings.Contains(tr.Text, val)
+			}
+			if !found {
+				add(i, "env export %s=%q never reached a tool", k, val)
+			}
+		}
+	}
+	return problems
+}
+
+// recordFields adds the payload keys of each fire to the per-event sets.
+func recordFields(fires []livetest.Fire) {
+	fieldsMu.Lock()
+	defer fieldsMu.Unlock()
+	for _, f := range fires {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(f.Payload), &m) != nil {
+			continue
+		}
+		if payloadFields[f.Event] == nil {
+			payloadFields[f.Event] = map[string]bool{}
+		}
+		for k := range m {
+			payloadFields[f.Event][k] = true
+		}
+	}
+}
+
+// checkPayloadFields compares the payload fields seen with payload_fields.json (the fields
+// the pinned version sends, per event); HOOKEXEC_LIVE_UPDATE=1 rewrites the file instead.
+// Only a full run (no HOOKEXEC_LIVE_ONLY) checks it. Returns the exit code.
+func checkPayloadFields() int {
+	if os.Getenv("HOOKEXEC_LIVE_ONLY") != "" {
+		return 0
+	}
+	fieldsMu.Lock()
+	defer fieldsMu.Unlock()
+	seen := map[string][]string{}
+	for ev, set := range payloadFields {
+		for k := range set {
+			seen[ev] = append(seen[ev], k)
+		}
+		sort.Strings(seen[ev])
+	}
+	const file = "payload_fields.json"
+	if os.Getenv("HOOKEXEC_LIVE_UPDATE") != "" {
+		data, _ := json.MarshalIndent(map[string]any{"version": claudeVersion, "events": seen}, "", "  ")
+		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
+			fmt.Println("payload fields:", err)
+			return 1
+		}
+		fmt.Println("payload fields: wrote", file)
+		return 0
+	}
+	var golden struct {
+		Version string              `json:"version"`
+		Events  map[string][]string `json:"events"`
+	}
+	data, err := os.ReadFile(file)
+	if err == nil {
+		err = json.Unmarshal(data, &golden)
+	}
+	if err != nil {
+		fmt.Println("payload fields:", err, "(HOOKEXEC_LIVE_UPDATE=1 writes it)")
+		return 1
+	}
+	var diffs []string
+	events := map[string]bool{}
+	for ev := range seen {
+		events[ev] = true
+	}
+	for ev := range golden.Events {
+		events[ev] = true
+	}
+	names := make([]string, 0, len(events))
+	for ev := range events {
+		names = append(names, ev)
+	}
+	sort.Strings(names)
+	for _, ev := range names {
+		if !reflect.DeepEqual(seen[ev], golden.Events[ev]) {
+			diffs = append(diffs, fmt.Sprintf("  %s: %s %v sends %v", ev, golden.Version, golden.Events[ev], seen[ev]))
+		}
+	}
+	if len(diffs) > 0 {
+		fmt.Printf("payload fields differ from %s (check the new fields, then HOOKEXEC_LIVE_UPDATE=1):\n%s\n", file, strings.Join(diffs, "\n"))
+		return 1
+	}
+	fmt.Printf("payload fields: %d events as %s recorded them\n", len(names), golden.Version)
+	return 0
+}
