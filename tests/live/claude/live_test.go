@@ -219,10 +219,10 @@ func runVector(t *testing.T, path string) ([]string, string) {
 // env is the environment both sides give hooks (Claude Code passes its own to them).
 func baseEnv(tree livetest.Tree, v vector, log string) map[string]string {
 	env := map[string]string{
-		"PATH":                                     os.Getenv("PATH"),
-		"HOME":                                     tree.Home,
-		"HOOKEXEC_LIVE_LOG":                        log,
-		"LANG":                                     "C.UTF-8",
+		"PATH":              os.Getenv("PATH"),
+		"HOME":              tree.Home,
+		"HOOKEXEC_LIVE_LOG": log,
+		"LANG":              "C.UTF-8",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
 		"DISABLE_TELEMETRY":                        "1",
 		"DISABLE_AUTOUPDATER":                      "1",
