@@ -22,7 +22,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node test-claude demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -60,7 +60,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel test-claude ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel, Claude Code live
+test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel, the live agents
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -87,6 +87,12 @@ test-node: $(CLI) ## the Node host example (examples/node_host) with Node's buil
 test-claude: ## Claude Code live conformance: the pinned binary (tests/live/versions.json, cached) vs hookexec on every vector
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+
+# Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
+LIVE_AGENTS := gemini codex qwen
+$(addprefix test-,$(LIVE_AGENTS)): test-%: ## live conformance of Gemini CLI, Codex, Qwen Code (make test-gemini ...): the pinned agent vs hookexec on every vector
+	$(GO) test -c -o $(BUILD)/live-$*.test ./tests/live/$*
+	cd tests/live/$* && HOOKEXEC_LIVE_$(shell echo $* | tr a-z A-Z)=1 $(CURDIR)/$(BUILD)/live-$*.test -test.count=1 $(if $(V),-test.v)
 
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
