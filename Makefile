@@ -89,10 +89,17 @@ test-claude: ## Claude Code live conformance: the pinned binary (tests/live/vers
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
-LIVE_AGENTS := gemini codex qwen
-$(addprefix test-,$(LIVE_AGENTS)): test-%: ## live conformance of Gemini CLI, Codex, Qwen Code (make test-gemini ...): the pinned agent vs hookexec on every vector
-	$(GO) test -c -o $(BUILD)/live-$*.test ./tests/live/$*
-	cd tests/live/$* && HOOKEXEC_LIVE_$(shell echo $* | tr a-z A-Z)=1 $(CURDIR)/$(BUILD)/live-$*.test -test.count=1 $(if $(V),-test.v)
+live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
+	cd tests/live/$(1) && HOOKEXEC_LIVE_$(2)=1 $(CURDIR)/$(BUILD)/live-$(1).test -test.count=1 $(if $(V),-test.v)
+
+test-gemini: ## Gemini CLI live conformance: the pinned gemini (tests/live/versions.json, cached) vs hookexec on every vector
+	$(call live,gemini,GEMINI)
+
+test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on every vector
+	$(call live,codex,CODEX)
+
+test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
+	$(call live,qwen,QWEN)
 
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh

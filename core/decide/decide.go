@@ -201,6 +201,12 @@ func Read(in Input) Verdict {
 			}
 		}
 	}
+	if in.Vocabulary == Qwen && in.Event.Name == "PreToolUse" && v.UpdatedInput != nil {
+		// Qwen Code applies updatedInput from PermissionRequest hooks only (firePreToolUseHook
+		// reads decisions and context, never the input).
+		v.UpdatedInput = nil
+		v.Warnings = append(v.Warnings, "Qwen Code ignores updatedInput on PreToolUse (only PermissionRequest hooks rewrite the input); ignored")
+	}
 	return v
 }
 

@@ -13,18 +13,22 @@ import (
 // names, plus TodoCreated, TodoCompleted (Claude Code's TaskCreated, TaskCompleted) and
 // SessionDelete. Timeouts are seconds (default 60 s), except that 1000 or more keeps its
 // old meaning of milliseconds, as Qwen Code reads them. Hooks answer in Qwen's vocabulary
-// (decide.Qwen). Recognised by a .qwen directory.
+// (decide.Qwen). Tool matchers are exact names or unanchored regexes, as in Gemini CLI (Qwen
+// Code's matchesHookPattern); its own aliases (Bash for run_shell_command) are the canonical
+// vocabulary's. Hooks see an ISO timestamp besides Claude Code's fields. Recognised by a
+// .qwen directory.
 var Qwen = &Dialect{
 	Name:                "qwen",
 	Unit:                time.Second,
 	Timeout:             60 * time.Second,
 	TimeoutOf:           qwenTimeout,
-	Envelope:            payload.Claude,
+	Envelope:            payload.Gemini,
 	CanonicalOnStdin:    true,
 	Names:               map[string]string{"TaskCreated": "TodoCreated", "TaskCompleted": "TodoCompleted"},
 	OwnAliases:          map[string]bool{"TodoCreated": true, "TodoCompleted": true},
 	StrayMatcherIgnored: true,
 	Output:              decide.Qwen,
+	RegexToolMatchers:   true,
 	Types:               []string{"http"},
 	Detect:              func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".qwen") },
 	Load:                loadClaudeShape,

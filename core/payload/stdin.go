@@ -19,7 +19,7 @@ const (
 	// Bare: the payload as the host sent it (autohand, iteratr).
 	Bare
 	// Gemini: Claude's four fields plus timestamp, an ISO 8601 time in UTC with
-	// milliseconds as JavaScript's toISOString writes it (Gemini CLI).
+	// milliseconds as JavaScript's toISOString writes it (Gemini CLI, Qwen Code).
 	Gemini
 )
 

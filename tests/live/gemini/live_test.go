@@ -49,7 +49,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	data, _ := json.Marshal(system)
 	// Gemini CLI skips a system settings file under a world-writable directory (/tmp), so
 	// it goes in a private directory of the user's cache, removed with the tree.
-	dir, err := secureDir(tree)
+	dir, err := suite.SecureDir(tree)
 	if err != nil {
 		return nil, err
 	}
@@ -76,33 +76,6 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	return cmd, nil
 }
 
-// secureDir makes a directory no one else can write to, outside /tmp, and links it from
-// the tree (root/secure) so that it is found and removed with it.
-func secureDir(tree livetest.Tree) (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	parent := filepath.Join(cache, "hookexec", "live-gemini")
-	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return "", err
-	}
-	dir, err := os.MkdirTemp(parent, "run-")
-	if err != nil {
-		return "", err
-	}
-	cleanups = append(cleanups, dir)
-	return dir, os.Symlink(dir, filepath.Join(tree.Root, "secure"))
-}
-
-var cleanups []string
-
-func TestMain(m *testing.M) {
-	suite.Main(m, agent, func() {
-		for _, d := range cleanups {
-			os.RemoveAll(d)
-		}
-	})
-}
+func TestMain(m *testing.M) { suite.Main(m, agent) }
 
 func TestGeminiLive(t *testing.T) { suite.Test(t) }

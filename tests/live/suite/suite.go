@@ -20,6 +20,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,7 +92,7 @@ var state *suiteState
 // Main is the suite's TestMain: it skips unless a.Gate is set, installs the pinned agent
 // (skipping when npm is unreachable), builds the recorder, runs the tests and prints the
 // report.
-func Main(m *testing.M, a Agent, cleanup ...func()) {
+func Main(m *testing.M, a Agent) {
 	if os.Getenv(a.Gate) == "" {
 		fmt.Printf("tests/live/%s: skipped (set %s=1, or run make test-%s)\n", a.Name, a.Gate, a.Name)
 		os.Exit(0)
@@ -118,9 +119,11 @@ func Main(m *testing.M, a Agent, cleanup ...func()) {
 	start := time.Now()
 	code := m.Run()
 	os.RemoveAll(dir)
-	for _, c := range cleanup {
-		c()
+	secure.Lock()
+	for _, d := range secure.dirs {
+		os.RemoveAll(d)
 	}
+	secure.Unlock()
 	fmt.Printf("%s %s (%s):\n", a.Title, version, bin)
 	state.report.Print(os.Stdout)
 	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
@@ -198,6 +201,33 @@ func runVector(t *testing.T, path string) ([]string, string) {
 		}
 	}
 	return compare(v, tree, run, fires, results, ran), v.Deliberate
+}
+
+var secure struct {
+	sync.Mutex
+	dirs []string
+}
+
+// SecureDir makes a directory no one else can write to, outside /tmp, for files the agents
+// refuse to read from a world-writable tree (system settings); it is linked from the tree
+// (root/secure) and removed when the suite ends.
+func SecureDir(tree livetest.Tree) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Join(cache, "hookexec", "live")
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(parent, state.a.Name+"-")
+	if err != nil {
+		return "", err
+	}
+	secure.Lock()
+	secure.dirs = append(secure.dirs, dir)
+	secure.Unlock()
+	return dir, os.Symlink(dir, filepath.Join(tree.Root, "secure"))
 }
 
 // Env is the environment both sides give hooks.
