@@ -193,6 +193,15 @@ func runVector(t *testing.T, path string) ([]string, string) {
 			t.Logf("%s fired %s ran %v: %s", a.Name, f.Event, f.Ran, f.Payload)
 		}
 		t.Logf("%s stdout: %s\nstderr: %s", a.Name, run.Stdout, run.Stderr)
+		if reqs := run.Model.MainRequests(); len(reqs) > 0 {
+			var body struct {
+				Tools []json.RawMessage `json:"tools"`
+			}
+			_ = json.Unmarshal(reqs[0].Body, &body)
+			for _, tool := range body.Tools {
+				t.Logf("tool offered: %.300s", tool)
+			}
+		}
 	}
 	results, ran := runHookexec(t, tree, v, fires)
 	if testing.Verbose() {
@@ -382,6 +391,12 @@ func compare(v Vector, tree livetest.Tree, run Run, fires []livetest.Fire, resul
 	pre := 0
 	for i, f := range fires {
 		r := results[i]
+		for _, h := range r.Hooks {
+			// A vector whose own hook script is broken agrees vacuously: both sides fail open.
+			if strings.Contains(h.Stderr, "Traceback (most recent call last)") || strings.Contains(h.Stderr, "SyntaxError") {
+				add(i, "the vector's hook %s crashed: %s", h.ID, h.Stderr)
+			}
+		}
 		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
 			add(i, "hooks run: %s %v, hookexec %v", state.a.Name, f.Ran, ran[i])
 		}
@@ -421,6 +436,8 @@ func compare(v Vector, tree livetest.Tree, run Run, fires []livetest.Fire, resul
 				add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
 			case r.Blocked && r.Reason != "" && !strings.Contains(tr.Text, r.Reason) && v.Skip["reason"] == "":
 				add(i, "reason: hookexec %q, %s told the model %q", r.Reason, state.a.Name, tr.Text)
+			case !r.Blocked && r.Decision == "ask" && ranTool && v.Skip["ask"] == "":
+				add(i, "hookexec asks the host to confirm (%q) but %s ran the tool without asking", r.Reason, state.a.Name)
 			case !r.Blocked && want != "" && !ranTool:
 				add(i, "hookexec lets %q run (prints %q, decision %s) but %s's tool returned %q", command, want, r.Decision, state.a.Name, tr.Text)
 			}
