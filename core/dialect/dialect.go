@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // Dialect describes one configuration format and how its hooks run. Zero values mean "no"
@@ -75,6 +76,12 @@ type Dialect struct {
 	// RegexToolMatchers: matchers of tool events are always ECMAScript regexes, unanchored
 	// (Gemini CLI's new RegExp(matcher).test(tool_name)).
 	RegexToolMatchers bool
+	// Env lists the variables its agent exports to hooks besides Claude Code's
+	// (GEMINI_PROJECT_DIR, ...), for a fire in project with session; nil: none.
+	Env func(project, session string) []string
+	// SpellsTools: its hooks see tool_name as its agent spells the tool (package vocab),
+	// whatever spelling the host fired.
+	SpellsTools bool
 	// HandlerKeys are handler fields only this dialect has; Handler reads them into h.
 	HandlerKeys []string
 	Handler     func(p *Reader, where string, v *fastjson.Value, h *Hook)
@@ -104,6 +111,19 @@ func (d *Dialect) EventName(fired, canonical string) string {
 		return n
 	}
 	return fired
+}
+
+// ToolName is how the dialect's hooks see the tool the host named: its agent's spelling of
+// the same tool when the dialect SpellsTools and the canonical vocabulary knows the tool,
+// else "" (the payload's name stands).
+func (d *Dialect) ToolName(name string) string {
+	if d == nil || !d.SpellsTools || name == "" {
+		return ""
+	}
+	if s := vocab.Spell(d.Name, vocab.Tool(name)); s != "" && s != name {
+		return s
+	}
+	return ""
 }
 
 // StdinEvent is the event name put in the stdin envelope.

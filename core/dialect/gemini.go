@@ -35,8 +35,12 @@ var Gemini = &Dialect{
 	Output:              decide.Gemini,
 	SequentialSpreads:   true,
 	RegexToolMatchers:   true,
-	Detect:              func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".gemini") },
-	Load:                loadGemini,
+	SpellsTools:         true,
+	Env: func(project, session string) []string {
+		return []string{"GEMINI_PROJECT_DIR=" + project, "GEMINI_CWD=" + project, "GEMINI_SESSION_ID=" + session}
+	},
+	Detect: func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".gemini") },
+	Load:   loadGemini,
 }
 
 // geminiHooksConfig are keys of the "hooks" object that are settings, not events (Gemini

@@ -29,9 +29,13 @@ var Qwen = &Dialect{
 	StrayMatcherIgnored: true,
 	Output:              decide.Qwen,
 	RegexToolMatchers:   true,
+	SpellsTools:         true,
 	Types:               []string{"http"},
-	Detect:              func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".qwen") },
-	Load:                loadClaudeShape,
+	Env: func(project, _ string) []string {
+		return []string{"QWEN_PROJECT_DIR=" + project, "GEMINI_PROJECT_DIR=" + project}
+	},
+	Detect: func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".qwen") },
+	Load:   loadClaudeShape,
 }
 
 // qwenTimeout reads a timeout as Qwen Code does (hook-timeout.ts): seconds, but values of

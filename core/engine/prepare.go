@@ -61,7 +61,9 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 }
 
 // view returns the stdin for hooks of dialect d: the event spelt their way (autohand
-// hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+// hooks see "pre-tool" even when the host fired PreToolUse), and the tool too for
+// dialects that spell tools their own way (Gemini hooks see run_shell_command for Bash),
+// in their envelope.
 func (f *fire) view(d *dialect.Dialect) *dialectView {
 	if v := f.dialects[d]; v != nil {
 		return v
@@ -69,6 +71,9 @@ func (f *fire) view(d *dialect.Dialect) *dialectView {
 	v := &dialectView{}
 	frame := f.frame
 	frame.Event = d.StdinEvent(f.name, f.ev.Name)
+	if f.ev.Tool {
+		frame.ToolName = d.ToolName(f.doc.String("tool_name"))
+	}
 	v.stdin = f.doc.Stdin(d.Envelope, frame)
 	if f.dialects == nil {
 		f.dialects = map[*dialect.Dialect]*dialectView{}
@@ -94,9 +99,15 @@ func (f *fire) envOf(d *dialect.Dialect) []string {
 		}
 	}
 	v.env = f.env
-	if n := d.EventName(f.name, f.ev.Name); n != f.name {
+	n := d.EventName(f.name, f.ev.Name)
+	var own []string
+	if d.Env != nil {
+		own = d.Env(f.e.opts.ProjectDir, f.session)
+	}
+	if n != f.name || len(own) > 0 {
 		v.env = slices.Clone(f.env)
 		v.env[f.eventAt] = "HOOK_EVENT=" + n
+		v.env = append(v.env, own...)
 	}
 	return v.env
 }

@@ -30,6 +30,9 @@ type Frame struct {
 	TranscriptPath string
 	Cwd            string
 	Time           time.Time // AutoAgent's timestamp: milliseconds since the epoch, as Date.now()
+	// ToolName, when set, replaces the payload's tool_name (the tool as the hook's agent
+	// spells it).
+	ToolName string
 }
 
 // Stdin renders the payload inside env as one line of compact JSON ending in "\n".
@@ -73,6 +76,10 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		}
 	}
 	obj.Visit(func(k []byte, v *fastjson.Value) {
+		if f.ToolName != "" && string(k) == "tool_name" {
+			field("tool_name", AppendJSONString(nil, f.ToolName))
+			return
+		}
 		field(string(k), AppendJSON(nil, v))
 	})
 	if (env == Claude || env == Gemini) && obj.Get("tool_input") == nil {
