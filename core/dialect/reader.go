@@ -294,6 +294,8 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			bad("timeout is %s, want a number", t.Type())
 		case f <= 0 || math.IsNaN(f):
 			bad("timeout %v is not positive", f)
+		case f*float64(p.unit) >= math.MaxInt64 || p.dialect.TimeoutOf != nil && float64(p.dialect.TimeoutOf(1))*f >= math.MaxInt64:
+			bad("timeout %v is too large", f)
 		case p.dialect.TimeoutOf != nil:
 			h.Timeout = p.dialect.TimeoutOf(f)
 			h.TimeoutSet = true
