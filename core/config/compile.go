@@ -95,7 +95,7 @@ func (h *Hook) compile(project, home string) (string, error) {
 			// It starts once: there is no fire to take the values from.
 			err = fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(h.Cmd.Placeholders(), ", "))
 		}
-	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit":
+	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit" || h.Type == "askAgent":
 		// The prompt goes to the host's evaluator and the message to git as data, never to
 		// a shell.
 		text := h.Prompt

@@ -36,11 +36,10 @@ var Gemini = &Dialect{
 	SequentialSpreads:   true,
 	RegexToolMatchers:   true,
 	SpellsTools:         true,
-	Env: func(project, session string) []string {
-		return []string{"GEMINI_PROJECT_DIR=" + project, "GEMINI_CWD=" + project, "GEMINI_SESSION_ID=" + session}
-	},
-	Detect: func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".gemini") },
-	Load:   loadGemini,
+	ProjectEnv:          []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD"},
+	PayloadEnv:          [][2]string{{"GEMINI_SESSION_ID", "session_id"}},
+	Detect:              func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".gemini") },
+	Load:                loadGemini,
 }
 
 // geminiHooksConfig are keys of the "hooks" object that are settings, not events (Gemini

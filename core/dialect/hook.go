@@ -16,7 +16,10 @@ type Hook struct {
 	Name        string
 	Description string
 	Event       string // canonical event name
-	Matcher     string // raw pattern; "" matches everything
+	// Spelling is the event as the hook's file names it (beforeShellExecution,
+	// pre_run_command); "" when the file uses the canonical name or an alias of it.
+	Spelling string
+	Matcher  string // raw pattern; "" matches everything
 	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
 	RegexMatcher bool
 	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
@@ -211,7 +214,7 @@ func Read(source string, data []byte, d *Dialect) (*File, error) {
 
 // parse reads data as JSON unless the dialect is YAML, and detects the dialect when unknown.
 func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, error) {
-	if d != nil && d.YAML || (d == nil || d == Codex) && isTOML(source) {
+	if d != nil && (d.YAML || d.Script) || (d == nil || d == Codex) && isTOML(source) {
 		if d == nil {
 			d = Detect(source, nil)
 		}
@@ -223,7 +226,7 @@ func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, e
 	v, err := fastjson.ParseBytes(data)
 	switch {
 	case err != nil && d == nil:
-		if det := Detect(source, nil); det != nil && det.YAML {
+		if det := Detect(source, nil); det != nil && (det.YAML || det.Script) {
 			return nil, det, nil
 		}
 		return nil, nil, fmt.Errorf("invalid JSON: %v", err)

@@ -31,11 +31,9 @@ var Qwen = &Dialect{
 	RegexToolMatchers:   true,
 	SpellsTools:         true,
 	Types:               []string{"http"},
-	Env: func(project, _ string) []string {
-		return []string{"QWEN_PROJECT_DIR=" + project, "GEMINI_PROJECT_DIR=" + project}
-	},
-	Detect: func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".qwen") },
-	Load:   loadClaudeShape,
+	ProjectEnv:          []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
+	Detect:              func(path string, v *fastjson.Value) bool { return claudeShaped(v) && inDir(path, ".qwen") },
+	Load:                loadClaudeShape,
 }
 
 // qwenTimeout reads a timeout as Qwen Code does (hook-timeout.ts): seconds, but values of

@@ -207,10 +207,17 @@ func (m *Matcher) Match(subject string) bool {
 		return true
 	}
 	if m.vocab {
-		for _, s := range vocab.Spellings(m.agent, subject) {
-			if m.match(s) {
-				return true
-			}
+		// The same tool as the canonical vocabulary and the hook's own agent spell it
+		// (no allocation: a miss is the common case of a fire).
+		canon := vocab.Tool(subject)
+		if canon == "" {
+			return false
+		}
+		if canon != subject && m.match(canon) {
+			return true
+		}
+		if s := vocab.Spell(m.agent, canon); s != "" && s != subject && s != canon {
+			return m.match(s)
 		}
 	}
 	return false

@@ -53,3 +53,24 @@ func TestRuleVocabulary(t *testing.T) {
 	require.True(t, ruleMatch(t, "Edit(*.ts)", "replace", `{"file_path":"/proj/a.ts"}`))
 	require.False(t, ruleMatch(t, "Edit(*.ts)", "read_file", `{"file_path":"/proj/a.ts"}`))
 }
+
+func TestVocabularyDoesNotAllocate(t *testing.T) {
+	for _, c := range []struct{ pattern, subject string }{
+		{"Bash", "run_shell_command"}, {"Bash", "read_file"}, {"Edit|Write", "mcp__fs__write"}, {"Read|Grep", "view"}, {"Web*", "web_fetch"},
+	} {
+		m := mustCompile(t, c.pattern).Vocabulary(vocab.Gemini)
+		allocs := testing.AllocsPerRun(100, func() { m.Match(c.subject) })
+		require.Zero(t, allocs, "%s ~ %s", c.pattern, c.subject)
+	}
+}
+
+// BenchmarkMatchVocabulary is BenchmarkMatchNames's matcher with the vocabulary on, over
+// subjects that mostly miss (the common case of a fire): compare the two for its cost.
+func BenchmarkMatchVocabulary(b *testing.B) {
+	m := mustCompile(b, "write_file|replace_in_file|bash_execute|mcp__github__create_issue").Vocabulary(vocab.Claude)
+	subjects := []string{"bash_execute", "builtin:read_file", "github:create_issue", "mcp__fs__write"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sink = m.Match(subjects[i%len(subjects)])
+	}
+}

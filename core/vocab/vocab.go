@@ -137,24 +137,28 @@ func Tool(name string) string { return byName[name] }
 // Spell returns how agent spells the canonical tool, or "" when it has no such tool (or
 // the agent is unknown). When an agent has several spellings, the first in sorted order
 // that is not an alias is returned (Gemini's read_file, not read_many_files).
-func Spell(agent, canonical string) string {
-	names := tools[agent]
-	if names == nil {
-		return ""
-	}
-	if names[canonical] == canonical {
-		return canonical
-	}
-	if s, ok := preferred[agent][canonical]; ok {
-		return s
-	}
-	for _, n := range slices.Sorted(maps.Keys(names)) {
-		if names[n] == canonical {
-			return n
+func Spell(agent, canonical string) string { return spellings[agent][canonical] }
+
+// spellings is Spell's table, built once: matchers consult it on every miss.
+var spellings = func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for agent, names := range tools {
+		m := map[string]string{}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			canon := names[n]
+			switch {
+			case names[canon] == canon:
+				m[canon] = canon
+			case preferred[agent][canon] != "":
+				m[canon] = preferred[agent][canon]
+			case m[canon] == "":
+				m[canon] = n
+			}
 		}
+		out[agent] = m
 	}
-	return ""
-}
+	return out
+}()
 
 // preferred names the spelling Spell returns where an agent has several for one tool.
 var preferred = map[string]map[string]string{
