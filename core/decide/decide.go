@@ -55,9 +55,9 @@ type Input struct {
 	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
 	// decision fields are ignored (Claude Code's dialect).
 	DecisionObjects bool
-	// TextIsContext makes stdout that is not JSON additional context on every event (the
-	// body of an http hook's 2xx response), not only on those that take text.
-	TextIsContext bool
+	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
+	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
+	ContinueAfterTool bool
 	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
 	Vocabulary Vocabulary
 	// ContextLimit caps a Codex hook's additional context, in approximate tokens
@@ -100,7 +100,7 @@ func Read(in Input) Verdict {
 		return v
 	}
 	if in.Event.OutputIgnored {
-		return v // StopFailure: output and exit code mean nothing
+		return v // StopFailure, InstructionsLoaded: output and exit code mean nothing
 	}
 	switch in.Vocabulary {
 	case Gemini:
@@ -171,7 +171,7 @@ func Read(in Input) Verdict {
 		switch {
 		case doc != nil:
 			v.apply(in, doc)
-		case len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)):
+		case len(stdout) > 0 && takesTextContext(in.Event.Name):
 			v.AdditionalContext = string(stdout)
 		case len(stdout) > 0 && in.Vocabulary == Qwen && stdout[0] != '{':
 			v.SystemMessage = string(stdout) // Qwen Code shows other events' text to the user
@@ -364,7 +364,8 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		}
 		v.AdditionalContext += fb
 	}
-	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
+	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" &&
+		!(in.ContinueAfterTool && ev.Name == "PreToolUse") {
 		// continue:false outranks any decision: what the event announces must not happen.
 		decision = Deny
 		if reason == "" {

@@ -59,6 +59,10 @@ type Dialect struct {
 	// hookSpecificOutput.decision, as in Claude Code; other dialects' hooks may use the
 	// top-level decision there as on any event.
 	DecisionObjects bool
+	// ContinueAfterTool: a PreToolUse hook's continue:false does not block the tool; the
+	// tool runs and then the agent stops, as Claude Code does. Otherwise continue:false
+	// blocks the tool.
+	ContinueAfterTool bool
 	// Notifies: fires are announced to the listener as JSON-RPC notifications (autohand).
 	Notifies bool
 	// Types lists the handler types the dialect accepts besides command and prompt.

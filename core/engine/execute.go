@@ -171,9 +171,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
 
-		DecisionObjects: j.h.cfg.Dialect.DecisionObjects,
-		Vocabulary:      j.h.cfg.Dialect.Output,
-		ContextLimit:    j.h.cfg.ContextLimit,
+		DecisionObjects:   j.h.cfg.Dialect.DecisionObjects,
+		ContinueAfterTool: j.h.cfg.Dialect.ContinueAfterTool,
+		Vocabulary:        j.h.cfg.Dialect.Output,
+		ContextLimit:      j.h.cfg.ContextLimit,
 	})
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))

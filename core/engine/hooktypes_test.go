@@ -80,7 +80,7 @@ func TestHTTPHooks(t *testing.T) {
 		{name: "2xx empty body is success", handler: map[string]any{"url": srv.URL + "/empty"}, decision: "none", status: 200},
 		{name: "2xx json denies", handler: map[string]any{"url": srv.URL + "/deny"}, blocked: true, decision: "deny", reason: "policy says no", status: 200},
 		{name: "2xx json decision block", handler: map[string]any{"url": srv.URL + "/block"}, blocked: true, decision: "deny", reason: "not yet", status: 200},
-		{name: "2xx text is context", handler: map[string]any{"url": srv.URL + "/text"}, decision: "none", context: "deploy target is staging", status: 200},
+		{name: "2xx text is a non-blocking error, not context (Claude Code 2.1.330)", handler: map[string]any{"url": srv.URL + "/text"}, decision: "none", status: 200, errSub: "not JSON"},
 		{name: "non-2xx is a non-blocking error", handler: map[string]any{"url": srv.URL + "/500"}, decision: "none", status: 500, errSub: "HTTP status 500: backend down"},
 		{name: "403 is a non-blocking error", handler: map[string]any{"url": srv.URL + "/403"}, decision: "none", status: 403, errSub: "HTTP status 403"},
 		{name: "connection failure is a non-blocking error", handler: map[string]any{"url": deadURL}, decision: "none", errSub: "request failed"},

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -56,15 +57,18 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		if line := firstLine(strings.TrimSpace(string(r.Body))); line != "" {
 			failure += ": " + line
 		}
+	case len(bytes.TrimSpace(r.Body)) > 0 && bytes.TrimSpace(r.Body)[0] != '{':
+		// Claude Code 2.1.330: a 2xx body that is not JSON is a non-blocking error; its
+		// text reaches nobody.
+		failure = "the response body is not JSON: " + firstLine(strings.TrimSpace(string(r.Body)))
 	default:
 		hr.ExitCode = 0
 	}
 	v := decide.Read(decide.Input{
-		Event:         j.ev,
-		Stdout:        r.Body,
-		Failure:       failure,
-		FailClosed:    j.h.cfg.FailClosed,
-		TextIsContext: true,
+		Event:      j.ev,
+		Stdout:     r.Body,
+		Failure:    failure,
+		FailClosed: j.h.cfg.FailClosed,
 	})
 	j.finish(&hr, &v)
 	return hr, v

@@ -26,7 +26,7 @@ type Info struct {
 	// Feedback marks events whose "block" is feedback to the model (the action already ran).
 	Feedback bool
 	// ExitIgnored: the exit code means nothing (exit 2 is not even an error), and with
-	// OutputIgnored the output is not read either (StopFailure).
+	// OutputIgnored the output is not read either (StopFailure, InstructionsLoaded).
 	ExitIgnored   bool
 	OutputIgnored bool
 	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
@@ -71,7 +71,8 @@ var table = []Info{
 	{Name: "Stop", CanBlock: true},
 	{Name: "StopFailure", Subject: []string{"error"}, NarrowNames: true, ExitIgnored: true, OutputIgnored: true},
 	{Name: "TeammateIdle", CanBlock: true},
-	{Name: "InstructionsLoaded", Subject: []string{"load_reason"}, ExitIgnored: true},
+	// Claude Code 2.1.330 discards InstructionsLoaded output too (systemMessage, continue).
+	{Name: "InstructionsLoaded", Subject: []string{"load_reason"}, ExitIgnored: true, OutputIgnored: true},
 	{Name: "ConfigChange", Subject: []string{"source"}, CanBlock: true, Unblockable: []string{"policy_settings"}},
 	{Name: "CwdChanged"},
 	{Name: "DirectoryAdded", Subject: []string{"source"}},

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +43,12 @@ type vector struct {
 	HTTP        map[string]route           `json:"http"`
 	Hookexec    map[string]any             `json:"hookexec"`
 	Deliberate  string                     `json:"deliberate"`
+	// Unrecorded are the fires to give hookexec when Claude Code fires no hook at all (not
+	// even the recorder: disableAllHooks), with the payloads it would have sent.
+	Unrecorded []struct {
+		Event   string          `json:"event"`
+		Payload json.RawMessage `json:"payload"`
+	} `json:"unrecorded"`
 	// Skip lists comparison kinds this vector does not make (see compare), with why.
 	Skip map[string]string `json:"skip"`
 }
@@ -116,8 +123,8 @@ func TestClaudeLive(t *testing.T) {
 		}
 		paths = keep
 	}
-	// 3 at a time: each runs a Claude Code process; more only queues on the shared cores.
-	sem := make(chan struct{}, 3)
+	// 4 at a time: each runs a Claude Code process; more only queues on the shared cores.
+	sem := make(chan struct{}, 4)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
@@ -200,6 +207,12 @@ func runVector(t *testing.T, path string) ([]string, string) {
 
 	cr := runClaude(t, tree, v)
 	fires := livetest.Fires(cr.log)
+	unrecorded := len(fires) == 0 && len(v.Unrecorded) > 0
+	if unrecorded {
+		for _, u := range v.Unrecorded {
+			fires = append(fires, livetest.Fire{Event: u.Event, Payload: string(u.Payload), Ran: livetest.Names(cr.log)})
+		}
+	}
 	recordFields(fires)
 	if testing.Verbose() {
 		for _, f := range fires {
@@ -212,6 +225,16 @@ func runVector(t *testing.T, path string) ([]string, string) {
 		for i, r := range results {
 			t.Logf("hookexec %s ran %v: %s", fires[i].Event, ran[i], r.JSON())
 		}
+	}
+	if unrecorded {
+		// Claude Code ran no hook at all: hookexec must run none either.
+		var problems []string
+		for i, f := range fires {
+			if !reflect.DeepEqual(f.Ran, ran[i]) {
+				problems = append(problems, fmt.Sprintf("%s: hooks run: claude %v, hookexec %v", f.Event, f.Ran, ran[i]))
+			}
+		}
+		return problems, v.Deliberate
 	}
 	return compare(v, tree, cr, fires, results, ran), v.Deliberate
 }
@@ -257,8 +280,14 @@ func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
 	if prompt == "" {
 		prompt = "go"
 	}
-	args := append([]string{"-p", prompt, "--output-format", "json", "--dangerously-skip-permissions",
-		"--settings", settingsFile}, v.Args...)
+	// stream-json with hook events: every hook's outcome and every message shown to the
+	// user are in the output, one JSON object per line.
+	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
+		"--settings", settingsFile}
+	if !slices.Contains(v.Args, "--permission-mode") {
+		args = append(args, "--dangerously-skip-permissions")
+	}
+	args = append(args, v.Args...)
 	// 240 s is a hang guard only: a run takes a few seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
@@ -302,6 +331,24 @@ func runHookexec(t *testing.T, tree livetest.Tree, v vector, fires []livetest.Fi
 		t.Fatal(err)
 	}
 	defer e.Close()
+	// Prompt and agent hooks: Claude Code asks the fake API, whose answer is v.Side; the
+	// evaluator gives hookexec the same answer.
+	if err := e.SetEvaluator(func(_ context.Context, _ string, _, _ []byte) (engine.Outcome, error) {
+		var ans struct {
+			OK     bool   `json:"ok"`
+			Reason string `json:"reason"`
+		}
+		side := v.Side
+		if side == "" {
+			side = `{"ok": true}`
+		}
+		if err := json.Unmarshal([]byte(side), &ans); err != nil {
+			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
+		}
+		return engine.Verdict(ans.OK, ans.Reason), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	var results []*engine.Result
 	var ran [][]string
 	seen := 0
@@ -368,12 +415,29 @@ func shellOutput(dir, cmd string) string {
 func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, results []*engine.Result, ran [][]string) []string {
 	var problems []string
 	add := func(i int, format string, args ...any) {
-		problems = append(problems, fmt.Sprintf("%s #%d: ", fires[i].Event, i)+fmt.Sprintf(format, args...))
+		line := fmt.Sprintf("%s #%d: ", fires[i].Event, i) + fmt.Sprintf(format, args...)
+		if len(line) > 400 {
+			line = line[:400] + "…"
+		}
+		problems = append(problems, line)
 	}
 	all := texts(cr.api)
 	toolResults := cr.api.ToolResults()
 	if len(fires) == 0 {
 		problems = append(problems, "Claude Code fired no event (stderr: "+strings.TrimSpace(string(cr.stderr))+")")
+	}
+	// System messages: what Claude Code showed against what hookexec returned, per event.
+	var sys []string
+	for i, r := range results {
+		for _, line := range strings.Split(r.SystemMessage, "\n") {
+			if line != "" {
+				sys = append(sys, fires[i].Event+": "+line)
+			}
+		}
+	}
+	sort.Strings(sys)
+	if got := shown(stream(cr.stdout)); !reflect.DeepEqual(sys, got) && v.Skip["system_message"] == "" && (len(sys) > 0 || len(got) > 0) {
+		problems = append(problems, fmt.Sprintf("system messages: hookexec %q, Claude Code showed %q", sys, got))
 	}
 	for i, f := range fires {
 		r := results[i]
@@ -387,18 +451,41 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 		}
 		_ = json.Unmarshal([]byte(f.Payload), &p)
 		switch f.Event {
+		case "PreToolUse", "Stop", "SubagentStop", "SessionEnd":
+		default:
+			if !r.Continue && hasLaterTurn(fires[i+1:]) {
+				add(i, "hookexec continue=false (%q), but Claude Code went on", r.StopReason)
+			}
+		}
+		switch f.Event {
 		case "PreToolUse":
+			// The tool ran when Claude Code fired PostToolUse(Failure) for its call.
+			toolRan := false
+			for _, g := range fires[i+1:] {
+				var q struct {
+					ToolUseID string `json:"tool_use_id"`
+				}
+				_ = json.Unmarshal([]byte(g.Payload), &q)
+				toolRan = toolRan || (g.Event == "PostToolUse" || g.Event == "PostToolUseFailure") && q.ToolUseID == p.ToolUseID
+			}
+			// In print mode there is nobody to ask: the host treats "ask" as a refusal.
+			blocked := r.Blocked || r.Decision == "ask"
+			if blocked == toolRan {
+				add(i, "hookexec blocked=%v (%s %q) but Claude Code ran the tool=%v", blocked, r.Decision, r.Reason, toolRan)
+			}
+			stoppedLater := false
+			for _, later := range results[i+1:] {
+				stoppedLater = stoppedLater || !later.Continue
+			}
+			if wentOn := hasLaterTurn(fires[i+1:]); r.Continue != wentOn && !stoppedLater && v.Skip["continue"] == "" {
+				add(i, "hookexec continue=%v, but Claude Code went on=%v", r.Continue, wentOn)
+			}
 			tr, ok := toolResults[p.ToolUseID]
 			if !ok {
-				if r.Continue {
-					add(i, "Claude Code sent no tool result for %s; hookexec says continue", p.ToolUseID)
-				}
 				break
 			}
-			if r.Blocked {
-				if !tr.IsError {
-					add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
-				} else if r.Reason != "" && !strings.Contains(tr.Text, r.Reason) {
+			if blocked {
+				if r.Reason != "" && !reasonShown(r.Reason, tr.Text, v.Deliberate != "") {
 					add(i, "reason: hookexec %q, Claude Code told the model %q", r.Reason, tr.Text)
 				}
 				break
@@ -437,12 +524,18 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 				add(i, "prompt: hookexec blocked=%v, Claude Code sent it to the model=%v", r.Blocked, asked)
 			}
 		case "PostToolUse", "PostToolUseFailure":
+			if wentOn := hasLaterTurn(fires[i+1:]); !r.Continue && wentOn {
+				add(i, "hookexec continue=false, but Claude Code went on")
+			}
 			if r.Blocked && r.Reason != "" && !strings.Contains(all, r.Reason) && v.Skip["reason"] == "" {
 				add(i, "feedback %q never reached the model", r.Reason)
 			}
 		}
-		if ctx := r.AdditionalContext; ctx != "" && v.Skip["context"] == "" && !strings.Contains(all, ctx) {
-			add(i, "additional context %q never reached the model", ctx)
+		// Claude Code adds each hook's context separately; hookexec joins them with "\n".
+		for _, line := range strings.Split(r.AdditionalContext, "\n") {
+			if line != "" && v.Skip["context"] == "" && !strings.Contains(all, line) {
+				add(i, "additional context %q never reached the model", line)
+			}
 		}
 		for k, val := range r.Env {
 			found := false
@@ -455,6 +548,76 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 		}
 	}
 	return problems
+}
+
+// streamEvent is one line of Claude Code's stream-json output that the comparison reads.
+type streamEvent struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	HookEvent string `json:"hook_event"`
+	Outcome   string `json:"outcome"`
+	ExitCode  *int   `json:"exit_code"`
+	Content   string `json:"content"`
+	Stdout    string `json:"stdout"`
+}
+
+func stream(out []byte) []streamEvent {
+	var evs []streamEvent
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var e streamEvent
+		if json.Unmarshal(line, &e) == nil {
+			evs = append(evs, e)
+		}
+	}
+	return evs
+}
+
+// shown are the messages Claude Code showed the user ("<Event>[:<matcher>] says: <text>"),
+// as "<Event>: <text>", sorted.
+func shown(evs []streamEvent) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type != "system" || e.Subtype != "informational" {
+			continue
+		}
+		who, text, ok := strings.Cut(e.Content, " says: ")
+		if !ok {
+			continue
+		}
+		who, _, _ = strings.Cut(who, ":")
+		out = append(out, who+": "+text)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hasLaterTurn says whether the session went on after a fire: a later PreToolUse, Stop or
+// PostToolBatch (SessionEnd and the PostToolUse of the same call do not count).
+func hasLaterTurn(later []livetest.Fire) bool {
+	for _, g := range later {
+		switch g.Event {
+		case "PreToolUse", "Stop", "PostToolBatch", "SubagentStop":
+			return true
+		}
+	}
+	return false
+}
+
+// reasonShown says whether hookexec's reason is what Claude Code told the model; with
+// anyLine (a vector marked as a deliberate difference over several reasons), one of
+// hookexec's reason lines suffices.
+func reasonShown(reason, told string, anyLine bool) bool {
+	if strings.Contains(told, reason) {
+		return true
+	}
+	if anyLine {
+		for _, line := range strings.Split(reason, "\n") {
+			if line != "" && strings.Contains(told, line) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // recordFields adds the payload keys of each fire to the per-event sets.
