@@ -90,3 +90,20 @@ func TestEditRefusesOtherAgentsFiles(t *testing.T) {
 	assert.Contains(t, out.stderr, "is cursor's format: hookexec edits Claude-shaped, autohand and AutoAgent files only")
 	assert.Equal(t, cursor, s.read("project/.cursor/hooks.json"))
 }
+
+// list shows each hook's dialect (and the event as its file spells it) when hooks of
+// another agent's format are loaded.
+func TestListShowsDialects(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./claude.sh"}]}]}}`)
+	s.write("project/.cursor/hooks.json", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./cursor.sh"}]}}`)
+	out := s.run("--profile", "claude", "--source", ".claude/settings.json", "--source", ".cursor/hooks.json", "list")
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stdout, "DIALECT")
+	assert.Regexp(t, `\./claude\.sh .*claude\n`, out.stdout)
+	assert.Regexp(t, `\./cursor\.sh .*cursor \(beforeShellExecution\)\n`, out.stdout)
+
+	plain := s.run("--profile", "claude", "--source", ".claude/settings.json", "list")
+	assert.NotContains(t, plain.stdout, "DIALECT", "one profile's own format needs no column")
+}

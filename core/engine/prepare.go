@@ -262,7 +262,7 @@ func (h *hook) base() HookResult {
 
 func (h *hook) command() string {
 	switch {
-	case h.cfg.Type == "prompt" || h.cfg.Type == "agent":
+	case h.cfg.Type == "prompt" || h.cfg.Type == "agent" || h.cfg.Type == "askAgent":
 		return h.cfg.Prompt
 	case h.cfg.Type == "http":
 		return h.cfg.URL

@@ -18,6 +18,10 @@
 //     case-sensitively (JavaScript's RegExp.test), against the raw subject and then
 //     the canonical spelling.
 //
+// A matcher of a tool event (Vocabulary) also tries a name it misses as the canonical
+// vocabulary spells the same tool (package vocab): "Bash" selects Gemini's
+// run_shell_command and Copilot's bash; that is not case folding ("BASH" is no tool).
+//
 // Match never fails: a regex that runs past MatchTimeout does not match. The package
 // does not match file paths (autohand's "**" path filters belong to the config layer),
 // does not fold case, and does not accept Go/PCRE inline flags such as "(?i)".
@@ -209,7 +213,11 @@ func (m *Matcher) Match(subject string) bool {
 	if m.vocab {
 		// The same tool as the canonical vocabulary and the hook's own agent spell it
 		// (no allocation: a miss is the common case of a fire).
-		canon := vocab.Tool(subject)
+		name := subject
+		if t := ParseTool(subject); !t.MCP {
+			name = t.Name // "builtin:bash_execute" is bash_execute
+		}
+		canon := vocab.Tool(name)
 		if canon == "" {
 			return false
 		}
