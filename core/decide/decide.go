@@ -140,6 +140,18 @@ func Read(in Input) Verdict {
 		worktree(&v, in, doc)
 	case in.Event.ExitIgnored && in.ExitCode != 0:
 		// The exit code is ignored (InstructionsLoaded, PermissionDenied): not an error.
+	case in.ExitCode == 2 && in.DecisionObjects && in.Event.DecisionObject:
+		// Claude Code 2.1.330: exit 2 does not deny a PermissionRequest; only the JSON
+		// decision object decides, and without one the host's own default applies.
+		if doc != nil {
+			v.apply(in, doc)
+		}
+		if v.Decision == None {
+			v.Error = fmt.Sprintf("exit status 2 does not decide %s (hookSpecificOutput.decision does)", in.Event.Name)
+			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
+				v.Error += ": " + firstLine(s)
+			}
+		}
 	case in.ExitCode == 2:
 		var reason string
 		if in.Vocabulary == Qwen {

@@ -40,6 +40,8 @@ func TestRead(t *testing.T) {
 		{name: "flat permissionDecision honoured", in: Input{Event: pre, Stdout: []byte(`{"permissionDecision":"deny","permissionDecisionReason":"flat"}`)}, decision: Deny, blocked: true, reason: "flat", cont: true},
 		{name: "continue false blocks a tool", in: Input{Event: pre, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}, decision: Deny, blocked: true, reason: "halt"},
 		{name: "continue false on PreToolUse in Claude Code's dialect lets the tool run, then stops", in: Input{Event: pre, ContinueAfterTool: true, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}},
+		{name: "exit 2 does not deny a PermissionRequest in Claude Code's dialect", in: Input{Event: event.Lookup("PermissionRequest"), DecisionObjects: true, ExitCode: 2, Stderr: []byte("no")}, cont: true, errSub: "does not decide PermissionRequest"},
+		{name: "exit 2 with a deny object denies a PermissionRequest", in: Input{Event: event.Lookup("PermissionRequest"), DecisionObjects: true, ExitCode: 2, Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"m"}}}`)}, decision: Deny, blocked: true, reason: "m", cont: true},
 		{name: "continue false on Stop does not block", in: Input{Event: stop, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}},
 		{name: "Stop block keeps the agent going", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","reason":"tests fail"}`)}, decision: Deny, blocked: true, reason: "tests fail", cont: true},
 		{name: "text on UserPromptSubmit is context", in: Input{Event: prompt, Stdout: []byte("branch: main\n")}, context: "branch: main", cont: true},

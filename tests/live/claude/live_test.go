@@ -36,6 +36,7 @@ type vector struct {
 	Description string                     `json:"description"`
 	Prompt      string                     `json:"prompt"`
 	Script      []fakeapi.Turn             `json:"script"`
+	Agents      map[string][]fakeapi.Turn  `json:"agents"`
 	Side        string                     `json:"side"`
 	Files       map[string]json.RawMessage `json:"files"`
 	Args        []string                   `json:"args"`
@@ -259,7 +260,7 @@ func baseEnv(tree livetest.Tree, v vector, log string) map[string]string {
 }
 
 func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
-	api := &fakeapi.Anthropic{Script: v.Script, Side: v.Side}
+	api := &fakeapi.Anthropic{Script: v.Script, Agents: v.Agents, Side: v.Side}
 	base, err := api.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -470,7 +471,10 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 			}
 			// In print mode there is nobody to ask: the host treats "ask" as a refusal.
 			blocked := r.Blocked || r.Decision == "ask"
-			if blocked == toolRan {
+			// A PermissionRequest for the same call decides the tool's fate when this
+			// fire lets it through (compared at that fire).
+			askedPermission := permissionFire(fires, i) >= 0 && !blocked
+			if blocked == toolRan && !askedPermission {
 				add(i, "hookexec blocked=%v (%s %q) but Claude Code ran the tool=%v", blocked, r.Decision, r.Reason, toolRan)
 			}
 			stoppedLater := false
@@ -490,7 +494,7 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 				}
 				break
 			}
-			if p.ToolName != "Bash" {
+			if p.ToolName != "Bash" || askedPermission && !toolRan {
 				break
 			}
 			input := map[string]any{}
@@ -507,11 +511,35 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 			} else if !strings.Contains(tr.Text, want) {
 				add(i, "tool input: hookexec runs %q (prints %q), Claude Code's tool returned %q", command, want, tr.Text)
 			}
-		case "Stop", "SubagentStop":
-			continued := false
-			for _, g := range fires[i+1:] {
-				continued = continued || g.Event == f.Event
+		case "PermissionRequest":
+			// The call this permission is for: the PreToolUse before it with the same input.
+			for j := i - 1; j >= 0; j-- {
+				if permissionFire(fires, j) != i {
+					continue
+				}
+				var q struct {
+					ToolUseID string `json:"tool_use_id"`
+				}
+				_ = json.Unmarshal([]byte(fires[j].Payload), &q)
+				toolRan := false
+				for _, g := range fires[i+1:] {
+					var x struct {
+						ToolUseID string `json:"tool_use_id"`
+					}
+					_ = json.Unmarshal([]byte(g.Payload), &x)
+					toolRan = toolRan || (g.Event == "PostToolUse" || g.Event == "PostToolUseFailure") && x.ToolUseID == q.ToolUseID
+				}
+				// Only an allow runs the tool: print mode cannot ask anybody.
+				if allowed := r.Decision == "allow"; allowed != toolRan {
+					add(i, "permission: hookexec decision %s (%q), Claude Code ran the tool=%v", r.Decision, r.Reason, toolRan)
+				}
+				if tr, ok := toolResults[q.ToolUseID]; ok && r.Decision == "deny" && r.Reason != "" && !strings.Contains(tr.Text, r.Reason) {
+					add(i, "permission reason: hookexec %q, Claude Code told the model %q", r.Reason, tr.Text)
+				}
+				break
 			}
+		case "Stop", "SubagentStop":
+			continued := continuedAfter(fires, i)
 			if r.Blocked != continued && v.Skip["stop"] == "" {
 				add(i, "continuation: hookexec blocked=%v (%q), Claude Code continued=%v", r.Blocked, r.Reason, continued)
 			}
@@ -591,6 +619,56 @@ func shown(evs []streamEvent) []string {
 	return out
 }
 
+// permissionFire returns the index of the PermissionRequest fire that asks about the tool
+// call of PreToolUse fire i (same tool name and input, before the next PreToolUse), or -1.
+func permissionFire(fires []livetest.Fire, i int) int {
+	var p struct {
+		ToolName  string          `json:"tool_name"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	_ = json.Unmarshal([]byte(fires[i].Payload), &p)
+	for j := i + 1; j < len(fires); j++ {
+		switch fires[j].Event {
+		case "PreToolUse":
+			return -1
+		case "PermissionRequest":
+			var q struct {
+				ToolName  string          `json:"tool_name"`
+				ToolInput json.RawMessage `json:"tool_input"`
+			}
+			_ = json.Unmarshal([]byte(fires[j].Payload), &q)
+			if q.ToolName == p.ToolName && bytes.Equal(q.ToolInput, p.ToolInput) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// continuedAfter says whether Claude Code went on after Stop (or SubagentStop) fire i: the
+// next fire of the same event, for the same agent, says stop_hook_active, before any new
+// prompt.
+func continuedAfter(fires []livetest.Fire, i int) bool {
+	var p struct {
+		AgentID string `json:"agent_id"`
+	}
+	_ = json.Unmarshal([]byte(fires[i].Payload), &p)
+	for _, g := range fires[i+1:] {
+		if g.Event == "UserPromptSubmit" {
+			return false
+		}
+		var q struct {
+			AgentID        string `json:"agent_id"`
+			StopHookActive bool   `json:"stop_hook_active"`
+		}
+		_ = json.Unmarshal([]byte(g.Payload), &q)
+		if g.Event == fires[i].Event && q.AgentID == p.AgentID {
+			return q.StopHookActive
+		}
+	}
+	return false
+}
+
 // hasLaterTurn says whether the session went on after a fire: a later PreToolUse, Stop or
 // PostToolBatch (SessionEnd and the PostToolUse of the same call do not count).
 func hasLaterTurn(later []livetest.Fire) bool {
@@ -656,8 +734,24 @@ func checkPayloadFields() int {
 	}
 	const file = "payload_fields.json"
 	if os.Getenv("HOOKEXEC_LIVE_UPDATE") != "" {
-		data, _ := json.MarshalIndent(map[string]any{"version": claudeVersion, "events": seen}, "", "  ")
-		if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
+		// One line per event, so a new version's fields show as a one-line diff.
+		names := make([]string, 0, len(seen))
+		for ev := range seen {
+			names = append(names, ev)
+		}
+		sort.Strings(names)
+		var b strings.Builder
+		fmt.Fprintf(&b, "{\n  \"version\": %q,\n  \"events\": {\n", claudeVersion)
+		for i, ev := range names {
+			fields, _ := json.Marshal(seen[ev])
+			sep := ","
+			if i == len(names)-1 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "    %q: %s%s\n", ev, fields, sep)
+		}
+		b.WriteString("  }\n}\n")
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			fmt.Println("payload fields:", err)
 			return 1
 		}

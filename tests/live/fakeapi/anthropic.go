@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -29,7 +30,8 @@ type Turn struct {
 type ToolCall struct {
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
-	// ID is the tool_use id; "" means "toolu_<turn>_<index>".
+	// ID is the tool_use id; "" means "toolu_<turn>_<index>" ("toolu_a<n>_<turn>_<index>"
+	// in the n-th Agents script, keys sorted).
 	ID string `json:"id,omitempty"`
 }
 
@@ -48,6 +50,10 @@ type Request struct {
 type Anthropic struct {
 	// Script answers the main conversation; past its end the answer is the text "done".
 	Script []Turn
+	// Agents script sub-conversations (subagents, agent hooks): a request with tools whose
+	// first user message contains a key is answered from that key's turns, counted in its
+	// own conversation, instead of from Script.
+	Agents map[string][]Turn
 	// Side answers every request without tools (prompt hooks, agent hooks' verdicts,
 	// titles); "" means the text `{"ok": true}`.
 	Side string
@@ -144,9 +150,23 @@ func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				turn++
 			}
 		}
+		script, prefix := a.Script, ""
+		if first := firstUserText(req.Messages); first != "" {
+			keys := make([]string, 0, len(a.Agents))
+			for k := range a.Agents {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for n, k := range keys {
+				if strings.Contains(first, k) {
+					script, prefix = a.Agents[k], fmt.Sprintf("a%d_", n)
+					break
+				}
+			}
+		}
 		t := Turn{Text: "done"}
-		if turn < len(a.Script) {
-			t = a.Script[turn]
+		if turn < len(script) {
+			t = script[turn]
 		}
 		if t.Text != "" || len(t.Tools) == 0 {
 			text := t.Text
@@ -158,7 +178,7 @@ func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for i, c := range t.Tools {
 			id := c.ID
 			if id == "" {
-				id = fmt.Sprintf("toolu_%d_%d", turn, i)
+				id = fmt.Sprintf("toolu_%s%d_%d", prefix, turn, i)
 			}
 			input := c.Input
 			if len(input) == 0 {
@@ -212,6 +232,16 @@ func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
 	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// firstUserText is the text of the conversation's first user message.
+func firstUserText(msgs []message) string {
+	for _, m := range msgs {
+		if m.Role == "user" {
+			return contentText(m.Content)
+		}
+	}
+	return ""
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
