@@ -93,18 +93,17 @@ func TestCodexLimitKeepsHeadAndTail(t *testing.T) {
 	require.Equal(t, "short", codexLimit("short", 0))
 }
 
-// FuzzReadAgents reads arbitrary hook output in the Gemini CLI, Codex and Qwen Code
-// vocabularies: Read never panics, raw JSON it passes on is valid, and only events that
-// can block are blocked.
-func FuzzReadAgents(f *testing.F) {
+// fuzzVocabulary reads arbitrary hook output in one agent's vocabulary: Read never panics,
+// raw JSON it passes on is valid, and only events that can block are blocked.
+func fuzzVocabulary(f *testing.F, vocab Vocabulary) {
 	for _, s := range []string{"", `{"decision":"deny","reason":"x"}`, `{"hookSpecificOutput":{"tool_input":{"a":1},"permissionDecision":"allow","updatedInput":{}}}`,
 		`"{\"decision\":\"block\"}"`, `{"continue":false}`, "text", `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":3}}}`, "{\"reason\":\"\xff\"}"} {
-		f.Add([]byte(s), []byte(s), 2, uint8(0), uint8(1))
+		f.Add([]byte(s), []byte(s), 2, uint8(0))
 	}
 	names := event.CanonicalNames()
-	f.Fuzz(func(t *testing.T, stdout, stderr []byte, code int, ev, vocab uint8) {
+	f.Fuzz(func(t *testing.T, stdout, stderr []byte, code int, ev uint8) {
 		info := event.Lookup(names[int(ev)%len(names)])
-		v := Read(Input{Event: info, ExitCode: code, Stdout: stdout, Stderr: stderr, Vocabulary: Vocabulary(1 + int(vocab)%3)})
+		v := Read(Input{Event: info, ExitCode: code, Stdout: stdout, Stderr: stderr, Vocabulary: vocab})
 		for _, raw := range [][]byte{v.Output, v.UpdatedInput, v.UpdatedToolOutput} {
 			if raw != nil {
 				require.True(t, json.Valid(raw), "%q", raw)
@@ -115,3 +114,10 @@ func FuzzReadAgents(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadGemini, FuzzReadCodex, FuzzReadQwen: the three agents' output readers.
+func FuzzReadGemini(f *testing.F) { fuzzVocabulary(f, Gemini) }
+
+func FuzzReadCodex(f *testing.F) { fuzzVocabulary(f, Codex) }
+
+func FuzzReadQwen(f *testing.F) { fuzzVocabulary(f, Qwen) }

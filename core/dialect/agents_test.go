@@ -81,23 +81,19 @@ func TestQwenFile(t *testing.T) {
 	require.Equal(t, "PreToolUse", Qwen.StdinEvent("pre-tool", "PreToolUse"))
 }
 
-// FuzzAgentFiles reads arbitrary bytes as Gemini CLI's settings.json, Codex's hooks.json
-// and config.toml, and Qwen Code's settings.json: no panic, every enabled hook has an
-// event, and a timeout that was set is positive (a huge one does not wrap around).
-func FuzzAgentFiles(f *testing.F) {
-	for _, s := range []string{`{"hooks": {"BeforeTool": [{"matcher": "x(", "sequential": 1, "hooks": [{"type": "command", "command": "a", "timeout": -1}]}]}}`,
-		"[[hooks.PreToolUse]]\nmatcher = 3\n[[hooks.PreToolUse.hooks]]\ncommand = \"a\"\ntimeout = 1e400\n",
-		`{"hooksConfig": {"enabled": "yes", "disabled": [1]}, "hooks": {"enabled": false}}`,
-		`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e308, "additionalContextLimit": 1.5, "commandWindows": 2}]}]}}`} {
-		for i := range 4 {
+// fuzzAgentFile reads arbitrary bytes as an agent's file in dialect d: no panic, every
+// enabled hook has an event, and a timeout that was set is positive (a huge one does not
+// wrap around).
+func fuzzAgentFile(f *testing.F, d *Dialect, paths []string, seeds ...string) {
+	for _, s := range append(seeds,
+		`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e308, "additionalContextLimit": 1.5, "commandWindows": 2}]}]}}`,
+		`{"hooks":{"":[{}]}}`) {
+		for i := range paths {
 			f.Add([]byte(s), uint8(i))
 		}
 	}
-	paths := []string{"/p/.gemini/settings.json", "/p/.codex/hooks.json", "/p/.codex/config.toml", "/p/.qwen/settings.json"}
-	dialects := []*Dialect{Gemini, Codex, Codex, Qwen}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
-		i := int(which) % len(paths)
-		file, err := Read(paths[i], data, dialects[i])
+		file, err := Read(paths[int(which)%len(paths)], data, d)
 		if err != nil {
 			return
 		}
@@ -110,4 +106,24 @@ func FuzzAgentFiles(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzGeminiSettings: Gemini CLI's settings.json.
+func FuzzGeminiSettings(f *testing.F) {
+	fuzzAgentFile(f, Gemini, []string{"/p/.gemini/settings.json"},
+		`{"hooks": {"BeforeTool": [{"matcher": "x(", "sequential": 1, "hooks": [{"type": "command", "command": "a", "timeout": -1}]}]}}`,
+		`{"hooksConfig": {"enabled": "yes", "disabled": [1]}, "hooks": {"enabled": false, "AfterAgent": {}}}`)
+}
+
+// FuzzCodexHooks: Codex's hooks.json and config.toml.
+func FuzzCodexHooks(f *testing.F) {
+	fuzzAgentFile(f, Codex, []string{"/p/.codex/hooks.json", "/p/.codex/config.toml"},
+		"[[hooks.PreToolUse]]\nmatcher = 3\n[[hooks.PreToolUse.hooks]]\ncommand = \"a\"\ntimeout = 1e400\n",
+		"hooks = 1\n", "[hooks]\nStop = [{hooks = [{type = \"command\", command = \"b\", additionalContextLimit = -3}]}]\n")
+}
+
+// FuzzQwenSettings: Qwen Code's settings.json.
+func FuzzQwenSettings(f *testing.F) {
+	fuzzAgentFile(f, Qwen, []string{"/p/.qwen/settings.json"},
+		`{"hooks": {"TodoCreated": [{"hooks": [{"type": "command", "command": "a", "timeout": 999.5}]}], "PreToolUse": [{"matcher": "Bash|(", "hooks": [{"type": "http", "url": "x"}]}]}}`)
 }
