@@ -130,9 +130,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	hr.Signal = r.Signal
 	hr.TimedOut = r.TimedOut
 	hr.DurationMs = ms(r.Duration)
-	hr.Stdout = string(r.Stdout)
+	stdout, unread := stdoutOf(&hr, r.Stdout, r.StdoutTruncated, j.spec.OutputCap)
 	hr.Stderr = string(r.Stderr)
-	hr.StdoutTruncated = r.StdoutTruncated
 	hr.StderrTruncated = r.StderrTruncated
 	failure := ""
 	switch {
@@ -152,8 +151,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		failure = "killed by " + r.Signal
 	case missing != "":
 		failure = missing
+	case unread != "":
+		failure = unread
 	}
-	exit, stdout := r.ExitCode, r.Stdout
+	exit := r.ExitCode
 	if answer := j.h.cfg.Dialect.Answer; answer != nil && failure == "" {
 		// The hook answered in its agent's vocabulary; decide reads the canonical one.
 		spelling := j.h.cfg.Spelling

@@ -42,8 +42,7 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 	hr.HTTPStatus = r.Status
 	hr.TimedOut = r.TimedOut
 	hr.DurationMs = ms(r.Duration)
-	hr.Stdout = string(r.Body)
-	hr.StdoutTruncated = r.BodyTruncated
+	body, unread := stdoutOf(&hr, r.Body, r.BodyTruncated, j.spec.OutputCap)
 	failure := ""
 	switch {
 	case r.TimedOut:
@@ -57,16 +56,18 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		if line := firstLine(strings.TrimSpace(string(r.Body))); line != "" {
 			failure += ": " + line
 		}
-	case len(bytes.TrimSpace(r.Body)) > 0 && bytes.TrimSpace(r.Body)[0] != '{':
+	case unread != "":
+		failure = unread
+	case len(bytes.TrimSpace(body)) > 0 && bytes.TrimSpace(body)[0] != '{':
 		// Claude Code 2.1.330: a 2xx body that is not JSON is a non-blocking error; its
 		// text reaches nobody.
-		failure = "the response body is not JSON: " + firstLine(strings.TrimSpace(string(r.Body)))
+		failure = "the response body is not JSON: " + firstLine(strings.TrimSpace(string(body)))
 	default:
 		hr.ExitCode = 0
 	}
 	v := decide.Read(decide.Input{
 		Event:      j.ev,
-		Stdout:     r.Body,
+		Stdout:     body,
 		Failure:    failure,
 		FailClosed: j.h.cfg.FailClosed,
 	})
