@@ -363,6 +363,9 @@ func (h *Hook) identity() string {
 	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
 		parts = append(parts, extra...)
 	}
+	if len(h.FileEvents) > 0 {
+		parts = append(parts, "file-events:"+strings.Join(h.FileEvents, ","))
+	}
 	if h.Persistent {
 		parts = append(parts, "persistent") // a long-lived process is not the same handler as a one-shot
 	}

@@ -217,7 +217,7 @@ func (c *conv) common(h *dialect.Hook, keep ...string) {
 	check("env", len(h.Env) > 0, "per-hook environment")
 	check("cwd", h.Cwd != "", "working directory")
 	check("timeout", h.TimeoutSet, "timeout: the agent's default applies")
-	check("filter", len(h.FilterPaths) > 0 || len(h.FilterTools) > 0, "path or tool filter: the hook runs for every matching call")
+	check("filter", len(h.FilterPaths) > 0 || len(h.FilterTools) > 0 || len(h.FileEvents) > 0, "path, tool or file-event filter: the hook runs for every matching call")
 	if h.FailClosed && !has("failClosed") {
 		c.loss(c.at, "failClosed", "changed", "%s fails open: a crashing guard no longer blocks", c.to)
 	}

@@ -26,6 +26,10 @@ type Hook struct {
 	// against the payload's file path relative to the project. Both must pass when set.
 	FilterTools []string
 	FilterPaths []string
+	// FileEvents are the kinds of FileChanged fire the hook runs for, as the payload's
+	// "event" says them ("add", "change", "unlink"); nil runs for all (Kiro's fileCreated,
+	// fileEdited and fileDeleted are one canonical event).
+	FileEvents []string
 	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit" or "git-push".
 	Type    string
 	Command string // shell string for type command (may be "" when Args is set)

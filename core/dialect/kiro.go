@@ -38,6 +38,9 @@ var Kiro = &Dialect{
 	Answer: kiroAnswer,
 }
 
+// kiroFileEvents are the FileChanged kinds of Kiro's file triggers.
+var kiroFileEvents = map[string]string{"fileCreated": "add", "fileEdited": "change", "fileDeleted": "unlink"}
+
 // kiroToolTypes are the categories a preToolUse/postToolUse hook's toolTypes may name.
 var kiroToolTypes = map[string]string{
 	"read":  "Read|Glob|Grep|LS",
@@ -74,6 +77,9 @@ func loadKiro(p *Reader, _ []byte, v *fastjson.Value) error {
 		h.Event, problem = trigger, fmt.Sprintf("kiro trigger %q has no canonical counterpart (%s); the hook never runs", trigger, why)
 	} else if !known {
 		h.Event, problem = trigger, fmt.Sprintf("unknown Kiro trigger %q (known: %s)", trigger, strings.Join(eventNames(vocab.Kiro), ", "))
+	}
+	if kind, ok := kiroFileEvents[trigger]; ok {
+		h.FileEvents = []string{kind}
 	}
 	if pats := when.Get("patterns"); pats != nil {
 		h.FilterPaths = p.strings("when", "patterns", pats)
