@@ -231,6 +231,18 @@ func (f *fire) prepare(h *hook) *job {
 		j.spec.OutputCap = f.e.cap // what the result shows of the body
 		return j
 	}
+	if c := h.cfg.Cmd; c != nil && c.Mode() != template.Args && h.cfg.Dialect == dialect.Claude {
+		if prefix := lastEnv(env, "CLAUDE_CODE_SHELL_PREFIX"); prefix != "" {
+			// Claude Code 2.1.330 runs a shell-form hook as `$CLAUDE_CODE_SHELL_PREFIX
+			// '<command>'` (the command one argument); exec-form hooks are not prefixed.
+			argv := c.Argv(render(h.cfg.CmdPaths))
+			if c.Mode() == template.Direct {
+				argv = c.ShellArgv(render(h.cfg.CmdPaths))
+			}
+			j.argv = []string{"/bin/sh", "-c", prefix + " " + shellQuote(argv[len(argv)-1])}
+			j.shellArgv = nil
+		}
+	}
 	dir := h.cfg.Cwd
 	if dir == "" {
 		dir = f.e.opts.ProjectDir
@@ -287,4 +299,14 @@ func (j *job) pending() HookResult {
 	r := j.h.base()
 	r.ExitCode, r.Decision = -1, "none"
 	return r
+}
+
+// lastEnv is the value of name in env (KEY=VALUE pairs, the last one winning); "" if unset.
+func lastEnv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }

@@ -124,8 +124,9 @@ func TestClaudeLive(t *testing.T) {
 		}
 		paths = keep
 	}
-	// 4 at a time: each runs a Claude Code process; more only queues on the shared cores.
-	sem := make(chan struct{}, 4)
+	// 6 at a time: a run spends most of its time starting Claude Code and waiting on the
+	// shared cores; more only queues.
+	sem := make(chan struct{}, 6)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
