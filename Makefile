@@ -142,7 +142,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
 FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
-	core/config:FuzzLoad core/decide:FuzzRead core/dialect:FuzzAgentDialects \
+	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings
 STRESS_FIRES ?= 100000
