@@ -62,6 +62,11 @@ type Input struct {
 	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
 	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
 	ContinueAfterTool bool
+	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
+	Vocabulary Vocabulary
+	// ContextLimit caps a Codex hook's additional context, in approximate tokens
+	// (additionalContextLimit); 0 is Codex's default.
+	ContextLimit int
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -102,6 +107,12 @@ func Read(in Input) Verdict {
 	}
 	if in.Event.OutputIgnored {
 		return v // StopFailure, InstructionsLoaded: output and exit code mean nothing
+	}
+	switch in.Vocabulary {
+	case Gemini:
+		return readGemini(in)
+	case Codex:
+		return readCodex(in, in.ContextLimit)
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
 	if !utf8.Valid(stdout) {
@@ -149,6 +160,13 @@ func Read(in Input) Verdict {
 		}
 	case in.ExitCode == 2:
 		var reason string
+		if in.Vocabulary == Qwen {
+			// Qwen Code reads stderr on exit 2; JSON there is the hook's answer.
+			doc = jsonObject(strings.TrimSpace(strings.ToValidUTF8(string(in.Stderr), "\uFFFD")))
+			if doc != nil {
+				v.Output = doc.MarshalTo(nil)
+			}
+		}
 		if doc != nil {
 			v.apply(in, doc)
 			reason = v.Reason
@@ -168,10 +186,13 @@ func Read(in Input) Verdict {
 			v.Error = fmt.Sprintf("exit status 2 on %s, which cannot block: %s", in.Event.Name, reason)
 		}
 	case in.ExitCode == 0:
-		if doc != nil {
+		switch {
+		case doc != nil:
 			v.apply(in, doc)
-		} else if len(stdout) > 0 && takesTextContext(in.Event.Name) {
+		case len(stdout) > 0 && takesTextContext(in.Event.Name):
 			v.AdditionalContext = string(stdout)
+		case len(stdout) > 0 && in.Vocabulary == Qwen && stdout[0] != '{':
+			v.SystemMessage = string(stdout) // Qwen Code shows other events' text to the user
 		}
 	default:
 		switch {
@@ -191,7 +212,18 @@ func Read(in Input) Verdict {
 			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
 				v.Error += ": " + firstLine(s)
 			}
+			if in.Vocabulary == Qwen && doc == nil {
+				if text := qwenText(stdout, in.Stderr); text != "" {
+					v.SystemMessage = "Warning: " + text
+				}
+			}
 		}
+	}
+	if in.Vocabulary == Qwen && in.Event.Name == "PreToolUse" && v.UpdatedInput != nil {
+		// Qwen Code applies updatedInput from PermissionRequest hooks only (firePreToolUseHook
+		// reads decisions and context, never the input).
+		v.UpdatedInput = nil
+		v.Warnings = append(v.Warnings, "Qwen Code ignores updatedInput on PreToolUse (only PermissionRequest hooks rewrite the input); ignored")
 	}
 	return v
 }

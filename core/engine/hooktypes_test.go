@@ -453,3 +453,31 @@ func TestSessionEndBudgetIgnoresPluginTimeouts(t *testing.T) {
 		func(o *Options) { o.Plugins = []string{plugin} })
 	require.Equal(t, 5*time.Second, e2.plan.Load().sessionEnd)
 }
+
+// CLAUDE_CODE_SHELL_PREFIX (Claude Code 2.1.330): a shell-form hook runs as the prefix with
+// the command as its one argument; an exec-form hook is not prefixed. Other dialects ignore it.
+func TestClaudeShellPrefix(t *testing.T) {
+	dir := t.TempDir()
+	prefix := dir + "/prefix.sh"
+	require.NoError(t, os.WriteFile(prefix, []byte("#!/bin/sh\nprintf '%s\\n' \"$#:$1\" >> \""+dir+"/seen\"\nexec /bin/sh -c \"$1\"\n"), 0o755))
+	cfg := `{"hooks":{"PreToolUse":[{"hooks":[
+		{"type":"command","command":"echo shell-form"},
+		{"type":"command","command":"printf '%s' \"it's $HOOK_EVENT\""},
+		{"type":"command","command":"echo","args":["exec-form"]}]}]}}`
+	env := func(o *Options) { o.Env = map[string]string{"CLAUDE_CODE_SHELL_PREFIX": prefix} }
+	e, _ := open(t, cfg, claudeProfile, env)
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash"}`)
+	require.Equal(t, "shell-form\n", r.Hooks[0].Stdout)
+	require.Equal(t, "it's PreToolUse", r.Hooks[1].Stdout)
+	require.Equal(t, "exec-form\n", r.Hooks[2].Stdout)
+	seen, err := os.ReadFile(dir + "/seen")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(seen)), "\n")
+	require.ElementsMatch(t, []string{"1:echo shell-form", `1:printf '%s' "it's $HOOK_EVENT"`}, lines)
+
+	require.NoError(t, os.Remove(dir+"/seen"))
+	other, _ := open(t, cfg, env) // cli-agent: no prefix
+	fireT(t, other, "PreToolUse", `{"tool_name":"Bash"}`)
+	_, err = os.Stat(dir + "/seen")
+	require.True(t, os.IsNotExist(err), "the prefix ran for a dialect that does not have it")
+}

@@ -31,9 +31,9 @@ func httpSpec(h *hook, stdin []byte, env []string, cap int, policy []string) run
 	return run.HTTPSpec{URL: h.cfg.URL, Headers: headers, Body: stdin, Timeout: h.cfg.Timeout, OutputCap: cap}
 }
 
-// post runs an http hook and reads its response the way Claude Code's reference says: 2xx
-// with an empty body is success, with JSON it is read like a command's JSON stdout; other
-// text (Claude Code 2.1.330), a non-2xx status, a connection failure or a timeout is a
+// post runs an http hook and reads its response the way Claude Code 2.1.330 does: 2xx
+// with an empty body is success, with JSON it is read like a command's JSON stdout, with
+// other text it is a non-blocking error; a non-2xx status, a connection failure or a timeout is a
 // non-blocking error (blocking only with fail_closed).
 func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 	r := run.Post(ctx, j.http)

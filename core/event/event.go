@@ -90,6 +90,13 @@ var table = []Info{
 	{Name: "PreIteration"},
 	{Name: "PostIteration"},
 	{Name: "TaskComplete"},
+	// Gemini CLI's model events: a BeforeModel or AfterModel hook can deny the request or
+	// response (the turn ends); BeforeToolSelection only narrows the tools on offer.
+	{Name: "BeforeModel", CanBlock: true},
+	{Name: "AfterModel", CanBlock: true},
+	{Name: "BeforeToolSelection"},
+	// Qwen Code's: a session removed from the session list.
+	{Name: "SessionDelete"},
 }
 
 // ClaudeCodeEvents is how many events of the table are Claude Code's.
@@ -117,6 +124,12 @@ var aliases = map[string]string{
 	"pre_iteration":      "PreIteration",
 	"post_iteration":     "PostIteration",
 	"on_task_complete":   "TaskComplete",
+	// Gemini CLI: a turn starts with the user's prompt and ends with the agent's answer.
+	"BeforeAgent": "UserPromptSubmit",
+	"AfterAgent":  "Stop",
+	// Qwen Code's todo events are Claude Code's task events.
+	"TodoCreated":   "TaskCreated",
+	"TodoCompleted": "TaskCompleted",
 }
 
 var byName = func() map[string]Info {

@@ -127,8 +127,9 @@ func TestClaudeLive(t *testing.T) {
 		}
 		paths = keep
 	}
-	// 4 at a time: each runs a Claude Code process; more only queues on the shared cores.
-	sem := make(chan struct{}, 4)
+	// 6 at a time: a run spends most of its time starting Claude Code and waiting on the
+	// shared cores; more only queues.
+	sem := make(chan struct{}, 6)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
@@ -467,15 +468,10 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 		}
 		switch f.Event {
 		case "PreToolUse":
-			// The tool ran when Claude Code fired PostToolUse(Failure) for its call.
-			toolRan := false
-			for _, g := range fires[i+1:] {
-				var q struct {
-					ToolUseID string `json:"tool_use_id"`
-				}
-				_ = json.Unmarshal([]byte(g.Payload), &q)
-				toolRan = toolRan || (g.Event == "PostToolUse" || g.Event == "PostToolUseFailure") && q.ToolUseID == p.ToolUseID
-			}
+			// The tool ran when Claude Code fired PostToolUse(Failure) for its call: any hook
+			// of the log got that payload (the recorder can lose the race when another
+			// PostToolUse hook ends the session).
+			toolRan := postToolFired(cr.log, p.ToolUseID)
 			// In print mode there is nobody to ask: the host treats "ask" as a refusal.
 			blocked := r.Blocked || r.Decision == "ask"
 			// A PermissionRequest for the same call decides the tool's fate when this
@@ -528,14 +524,7 @@ func compare(v vector, tree livetest.Tree, cr claudeRun, fires []livetest.Fire, 
 					ToolUseID string `json:"tool_use_id"`
 				}
 				_ = json.Unmarshal([]byte(fires[j].Payload), &q)
-				toolRan := false
-				for _, g := range fires[i+1:] {
-					var x struct {
-						ToolUseID string `json:"tool_use_id"`
-					}
-					_ = json.Unmarshal([]byte(g.Payload), &x)
-					toolRan = toolRan || (g.Event == "PostToolUse" || g.Event == "PostToolUseFailure") && x.ToolUseID == q.ToolUseID
-				}
+				toolRan := postToolFired(cr.log, q.ToolUseID)
 				// Only an allow runs the tool: print mode cannot ask anybody.
 				if allowed := r.Decision == "allow"; allowed != toolRan {
 					add(i, "permission: hookexec decision %s (%q), Claude Code ran the tool=%v", r.Decision, r.Reason, toolRan)
@@ -624,6 +613,22 @@ func shown(evs []streamEvent) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// postToolFired says whether some hook of the log got a PostToolUse or PostToolUseFailure
+// payload for the tool call id.
+func postToolFired(log []livetest.Entry, id string) bool {
+	for _, e := range log {
+		var q struct {
+			Event     string `json:"hook_event_name"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		_ = json.Unmarshal([]byte(e.Stdin), &q)
+		if (q.Event == "PostToolUse" || q.Event == "PostToolUseFailure") && q.ToolUseID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // permissionFire returns the index of the PermissionRequest fire that asks about the tool

@@ -1,6 +1,7 @@
 // Command rec is the hook the live suites configure: it records that it ran and what it
 // was given on stdin (one JSON line appended to $HOOKEXEC_LIVE_LOG), then behaves as its
-// flags say, or runs the command after "--" with the same stdin. The same rec line runs under
+// flags say, or runs the command after "--" with the same stdin. $HOOKEXEC_LIVE_TAG, when
+// set, is put before NAME. The same rec line runs under
 // the real agent and under hookexec, so the two logs show which hooks each one ran.
 //
 //	rec NAME [-out TEXT] [-err TEXT] [-exit N] [-sleep SECONDS] [-- command args...]
@@ -15,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 )
 
@@ -23,7 +25,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: rec NAME [-out TEXT] [-err TEXT] [-exit N] [-sleep SECONDS] [-- command args...]")
 		os.Exit(64)
 	}
+	// HOOKEXEC_LIVE_TAG marks the hooks that ran under something that set it (a shell
+	// prefix, a wrapper), so the log shows which ones did; recorders ("@Event") stay as named.
 	name := os.Args[1]
+	if !strings.HasPrefix(name, "@") {
+		name = os.Getenv("HOOKEXEC_LIVE_TAG") + name
+	}
 	fs := flag.NewFlagSet("rec", flag.ExitOnError)
 	out := fs.String("out", "", "write this to stdout")
 	errText := fs.String("err", "", "write this to stderr")
