@@ -206,3 +206,4 @@ version: ## copy VERSION into include/hookexec.h and core/version (a Go test che
 
 clean: ## remove build outputs
 	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build dist site
+include packaging/release.mk
