@@ -113,6 +113,12 @@ npm: $(NPM_DIR)/dist/cjs/index.js ## the npm package @hookexec/node: npm/node/di
 test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary
 	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test test/
 
+docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/site; --strict: a broken link or anchor fails
+	$(VENV)/bin/mkdocs build --strict --quiet --site-dir $(CURDIR)/$(BUILD)/site
+
+test-docs: docs $(CLI) $(LIB) $(PYVERSION) ## the docs site builds strictly, and every code example in docs/ is run, names its test or says why not
+	$(PYTHON) tests/docs/examples.py
+
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
 
@@ -202,6 +208,7 @@ version: ## copy VERSION into include/hookexec.h and core/version (a Go test che
 	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
 	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
 	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
+	sed -i -e '0,/"version": ".*"/s//"version": "$(VERSION)"/' $(NPM_DIR)/package.json
 	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs

@@ -2,7 +2,7 @@
 # two Linux ABIs built with zig cc, wheels and an sdist, archives with checksums, .deb and
 # .rpm packages (nfpm), a Homebrew formula and the npm packages, all into dist/.
 # A Makefile and nfpm rather than GoReleaser: the library is cgo built with zig for an old
-# glibc and for musl, then packed into wheels and npm packages, steps GoReleaser would only
+# glibc and for arm64, then packed into wheels and npm packages, steps GoReleaser would only
 # call out to; the module proxy does serve nfpm, which builds both package formats in Go.
 .PHONY: tools wheels sdist release-snapshot test-release
 
@@ -66,5 +66,5 @@ sdist: $(PYVERSION) | $(TOOLS)/venv/.installed ## the Python sdist: the package 
 release-snapshot: $(CLI_BINS) $(CROSS_LIBS) $(NFPM) npm wheels sdist ## everything a release publishes, into dist/: archives, checksums, .deb/.rpm, Homebrew formula, npm packages, wheels, sdist
 	packaging/release.sh $(DIST) $(CROSS) $(NFPM)
 
-test-release: release-snapshot ## smoke-test dist/: wheels (x86_64 venv, aarch64 under qemu), sdist, .deb in a clean root, arm64 CLI under qemu, the .exe under wine, npm packages
+test-release: release-snapshot ## smoke-test dist/: wheels (x86_64 venv, aarch64 under qemu), sdist, .deb in a clean root, arm64 CLI under qemu, npm packages (docs/install.md: what could not be run here)
 	tests/release/run.sh $(DIST)

@@ -15,6 +15,6 @@ rm -rf "$root/hookexec/__pycache__" "$root/hookexec/libhookexec.so" "$root/hooke
 # What `make build/libhookexec.so` reads, and nothing else.
 tar -cf - --exclude='*_test.go' --exclude=testdata Makefile packaging VERSION go.mod go.sum capi core cmd include | tar -xf - -C "$root/src"
 go mod vendor -o "$root/src/vendor"
-printf '%s\n' 'graft src' 'global-exclude *.pyc __pycache__' > "$root/MANIFEST.in"
+printf '%s\n' 'graft src' > "$root/MANIFEST.in"
 (cd "$root" && "$python" -m build --sdist --no-isolation --outdir "$OLDPWD/$out" . >/dev/null)
 echo "sdist: $out/hookexec-$version.tar.gz ($(du -h "$out/hookexec-$version.tar.gz" | cut -f1))"
