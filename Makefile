@@ -200,7 +200,7 @@ uninstall: ## remove exactly what make install put there (same PREFIX, DESTDIR)
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null
 
-version: ## copy VERSION into include/hookexec.h and core/version (a Go test checks that they agree)
+version: ## copy VERSION into include/hookexec.h, core/version and npm/node/package.json (tests check that they agree)
 	@IFS=. read -r ma mi pa <<<"$(VERSION)"; \
 	sed -i -e "s/^#define HOOKEXEC_VERSION_MAJOR .*/#define HOOKEXEC_VERSION_MAJOR $$ma/" \
 	       -e "s/^#define HOOKEXEC_VERSION_MINOR .*/#define HOOKEXEC_VERSION_MINOR $$mi/" \

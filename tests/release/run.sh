@@ -129,8 +129,10 @@ left=$(find "$dpkg_root" -path "$dpkg_root/var" -prune -o \( -type f -o -type l 
 
 step ".rpm (x86_64): rpm --root into an empty root, the CLI fires"
 rpm_root=$root/rpmroot
+# Debian's rpm warns that it is not the system's package manager; only a failure is shown.
 rpm --root "$rpm_root" --initdb
-rpm --root "$rpm_root" -i --nodeps --noscripts "$dist/packages/hookexec-$version-1.x86_64.rpm"
+rpm --root "$rpm_root" -i --nodeps --noscripts "$dist/packages/hookexec-$version-1.x86_64.rpm" 2>"$root/rpm.log" ||
+	fail "rpm -i: $(cat "$root/rpm.log")"
 for f in /usr/bin/hookexec /usr/lib64/libhookexec.so.$version /usr/lib64/pkgconfig/hookexec.pc /usr/include/hookexec.h; do
 	[ -f "$rpm_root$f" ] || fail ".rpm did not install $f"
 done
