@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make test-release: the artifacts in dist/ used the way each audience uses them, on this
 # machine (x86_64 Debian) and under qemu-user. Each check fires a real hook that
-# blocks and asserts the block came back: a command hook natively; under
-# qemu-user an http hook (a server on 127.0.0.1), because qemu-user 7.2 rejects the clone
-# flags Go's os/exec uses (CLONE_PIDFD) with EINVAL, so no emulated Go program can start a
-# process there; the hook path up to the spawn, the HTTP runner and the decision are real.
+# blocks and asserts the block came back: a command hook natively; under qemu-user an http
+# hook (a server on 127.0.0.1), because qemu-user 7.2 answers EINVAL to the fork core/run
+# makes (it asks for a pidfd, CLONE_PIDFD) and the runner has no fallback for that, so no
+# command hook can start there; loading, matching, the HTTP runner and the decision are real.
 #   - wheels: x86_64 installed with pip into a fresh venv; aarch64 unpacked and imported by
 #     Debian's arm64 python3 under qemu-aarch64-static (a debootstrap --foreign root)
 #   - sdist: pip builds it from source (Go present) and fails with a clear message without Go
