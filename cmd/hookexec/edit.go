@@ -83,6 +83,9 @@ hookexec --profile autohand toggle-all on`,
 	})
 }
 
+// notEdited are the dialects whose files the edit verbs do not write.
+var notEdited = map[string]bool{"cursor": true, "copilot": true, "windsurf": true, "kiro": true, "cline": true}
+
 // target is a file the verbs write, with the shape its hooks are written in.
 type target struct {
 	path    string
@@ -95,6 +98,10 @@ type target struct {
 // load reads a target file of the project; a missing one starts as an empty object.
 func loadTarget(path, dialectName, project string) (*target, error) {
 	t := &target{path: path, dialect: dialectName, project: project}
+	if notEdited[dialectName] {
+		// Their shapes differ from the ones the edits know (and Cline's files are programs).
+		return nil, fmt.Errorf("%s is %s's format: hookexec edits Claude-shaped, autohand and AutoAgent files only; edit it by hand (or write it with hookexec convert)", path, dialectName)
+	}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -267,6 +274,9 @@ func (a *app) stateAfter(rep *engine.ConfigReport, id, verb string) string {
 		}
 		if verb == "enable" && !h.Enabled {
 			return "\n  (still off: " + plainMessage(h.Disabled) + ")"
+		}
+		if verb == "disable" && h.Enabled {
+			return "\n  (still on: " + stillOn + ")"
 		}
 		return ""
 	}
@@ -510,12 +520,15 @@ func newHookID(before, after *engine.ConfigReport) string {
 	return ""
 }
 
+// stillOn is why a hook outside the project stays on after an edit of a project file.
+const stillOn = `with trust "project", what a file inside the project says turns off only the project's own hooks; edit your own settings file to turn off yours`
+
 func runToggleAll(a *app, args []string) int {
 	if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
 		return a.fail(usagef("toggle-all: want on or off"))
 	}
 	on := args[0] == "on"
-	return a.withTarget("", func(_ *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
+	return a.withTarget("", func(eng *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
 		var err error
 		key := "disableAllHooks"
 		if t.dialect == "autohand" {
@@ -534,7 +547,26 @@ func runToggleAll(a *app, args []string) int {
 		if on {
 			state = "on"
 		}
-		a.report(fmt.Sprintf("All hooks %s (%s in %s)", state, key, a.shortPath(t.path)))
+		msg := fmt.Sprintf("All hooks %s (%s in %s)", state, key, a.shortPath(t.path))
+		if err := eng.Reload(); !on && err == nil {
+			if after, err := eng.Config(); err == nil {
+				n := 0
+				for _, h := range after.Hooks {
+					n += boolInt(h.Enabled && !after.DisableAll)
+				}
+				if n > 0 {
+					msg += fmt.Sprintf("\n  (%s still on: %s)", plural(n, "hook"), stillOn)
+				}
+			}
+		}
+		a.report(msg)
 		return exitOK, nil
 	})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/persist"
@@ -73,6 +74,12 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		return j.evaluate(ctx)
 	case j.h.cfg.Type == "http":
 		return j.post(ctx)
+	case j.h.cfg.Type == "askAgent":
+		// Kiro's askAgent: the prompt goes to the agent; nothing runs.
+		hr := j.h.base()
+		v := decide.Verdict{Continue: true, AdditionalContext: j.prompt}
+		j.finish(&hr, &v)
+		return hr, v
 	}
 	if j.h.cfg.Shell == "powershell" && len(j.h.cfg.Args) == 0 && runtime.GOOS != "windows" {
 		// Claude Code runs these with PowerShell on Windows only; here it is a non-blocking error.
@@ -81,6 +88,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		v := decide.Verdict{Continue: true, Error: "shell \"powershell\" runs only on Windows; the hook was not run"}
 		j.finish(&hr, &v)
 		return hr, v
+	}
+	if j.refused != "" {
+		return j.refuse(j.refused)
 	}
 	var r run.Result
 	if j.h.git() {
@@ -117,6 +127,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		failure = r.Err.Error()
 	case r.Err != nil && ctx.Err() != nil:
 		failure, hr.TimedOut = ended(ctx)
+	case errors.Is(r.Err, syscall.E2BIG):
+		// The values made the command too large to exec: a refusal, like a value
+		// Render refused, so that no value can keep a guard from running.
+		return j.refuse("the rendered command is over the system's argument limit: " + r.Err.Error())
 	case r.Err != nil:
 		failure = "cannot start: " + r.Err.Error()
 		if _, err := os.Stat(j.spec.Dir); err != nil {
@@ -130,9 +144,18 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	case unread != "":
 		failure = unread
 	}
+	exit := r.ExitCode
+	if answer := j.h.cfg.Dialect.Answer; answer != nil && failure == "" {
+		// The hook answered in its agent's vocabulary; decide reads the canonical one.
+		spelling := j.h.cfg.Spelling
+		if spelling == "" {
+			spelling = j.eventName
+		}
+		exit, stdout = answer(spelling, exit, stdout)
+	}
 	v := decide.Read(decide.Input{
 		Event:      j.ev,
-		ExitCode:   r.ExitCode,
+		ExitCode:   exit,
 		Stdout:     stdout,
 		Stderr:     r.Stderr,
 		Failure:    failure,
@@ -147,6 +170,16 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	if errors.Is(r.Err, persist.ErrDisabled) {
 		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
 	}
+	j.finish(&hr, &v)
+	return hr, v
+}
+
+// refuse ends a hook that was not run because of a value: it blocks wherever the event
+// can block (decide.Input.Refused), and is an error elsewhere.
+func (j *job) refuse(why string) (HookResult, decide.Verdict) {
+	hr := j.h.base()
+	hr.ExitCode = -1
+	v := decide.Read(decide.Input{Event: j.ev, Failure: why, Refused: true, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking})
 	j.finish(&hr, &v)
 	return hr, v
 }
