@@ -1,7 +1,10 @@
 # hookexec — `make help` lists the targets.
 SHELL := /bin/bash
 GO ?= go
-PYTHON ?= python3
+# The Python that creates build/venv; the tests run in that venv (tests/requirements.txt).
+HOST_PYTHON ?= python3
+VENV := build/venv
+PYTHON ?= $(CURDIR)/$(VENV)/bin/python
 CC ?= cc
 CXX ?= c++
 BUILD := build
@@ -22,7 +25,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -64,7 +67,17 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel, the live agents
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
+
+# The test dependencies live in a venv the build creates, so a fresh machine needs only the
+# toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
+$(VENV)/.installed: tests/requirements.txt
+	rm -rf $(VENV)
+	$(HOST_PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed ## build/venv with the Python test and docs dependencies (tests/requirements.txt)
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -85,6 +98,30 @@ test-node: $(CLI) ## the Node host example (examples/node_host) with Node's buil
 	else \
 		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
 	fi
+
+# The npm package @hookexec/node (npm/node): TypeScript compiled to CommonJS (esm/ re-exports
+# it for import), its dev dependencies from the committed lockfile, the examples compiled too.
+NPM_DIR := npm/node
+NPM_SOURCES := $(wildcard $(NPM_DIR)/src/*.ts $(NPM_DIR)/examples/*.mts $(NPM_DIR)/test/*.cts) $(NPM_DIR)/package.json $(NPM_DIR)/tsconfig.json $(NPM_DIR)/tsconfig.examples.json
+
+$(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the npm package (install Node >= 18)" >&2; exit 1; }
+	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+$(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lock.json
+	cd $(NPM_DIR) && rm -rf dist build && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.examples.json
+	touch $@
+
+npm: $(NPM_DIR)/dist/cjs/index.js ## the npm package @hookexec/node: npm/node/dist (tsc --strict), its examples in npm/node/build
+
+test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary
+	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test test/
+
+docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/site; --strict: a broken link or anchor fails
+	$(VENV)/bin/mkdocs build --strict --quiet --site-dir $(CURDIR)/$(BUILD)/site
+
+test-docs: docs $(CLI) $(LIB) $(PYVERSION) ## the docs site builds strictly, and every code example in docs/ is run, names its test or says why not
+	$(PYTHON) tests/docs/examples.py
 
 # The live suite runs from its directory (its vectors are relative); the test binary is run
 # directly so its report (one line per vector, then the totals) is printed even when it passes.
@@ -119,29 +156,29 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) $(CLI) $(PYVERSION) ## the pytest suite driving the real library, and mypy --strict on the package
+test-python: $(LIB) $(CLI) $(PYVERSION) $(VENV)/.installed ## the pytest suite driving the real library, and mypy --strict on the package
 	$(PY) $(PYTHON) -m pytest -q tests/python
 	$(PYTHON) -m mypy --strict pybind/hookexec
 
 $(PYVERSION): VERSION
 	printf '%s\n\n__version__ = "%s"\n' '"""Written from the repository'"'"'s VERSION file by the build."""' '$(VERSION)' > $@
 
-wheel: $(LIB) ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
+wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
 	rm -rf $(BUILD)/wheel
 	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
 
 test-wheel: wheel ## install the wheel into a fresh venv and fire from outside the repository
 	tests/wheel/run.sh
 
-demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
+demo: $(LIB) $(PYVERSION) $(VENV)/.installed ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
 	$(PY) $(PYTHON) examples/python_agent/agent.py
 	@echo
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
+demo-cli-agent: $(LIB) $(PYVERSION) $(VENV)/.installed ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## two tables: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; then the dispatcher as an agent runs it
+bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) $(VENV)/.installed ## two tables: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; then the dispatcher as an agent runs it
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
 	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
 
@@ -156,7 +193,7 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings
 STRESS_FIRES ?= 100000
 
-stress: $(LIB) $(PYVERSION) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
+stress: $(LIB) $(PYVERSION) $(VENV)/.installed ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so
 	cd tests/faults && $(GO) test -count=1 -run TestFaults -faults.rounds=20  # directory mode prints the figures
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) tests/stress/soak.py --fires $(STRESS_FIRES) --threads 8
 
@@ -193,7 +230,7 @@ uninstall: ## remove exactly what make install put there (same PREFIX, DESTDIR)
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null
 
-version: ## copy VERSION into include/hookexec.h and core/version (a Go test checks that they agree)
+version: ## copy VERSION into include/hookexec.h, core/version and npm/node/package.json (tests check that they agree)
 	@IFS=. read -r ma mi pa <<<"$(VERSION)"; \
 	sed -i -e "s/^#define HOOKEXEC_VERSION_MAJOR .*/#define HOOKEXEC_VERSION_MAJOR $$ma/" \
 	       -e "s/^#define HOOKEXEC_VERSION_MINOR .*/#define HOOKEXEC_VERSION_MINOR $$mi/" \
@@ -201,7 +238,9 @@ version: ## copy VERSION into include/hookexec.h and core/version (a Go test che
 	       -e "s/^#define HOOKEXEC_VERSION \".*/#define HOOKEXEC_VERSION \"$(VERSION)\"/" \
 	       -e "s/^#define HOOKEXEC_VERSION_NUMBER .*/#define HOOKEXEC_VERSION_NUMBER $$((ma * 1000000 + mi * 1000 + pa))/" include/hookexec.h; \
 	sed -i -e 's/^const Version = .*/const Version = "$(VERSION)"/' core/version/version.go
+	sed -i -e '0,/"version": ".*"/s//"version": "$(VERSION)"/' $(NPM_DIR)/package.json
 	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs
-	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION)
+	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build dist site
+include packaging/release.mk

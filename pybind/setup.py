@@ -6,8 +6,13 @@ reuses an up-to-date build) and copies it, with ``_version.py`` written from VER
 the package; ``bdist_wheel`` tags the wheel ``py3-none-<platform>``, since the package is
 plain Python around one native library and works with any Python 3 on that platform.
 
-Building needs the hookexec repository (the Go sources are not part of an sdist), Go and
-a C compiler (cgo), and make.
+Building needs the Go sources (a clone of the repository, or the ``src/`` tree an sdist
+carries, its modules vendored), Go and a C compiler (cgo), and make.
+
+Two environment variables serve the release build (``make wheels``), which compiles the
+library once per platform with ``zig cc`` and packs it here:
+``HOOKEXEC_PREBUILT_LIBRARY`` names a library to bundle instead of building one, and
+``HOOKEXEC_PLATFORM_TAG`` the wheel's platform tag (``manylinux2014_x86_64``, ...).
 """
 
 from __future__ import annotations
@@ -22,8 +27,11 @@ from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+# A clone has the Go sources one level up; an sdist carries them in src/.
+REPO = HERE / "src" if (HERE / "src" / "capi").is_dir() else HERE.parent
 LIBRARY = "libhookexec.so"
+PREBUILT_ENV = "HOOKEXEC_PREBUILT_LIBRARY"
+PLATFORM_ENV = "HOOKEXEC_PLATFORM_TAG"
 
 
 class BuildError(SystemExit):
@@ -39,6 +47,11 @@ def version() -> str:
 
 def build_library() -> Path:
     """Builds (or reuses) the repository's libhookexec.so and returns its path."""
+    prebuilt = os.environ.get(PREBUILT_ENV)
+    if prebuilt:
+        if not Path(prebuilt).is_file():
+            raise BuildError(f"{PREBUILT_ENV}={prebuilt} is not a file")
+        return Path(prebuilt)
     if not (REPO / "capi").is_dir() or not (REPO / "Makefile").is_file():
         raise BuildError(f"{REPO} is not the hookexec repository; build from a clone of it (pip install ./pybind)")
     go = os.environ.get("GO") or "go"
@@ -86,7 +99,7 @@ if bdist_wheel is not None:
     class PlatformWheel(bdist_wheel):  # type: ignore[misc,valid-type]
         def get_tag(self) -> tuple[str, str, str]:
             _, _, plat = super().get_tag()
-            return "py3", "none", plat
+            return "py3", "none", os.environ.get(PLATFORM_ENV) or plat
 
     cmdclass["bdist_wheel"] = PlatformWheel
 

@@ -19,13 +19,14 @@ def test_make_all_builds_what_a_source_tree_import_needs(tmp_path: Path) -> None
     tree.mkdir()
     for name in ("Makefile", "VERSION", "go.mod", "go.sum"):
         shutil.copy2(REPO / name, tree / name)
-    for name in ("capi/exports.map", "capi/hook/hookexec-hook.c", "include/hookexec.h"):
+    for name in ("capi/exports.map", "capi/hook/hookexec-hook.c", "include/hookexec.h", "packaging/release.mk"):
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, tree / name)
     shutil.copytree(REPO / "pybind" / "hookexec", tree / "pybind" / "hookexec",
                     ignore=shutil.ignore_patterns("_version.py", "__pycache__", "*.so"))
     shutil.copytree(REPO / "build", tree / "build", symlinks=True,
-                    ignore=shutil.ignore_patterns("wheel", "test_*", "cpp_host", "*.a"))
+                    # not the venv, release tools (a debootstrap root with device nodes), cross builds or site
+                    ignore=shutil.ignore_patterns("wheel", "test_*", "cpp_host", "*.a", "venv", "tools", "cross", "site"))
     for f in (tree / "build").iterdir():
         if not f.is_symlink():
             os.utime(f)  # newer than the copied sources: make rebuilds nothing it need not

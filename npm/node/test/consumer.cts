@@ -1,0 +1,47 @@
+// A CommonJS TypeScript consumer, type-checked with tsc --strict by `make test-npm` (the ES
+// module side is checked by examples/*.mts). Each @ts-expect-error is a mistake the types
+// must catch: if one stops being an error, the check fails.
+import hookexec = require('@hookexec/node');
+import { open, Server, ConfigError, HookexecError, type FireResult, type Decision, type Evaluator, type AsyncResult } from '@hookexec/node';
+
+export async function consumer(): Promise<Decision> {
+  const engine = await open({ profile: 'claude', projectDir: '.', env: { CI: '1' }, maxStopBlocks: -1, trust: 'project' });
+  const r: FireResult = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const blocked: boolean = r.blocked;
+  const exitCodes: number[] = r.hooks.map((h) => h.exit_code);
+  const input = r.updated_input?.['command'];
+  const stop: () => void = engine.onAsync((a: AsyncResult) => void a.hook.stdout);
+  stop();
+  const judge: Evaluator = async (type, hook, payload) => ({ ok: type === 'prompt' && hook['prompt'] !== payload['x'], reason: 'why' });
+  engine.setEvaluator(judge);
+  engine.setEvaluator(null);
+  const drained: string[] = await engine.drain();
+  await engine.close();
+  const server = hookexec.Server.start({ bin: '/usr/bin/hookexec', processEnv: { PATH: '/usr/bin' } });
+  const other = await server.open({ profile: 'mycode' });
+  void (await other.match('PreToolUse', 'Bash')).ids.length;
+  await server.close();
+  void [blocked, exitCodes, input, drained, Server];
+
+  // @ts-expect-error: options are camelCase (projectDir)
+  await open({ project_dir: '.' });
+  // @ts-expect-error: trust is "all" or "project"
+  await open({ trust: 'some' });
+  // @ts-expect-error: a decision is none, allow, ask or deny
+  const wrong: Decision = 'block';
+  // @ts-expect-error: fire's payload is an object
+  await engine.fire('Stop', 'payload');
+  // @ts-expect-error: an evaluator answers {ok} or {exit_code}
+  engine.setEvaluator(async () => ({ verdict: true }));
+  // @ts-expect-error: blocked is a boolean
+  const n: number = r.blocked;
+  void [wrong, n];
+
+  try {
+    await open({ profile: 'nope' });
+  } catch (err) {
+    if (err instanceof ConfigError) return err.code === -32002 ? 'deny' : 'none';
+    if (err instanceof HookexecError) return 'ask';
+  }
+  return r.decision;
+}
