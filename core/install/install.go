@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookexec/hookexec/core/atomicfile"
 	"github.com/hookexec/hookexec/core/jsontext"
@@ -34,12 +35,9 @@ var ErrOutside = errors.New("hookexec: refusing to write outside the scope")
 func Marker(agent string) string { return "hook --agent " + agent }
 
 // DispatchTimeoutMargin is added to the longest timeout of an event's moved hooks to give
-// the dispatcher entry's timeout (seconds), so the agent never kills the dispatcher
-// before the hooks' own timeouts end them.
-const DispatchTimeoutMargin = 5
-
-// defaultTimeout is Claude Code's timeout for a command hook without one (seconds).
-const defaultTimeout = 600
+// the dispatcher entry's timeout (in the agent's unit), so the agent never kills the
+// dispatcher before the hooks' own timeouts end them.
+const DispatchTimeoutMargin = 5 * time.Second
 
 // Change reports what happened to one settings file.
 type Change struct {
@@ -112,14 +110,18 @@ func installFile(a *native.Agent, f native.File, root, command string) (Change, 
 // group is one matcher group of a settings file's hooks.
 type group struct {
 	raw      json.RawMessage
-	dispatch bool // a dispatcher entry of ours
-	keep     bool // holds a handler the agent evaluates itself
-	timeout  int  // the longest handler timeout, seconds
+	dispatch bool          // a dispatcher entry of ours
+	keep     bool          // holds a handler the agent evaluates itself
+	timeout  time.Duration // the longest handler timeout
+	command  string        // the dispatcher command, for a dispatcher entry
 }
 
+// event is one key of the hooks object: an event's matcher groups, or a setting the
+// agent keeps there (config, its text as it was).
 type event struct {
 	name   string
 	groups []group
+	config json.RawMessage
 }
 
 // result of planning an install of one file.
@@ -149,8 +151,17 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 	newHooks := jsontext.Object{}
 	for i := len(events) - 1; i >= 0; i-- {
 		ev := events[i]
+		if ev.config != nil {
+			// A setting, not an event: it stays in the settings, and the managed file
+			// (hooks only) goes without it.
+			newHooks = append(jsontext.Object{{Key: ev.name, Value: ev.config}}, newHooks...)
+			if managed, err = jsontext.Delete(managed, jsontext.K("hooks"), jsontext.K(ev.name)); err != nil {
+				return p, err
+			}
+			continue
+		}
 		var kept []any
-		moved, longest := 0, 0
+		moved, longest := 0, time.Duration(0)
 		for j := len(ev.groups) - 1; j >= 0; j-- {
 			g := ev.groups[j]
 			if g.dispatch {
@@ -176,7 +187,7 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 			p.events = append([]string{ev.name}, p.events...)
 			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
 				{Key: "type", Value: "command"}, {Key: "command", Value: command},
-				{Key: "timeout", Value: longest + DispatchTimeoutMargin}}}}})
+				{Key: "timeout", Value: int64((longest + DispatchTimeoutMargin + a.TimeoutUnit - 1) / a.TimeoutUnit)}}}}})
 		}
 		groups = append(groups, kept...)
 		if len(groups) > 0 {
@@ -226,6 +237,14 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 			return nil, err
 		}
 		name, _ := t.(string)
+		if a.IsHooksConfig(name) {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, fmt.Errorf("hooks.%s: %v", name, err)
+			}
+			out = append(out, event{name: name, config: raw})
+			continue
+		}
 		var groups []json.RawMessage
 		if err := dec.Decode(&groups); err != nil {
 			return nil, fmt.Errorf("hooks.%s: want an array of matcher groups: %v", name, err)
@@ -248,11 +267,11 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 					gr.keep = true
 				}
 				if strings.Contains(h.Command, Marker(a.Name)) {
-					gr.dispatch = true
+					gr.dispatch, gr.command = true, h.Command
 				}
-				t := int(h.Timeout + 0.999)
+				t := time.Duration(h.Timeout * float64(a.TimeoutUnit))
 				if t <= 0 {
-					t = defaultTimeout
+					t = a.DefaultTimeout
 				}
 				gr.timeout = max(gr.timeout, t)
 			}
@@ -325,20 +344,14 @@ func dispatcherCommand(a *native.Agent, settings []byte) string {
 	if err != nil {
 		return ""
 	}
-	var hooks map[string][]struct {
-		Hooks []struct {
-			Command string `json:"command"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(raw, &hooks) != nil {
+	events, err := parseHooks(a, raw)
+	if err != nil {
 		return ""
 	}
-	for _, groups := range hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				if strings.Contains(h.Command, Marker(a.Name)) {
-					return h.Command
-				}
+	for _, ev := range events {
+		for _, g := range ev.groups {
+			if g.dispatch {
+				return g.command
 			}
 		}
 	}
@@ -372,6 +385,11 @@ func merge(a *native.Agent, settings, managed []byte) ([]byte, error) {
 		out[i].Value = append(out[i].Value.([]any), g)
 	}
 	for _, ev := range cur {
+		if ev.config != nil {
+			index[ev.name] = len(out)
+			out = append(out, jsontext.Field{Key: ev.name, Value: ev.config})
+			continue
+		}
 		for _, g := range ev.groups {
 			if !g.dispatch {
 				add(ev.name, g.raw)

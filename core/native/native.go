@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hookexec/hookexec/core/engine"
 )
@@ -55,6 +56,15 @@ type Agent struct {
 	// Evaluated lists handler types the agent evaluates itself and hookexec cannot (they
 	// need the agent's model or MCP servers): matcher groups holding one stay with the agent.
 	Evaluated []string
+	// TimeoutUnit is the unit of a handler's "timeout" in the agent's settings, and
+	// DefaultTimeout the timeout of a handler without one.
+	TimeoutUnit    time.Duration
+	DefaultTimeout time.Duration
+	// HooksConfig lists keys of the settings' "hooks" object that are settings, not events
+	// (Gemini CLI's enabled, disabled, notifications): they stay in the settings as they are.
+	HooksConfig []string
+	// ProjectEnv is the variable the agent gives its hooks the project directory in.
+	ProjectEnv string
 }
 
 var agents = map[string]*Agent{
@@ -67,8 +77,20 @@ var agents = map[string]*Agent{
 			}
 			return []File{file(d, "settings.local.json"), file(d, "settings.json")}
 		},
-		answer:    claudeAnswer,
-		Evaluated: []string{"prompt", "agent", "mcp_tool"},
+		answer:      claudeAnswer,
+		Evaluated:   []string{"prompt", "agent", "mcp_tool"},
+		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
+		ProjectEnv: "CLAUDE_PROJECT_DIR",
+	},
+	"gemini": {
+		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
+		files: func(_ Scope, dir string) []File {
+			return []File{file(filepath.Join(dir, ".gemini"), "settings.json")}
+		},
+		answer:      geminiAnswer,
+		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+		HooksConfig: []string{"enabled", "disabled", "notifications"},
+		ProjectEnv:  "GEMINI_PROJECT_DIR",
 	},
 }
 
@@ -125,6 +147,9 @@ func (a *Agent) Settings(project, home string) []string {
 
 // Answer is the native answer for a fire's result.
 func (a *Agent) Answer(r *engine.Result) Answer { return a.answer(r) }
+
+// IsHooksConfig reports whether a key of the "hooks" object is a setting, not an event.
+func (a *Agent) IsHooksConfig(key string) bool { return slices.Contains(a.HooksConfig, key) }
 
 // Evaluates reports whether the agent evaluates handlers of this type itself.
 func (a *Agent) Evaluates(handlerType string) bool { return slices.Contains(a.Evaluated, handlerType) }

@@ -1,0 +1,55 @@
+package native
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/hookexec/hookexec/core/engine"
+)
+
+// Each fire outcome and the answer Gemini CLI's hookRunner acts on the same way as on the
+// hooks' own.
+func TestGeminiAnswer(t *testing.T) {
+	t.Parallel()
+	base := func(event string, f func(r *engine.Result)) *engine.Result {
+		r := &engine.Result{Event: event, Decision: "none", Continue: true}
+		f(r)
+		return r
+	}
+	for _, tc := range []struct {
+		name   string
+		r      *engine.Result
+		stdout string // JSON, compared as JSON; "" for none
+	}{
+		{"nothing matched", base("PreToolUse", func(*engine.Result) {}), ""},
+		{"BeforeTool deny", base("PreToolUse", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason = true, "deny", "no rm" }),
+			`{"decision": "deny", "reason": "no rm"}`},
+		{"BeforeTool rewrite", base("PreToolUse", func(r *engine.Result) { r.Decision, r.UpdatedInput = "allow", json.RawMessage(`{"command":"ls -la"}`) }),
+			`{"decision": "allow", "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "ls -la"}}}`},
+		{"AfterAgent block", base("Stop", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason = true, "deny", "run the tests" }),
+			`{"decision": "block", "reason": "run the tests"}`},
+		{"BeforeAgent context", base("UserPromptSubmit", func(r *engine.Result) { r.AdditionalContext, r.SystemMessage = "notes", "hi" }),
+			`{"systemMessage": "hi", "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "notes"}}`},
+		{"continue false", base("AfterTool", func(r *engine.Result) { r.Continue, r.StopReason = false, "budget spent" }),
+			`{"continue": false, "stopReason": "budget spent"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Lookup("gemini")
+			require.NoError(t, err)
+			got := a.Answer(tc.r)
+			assert.Equal(t, 0, got.ExitCode, "Gemini CLI reads every answer from exit 0 JSON")
+			assert.Empty(t, got.Stderr)
+			if tc.stdout == "" {
+				assert.Empty(t, got.Stdout)
+			} else {
+				assert.JSONEq(t, tc.stdout, string(got.Stdout))
+			}
+		})
+	}
+	a, err := Lookup("gemini")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"/p/.gemini/settings.json", "/p/.gemini/hookexec-hooks.json", "/h/.gemini/settings.json", "/h/.gemini/hookexec-hooks.json"}, a.Sources("/p", "/h"))
+}
