@@ -170,7 +170,7 @@ hookexec status --json`,
 		summary: "the dispatcher an agent runs: read its hook payload on stdin, run the hooks, answer natively",
 		help: `Run by the agent (install registers it), never by hand: reads the agent's hook payload on stdin
 (its hook_event_name says the event), runs the hooks of the hookexec-managed files of the
-project (the agent's $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the payload's cwd) and the home through the engine (the
+project (the agent's $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR or $QWEN_PROJECT_DIR, else the payload's cwd) and the home through the engine (the
 agent's own settings count for their policy; their hooks are the agent's), and
 answers as one native hook would: exit 0 with the agent's JSON on stdout, or exit 2 with the
 reason on stderr where the agent has no JSON form of a block. Exports hooks wrote to

@@ -187,7 +187,7 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 			p.events = append([]string{ev.name}, p.events...)
 			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
 				{Key: "type", Value: "command"}, {Key: "command", Value: command},
-				{Key: "timeout", Value: int64((longest + DispatchTimeoutMargin + a.TimeoutUnit - 1) / a.TimeoutUnit)}}}}})
+				{Key: "timeout", Value: a.TimeoutValue(longest + DispatchTimeoutMargin)}}}}})
 		}
 		groups = append(groups, kept...)
 		if len(groups) > 0 {
@@ -269,7 +269,7 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 				if strings.Contains(h.Command, Marker(a.Name)) {
 					gr.dispatch, gr.command = true, h.Command
 				}
-				t := time.Duration(h.Timeout * float64(a.TimeoutUnit))
+				t := a.TimeoutOf(h.Timeout)
 				if t <= 0 {
 					t = a.DefaultTimeout
 				}

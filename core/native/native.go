@@ -60,6 +60,9 @@ type Agent struct {
 	// DefaultTimeout the timeout of a handler without one.
 	TimeoutUnit    time.Duration
 	DefaultTimeout time.Duration
+	// timeoutOf reads a "timeout" number where the unit alone does not say (Qwen Code);
+	// nil: the number times TimeoutUnit.
+	timeoutOf func(n float64) time.Duration
 	// HooksConfig lists keys of the settings' "hooks" object that are settings, not events
 	// (Gemini CLI's enabled, disabled, notifications): they stay in the settings as they are.
 	HooksConfig []string
@@ -81,6 +84,15 @@ var agents = map[string]*Agent{
 		Evaluated:   []string{"prompt", "agent", "mcp_tool"},
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 		ProjectEnv: "CLAUDE_PROJECT_DIR",
+	},
+	"qwen": {
+		Name: "qwen", Display: "Qwen Code", Profile: "qwen",
+		files: func(_ Scope, dir string) []File {
+			return []File{file(filepath.Join(dir, ".qwen"), "settings.json")}
+		},
+		answer:      qwenAnswer,
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second, timeoutOf: qwenTimeout,
+		ProjectEnv: "QWEN_PROJECT_DIR",
 	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
@@ -147,6 +159,25 @@ func (a *Agent) Settings(project, home string) []string {
 
 // Answer is the native answer for a fire's result.
 func (a *Agent) Answer(r *engine.Result) Answer { return a.answer(r) }
+
+// TimeoutOf reads a handler's "timeout" number as the agent does (0 for none).
+func (a *Agent) TimeoutOf(n float64) time.Duration {
+	if a.timeoutOf != nil {
+		return a.timeoutOf(n)
+	}
+	return time.Duration(n * float64(a.TimeoutUnit))
+}
+
+// TimeoutValue is the "timeout" number the agent reads as at least d: whole units,
+// rounded up, and read back the same way.
+func (a *Agent) TimeoutValue(d time.Duration) int64 {
+	n := int64((d + a.TimeoutUnit - 1) / a.TimeoutUnit)
+	if a.TimeoutOf(float64(n)) < d {
+		// Qwen Code reads 1000 or more as milliseconds: say it in milliseconds.
+		n = int64((d + time.Millisecond - 1) / time.Millisecond)
+	}
+	return n
+}
 
 // IsHooksConfig reports whether a key of the "hooks" object is a setting, not an event.
 func (a *Agent) IsHooksConfig(key string) bool { return slices.Contains(a.HooksConfig, key) }
