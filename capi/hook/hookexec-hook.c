@@ -314,7 +314,9 @@ int main(int argc, char **argv) {
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa)) fallback(payload.p, payload.n);
 
     /* the request, one line; the project dir is in the variable the agent sets (native.Agent.ProjectEnv) */
-    const char *project = getenv(!strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR" : !strcmp(agent, "qwen") ? "QWEN_PROJECT_DIR" : "CLAUDE_PROJECT_DIR"), *home = getenv("HOME"), *log = getenv("HOOKEXEC_LOG");
+    const char *penv = !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
+                     : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : NULL; /* Codex names none: the payload's cwd */
+    const char *project = penv ? getenv(penv) : NULL, *home = getenv("HOME"), *log = getenv("HOOKEXEC_LOG");
     if (project && *project && project[0] != '/') fallback(payload.p, payload.n); /* the Go side makes it absolute */
     buf q = {0};
     int bad = puts_(&q, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"dispatch\",\"params\":{\"identity\":") || put_json(&q, identity) ||

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/hookexec/hookexec/core/atomicfile"
 	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/native"
@@ -42,7 +44,7 @@ const DispatchTimeoutMargin = 5 * time.Second
 // Change reports what happened to one settings file.
 type Change struct {
 	File   native.File
-	Action string   // "installed", "already installed", "no hooks", "no settings", "restored", "merged", "not installed"
+	Action string   // "installed", "already installed", "no hooks", "no settings", "restored", "merged", "not installed", NotMoved
 	Events []string // the events given a dispatcher entry (install)
 	Moved  int      // matcher groups moved to the managed file
 	Kept   int      // matcher groups left with the agent (handlers it evaluates itself)
@@ -59,7 +61,36 @@ func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, er
 		}
 		out = append(out, c)
 	}
+	for _, path := range a.Unmoved(s, dir) {
+		has, err := hasTOMLHooks(path)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", path, err)
+		}
+		if has {
+			out = append(out, Change{File: native.File{Settings: path}, Action: NotMoved})
+		}
+	}
 	return out, nil
+}
+
+// NotMoved is the action for a file whose hooks install leaves with the agent.
+const NotMoved = "not moved: its [hooks] table stays with the agent (install does not rewrite TOML); move them to hooks.json to have hookexec run them"
+
+// hasTOMLHooks reports whether a TOML file (Codex's config.toml) has a [hooks] table.
+func hasTOMLHooks(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return false, fmt.Errorf("invalid TOML: %v", err)
+	}
+	_, ok := doc["hooks"]
+	return ok, nil
 }
 
 func installFile(a *native.Agent, f native.File, root, command string) (Change, error) {

@@ -66,6 +66,9 @@ type Agent struct {
 	// HooksConfig lists keys of the settings' "hooks" object that are settings, not events
 	// (Gemini CLI's enabled, disabled, notifications): they stay in the settings as they are.
 	HooksConfig []string
+	// Unmoved lists files of a scope whose hooks install leaves with the agent (Codex's
+	// config.toml: its [hooks] table would need the TOML rewritten); install reports them.
+	unmoved func(s Scope, dir string) []string
 	// ProjectEnv is the variable the agent gives its hooks the project directory in.
 	ProjectEnv string
 }
@@ -84,6 +87,17 @@ var agents = map[string]*Agent{
 		Evaluated:   []string{"prompt", "agent", "mcp_tool"},
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 		ProjectEnv: "CLAUDE_PROJECT_DIR",
+	},
+	"codex": {
+		Name: "codex", Display: "Codex", Profile: "codex",
+		files: func(_ Scope, dir string) []File {
+			d := filepath.Join(dir, ".codex")
+			return []File{{Settings: filepath.Join(d, "hooks.json"), Managed: filepath.Join(d, "hookexec-hooks.json"),
+				Backup: filepath.Join(d, ".hooks.json.hookexec-backup")}}
+		},
+		unmoved:     func(_ Scope, dir string) []string { return []string{filepath.Join(dir, ".codex", "config.toml")} },
+		answer:      codexAnswer,
+		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 	},
 	"qwen": {
 		Name: "qwen", Display: "Qwen Code", Profile: "qwen",
@@ -177,6 +191,14 @@ func (a *Agent) TimeoutValue(d time.Duration) int64 {
 		n = int64((d + time.Millisecond - 1) / time.Millisecond)
 	}
 	return n
+}
+
+// Unmoved lists the files of a scope whose hooks install leaves with the agent.
+func (a *Agent) Unmoved(s Scope, dir string) []string {
+	if a.unmoved == nil {
+		return nil
+	}
+	return a.unmoved(s, dir)
 }
 
 // IsHooksConfig reports whether a key of the "hooks" object is a setting, not an event.
