@@ -49,7 +49,7 @@ $(CLI): $(GO_SOURCES) ## the hookexec command
 
 hookexec: $(CLI) ## alias for build/hookexec
 
-all: $(LIB) $(CLI) ## the library and the command
+all: $(LIB) $(CLI) $(PYVERSION) ## the library, the command and the Python package's version module (what a source-tree host needs)
 
 $(BUILD)/test_capi: tests/c/test_capi.c tests/c/trust.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'

@@ -115,6 +115,7 @@ func hxgo_open(options *C.char, out *C.uintptr_t, errOut **C.char) (rc C.int) {
 	if err != nil {
 		return fail(errOut, err)
 	}
+	opts.Environ = cEnviron // the host's setenv, not Go's copy from load time
 	e, err := engine.Open(opts)
 	if err != nil {
 		return fail(errOut, err)

@@ -89,11 +89,12 @@ type target struct {
 	dialect string // dialect name: "claude", "autohand", "autoagent", ...
 	text    []byte // current content ("{}\n" for a new file)
 	exists  bool
+	project string // the project directory: a file under it is never written outside it
 }
 
-// load reads a target file; a missing one starts as an empty object.
-func loadTarget(path, dialectName string) (*target, error) {
-	t := &target{path: path, dialect: dialectName}
+// load reads a target file of the project; a missing one starts as an empty object.
+func loadTarget(path, dialectName, project string) (*target, error) {
+	t := &target{path: path, dialect: dialectName, project: project}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -115,10 +116,14 @@ func loadTarget(path, dialectName string) (*target, error) {
 	return t, nil
 }
 
-// save writes the file atomically, refusing anything that is not valid JSON.
+// save writes the file atomically, refusing anything that is not valid JSON, and refusing a
+// project file that resolves outside the project (see contained).
 func (t *target) save() error {
 	if _, err := jsontext.Len(t.text); err != nil {
 		return fmt.Errorf("internal error: the edit of %s would not be valid JSON; nothing written", t.path)
+	}
+	if err := contained(t.path, t.project); err != nil {
+		return err
 	}
 	if err := atomicfile.Write(t.path, t.text, 0o644); err != nil {
 		return fmt.Errorf("cannot write %s: %v", t.path, unwrapPathError(err))
@@ -142,7 +147,7 @@ func (a *app) writableTargetOf(rep *engine.ConfigReport, profile string) (*targe
 		if err != nil {
 			return nil, err
 		}
-		return loadTarget(p, dialects[p])
+		return loadTarget(p, dialects[p], rep.ProjectDir)
 	}
 	prof, err := config.LookupProfile(profile)
 	if err != nil {
@@ -156,7 +161,7 @@ func (a *app) writableTargetOf(rep *engine.ConfigReport, profile string) (*targe
 		if d == "" && loc.Dialect != nil {
 			d = loc.Dialect.Name
 		}
-		return loadTarget(loc.Path, d)
+		return loadTarget(loc.Path, d, rep.ProjectDir)
 	}
 	return nil, fmt.Errorf("no writable configuration file for profile %s", profile)
 }
@@ -281,7 +286,7 @@ func disableHook(a *app, rep *engine.ConfigReport, h engine.HookInfo) (string, e
 		return "", usagef("hook %s is already off: %s", h.ID, plainMessage(h.Disabled))
 	}
 	if h.Dialect == "autohand" && h.Path != "" {
-		t, err := loadTarget(h.Source, h.Dialect)
+		t, err := loadTarget(h.Source, h.Dialect, rep.ProjectDir)
 		if err != nil {
 			return "", err
 		}
@@ -342,7 +347,7 @@ func enableHook(a *app, rep *engine.ConfigReport, h engine.HookInfo) (string, er
 		if s.Status != "loaded" || s.Path == config.InlineSource {
 			continue
 		}
-		t, err := loadTarget(s.Path, s.Dialect)
+		t, err := loadTarget(s.Path, s.Dialect, rep.ProjectDir)
 		if err != nil {
 			continue // YAML and unreadable files have no disabledHooks to edit
 		}
@@ -365,7 +370,7 @@ func enableHook(a *app, rep *engine.ConfigReport, h engine.HookInfo) (string, er
 	}
 	// The hook's own "enabled": false.
 	if h.Path != "" && h.Source != config.InlineSource {
-		if t, err := loadTarget(h.Source, h.Dialect); err == nil {
+		if t, err := loadTarget(h.Source, h.Dialect, rep.ProjectDir); err == nil {
 			segs, _ := jsontext.ParsePath(h.Path)
 			en := append(segs, jsontext.K("enabled"))
 			if raw, err := jsontext.Get(t.text, en...); err == nil && string(raw) == "false" {
@@ -389,7 +394,7 @@ func removeHook(a *app, rep *engine.ConfigReport, h engine.HookInfo) (string, er
 	if h.Path == "" || h.Source == config.InlineSource {
 		return "", fmt.Errorf("hook %s does not come from a file hookexec can edit (%s)", h.ID, h.Source)
 	}
-	t, err := loadTarget(h.Source, h.Dialect)
+	t, err := loadTarget(h.Source, h.Dialect, rep.ProjectDir)
 	if err != nil {
 		return "", err
 	}

@@ -283,3 +283,56 @@ func TestEditRefusesBrokenFiles(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(p))
 	assert.Len(t, entries, 2, "no temporary files left behind")
 }
+
+// A repository can plant .claude/settings.local.json as a link to the user's
+// ~/.claude/settings.json, or .claude as a link to ~/.claude: an edit of a project file must
+// then refuse, saying where it would have written, and leave the user's files alone. A link
+// that stays inside the project is followed as before.
+func TestEditsOfProjectFilesNeverWriteOutsideTheProject(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		plant func(s *scenario)
+		dest  string // where the write would land, under the scenario root
+	}{
+		{"file link", func(s *scenario) {
+			s.write("project/.claude/settings.json", userSettings)
+			require.NoError(t, os.Symlink(filepath.Join(s.home, ".claude", "settings.json"), filepath.Join(s.project, ".claude", "settings.local.json")))
+		}, "home/.claude/settings.json"},
+		{"directory link", func(s *scenario) {
+			require.NoError(t, os.Symlink(filepath.Join(s.home, ".claude"), filepath.Join(s.project, ".claude")))
+		}, "home/.claude/settings.local.json"},
+	} {
+		for _, args := range [][]string{
+			{"toggle-all", "off"},
+			{"add", "Stop", "--command", "echo planted"},
+			{"disable", "guard"},
+		} {
+			t.Run(tc.name+" "+args[0], func(t *testing.T) {
+				s := newScenario(t)
+				s.write("home/.claude/settings.json", strings.Replace(userSettings, `"model": "opus"`, `"model": "global"`, 1))
+				tc.plant(s)
+				before := s.read("home/.claude/settings.json")
+				out := s.run(append([]string{"--profile", "claude"}, args...)...)
+				require.NotEqual(t, 0, out.code, out.stdout)
+				assert.Contains(t, out.stderr, "refusing to write")
+				assert.Contains(t, out.stderr, filepath.Join(s.root, tc.dest), "says where it would write")
+				assert.Equal(t, before, s.read("home/.claude/settings.json"), "the user's file is untouched")
+				_, err := os.Stat(filepath.Join(s.home, ".claude", "settings.local.json"))
+				assert.True(t, os.IsNotExist(err), "nothing created in the user's directory")
+			})
+		}
+	}
+
+	t.Run("link inside the project", func(t *testing.T) {
+		s := editScenario(t)
+		s.write("project/shared.json", "{}\n")
+		require.NoError(t, os.Symlink(filepath.Join(s.project, "shared.json"), filepath.Join(s.project, ".claude", "settings.local.json")))
+		out := s.run("--profile", "claude", "toggle-all", "off")
+		require.Equal(t, 0, out.code, out.stderr)
+		assert.Contains(t, s.read("project/shared.json"), `"disableAllHooks": true`)
+		fi, err := os.Lstat(filepath.Join(s.project, ".claude", "settings.local.json"))
+		require.NoError(t, err)
+		assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link stays a link")
+	})
+}

@@ -68,6 +68,13 @@ type Options struct {
 	// MaxStopBlocks caps consecutive blocked Stop fires per session; past it a block is
 	// overridden with a warning. 0 means 8 (Claude Code's cap), -1 no cap.
 	MaxStopBlocks int `json:"max_stop_blocks"`
+	// Environ returns the host process's environment as it is now, as subprocess reads it:
+	// every hook's environment starts from it at the moment of its fire (a persistent hook's
+	// at the Open or Reload that configured it, since its process outlives fires). nil means
+	// os.Environ. The C library passes the C environ, which a host's setenv (Python's
+	// os.environ) changes and Go's own copy does not see. The engine never modifies the
+	// slice it returns, so Environ may hand out one snapshot until the environment changes.
+	Environ func() []string `json:"-"`
 	// LogFile appends one JSON line per fire to this file (see log.go); "" means the file
 	// named by $HOOKEXEC_LOG, and none when that is unset too.
 	LogFile string `json:"log_file"`
@@ -107,7 +114,8 @@ type Listener func(kind string, data []byte)
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
-	env         []string // host environment at Open plus Options.Env
+	environ     func() []string // the host's environment now (Options.Environ)
+	env         []string        // Options.Env, sorted: added after the host's environment
 	grace       time.Duration
 	cap         int
 	maxParallel int // hooks of one fire running at once
@@ -178,7 +186,10 @@ func Open(o Options) (*Engine, error) {
 	if e.maxStopBlocks == 0 {
 		e.maxStopBlocks = DefaultMaxStopBlocks
 	}
-	e.env = os.Environ()
+	e.environ = o.Environ
+	if e.environ == nil {
+		e.environ = os.Environ
+	}
 	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		e.env = append(e.env, k+"="+o.Env[k])
 	}
@@ -221,7 +232,7 @@ func (e *Engine) load() (*plan, error) {
 	}
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
-	p.sessionEnd = sessionEndBudget(set, e.env)
+	p.sessionEnd = sessionEndBudget(set, e.hostEnv())
 	e.gateProjectHooks(p)
 	e.attachPersistent(p)
 	return p, nil

@@ -74,13 +74,20 @@ var exitCodeFallback = []string{"tool_response.exit_code", "tool_response.exitCo
 // guards included — so a larger value is left out with a warning: stdin has it whole.
 const maxEnvValue = 32 << 10
 
-// fireEnv is the environment shared by every hook of one fire: the host's, then the
-// event's variables. Each hook's own env is appended after it (later entries win).
-// Values that cannot go into an environment (too large, or holding a NUL byte) are left
-// out, and each omission is returned as a warning.
-func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) (env, warnings []string) {
-	env = make([]string, len(e.env), len(e.env)+len(payloadEnv)+8)
-	copy(env, e.env)
+// hostEnv is the host's environment as it is now, then Options.Env, in a slice of its own.
+func (e *Engine) hostEnv() []string {
+	host := e.environ()
+	env := make([]string, 0, len(host)+len(e.env)+len(payloadEnv)+8)
+	return append(append(env, host...), e.env...)
+}
+
+// fireEnv is the environment shared by every hook of one fire: the host's as it is at the
+// fire, then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
+// env is appended after it (later entries win). Values that cannot go into an environment
+// (too large, or holding a NUL byte) are left out, and each omission is returned as a warning.
+func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) (env []string, eventAt int, warnings []string) {
+	env = e.hostEnv()
+	eventAt = len(env)
 	env = append(env,
 		"HOOK_EVENT="+name,
 		"HOOK_WORKSPACE="+e.opts.ProjectDir,
@@ -107,5 +114,5 @@ func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) (env, wa
 			break
 		}
 	}
-	return env, warnings
+	return env, eventAt, warnings
 }

@@ -224,13 +224,14 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 	hr.DurationMs = ms(time.Since(start))
 	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
 	if failure == "" {
-		out.Stdout, hr.StdoutTruncated = capped(out.Stdout, j.spec.OutputCap)
+		whole, over := capped(out.Stdout, MaxDecisionBytes)
+		stdout, unread := stdoutOf(&hr, whole, over, j.spec.OutputCap)
 		out.Stderr, hr.StderrTruncated = capped(out.Stderr, j.spec.OutputCap)
-		hr.ExitCode, hr.Stdout, hr.Stderr = out.ExitCode, string(out.Stdout), string(out.Stderr)
-		in.ExitCode, in.Stdout, in.Stderr = out.ExitCode, out.Stdout, out.Stderr
+		hr.ExitCode, hr.Stderr = out.ExitCode, string(out.Stderr)
+		in.ExitCode, in.Stdout, in.Stderr, in.Failure = out.ExitCode, stdout, out.Stderr, unread
 	}
 	v := decide.Read(in)
-	if failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
+	if in.Failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
 		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock, out, &v)
 	}
 	j.finish(&hr, &v)

@@ -106,9 +106,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	hr.Signal = r.Signal
 	hr.TimedOut = r.TimedOut
 	hr.DurationMs = ms(r.Duration)
-	hr.Stdout = string(r.Stdout)
+	stdout, unread := stdoutOf(&hr, r.Stdout, r.StdoutTruncated, j.spec.OutputCap)
 	hr.Stderr = string(r.Stderr)
-	hr.StdoutTruncated = r.StdoutTruncated
 	hr.StderrTruncated = r.StderrTruncated
 	failure := ""
 	switch {
@@ -128,11 +127,13 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		failure = "killed by " + r.Signal
 	case missing != "":
 		failure = missing
+	case unread != "":
+		failure = unread
 	}
 	v := decide.Read(decide.Input{
 		Event:      j.ev,
 		ExitCode:   r.ExitCode,
-		Stdout:     r.Stdout,
+		Stdout:     stdout,
 		Stderr:     r.Stderr,
 		Failure:    failure,
 		FailClosed: j.h.cfg.FailClosed,

@@ -105,7 +105,10 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.WorktreePath = sum.WorktreePath
 	if ev.Name == "Stop" {
 		if override, w := e.sessions.stopFire(session, res.Blocked, e.maxStopBlocks); override {
-			res.Blocked, res.Decision = false, decide.None.String()
+			// Once the cap decides, the result is a plain "not blocked": a host that hands any
+			// reason back to the model would keep it from stopping. The per-hook records keep
+			// what each hook said.
+			res.Blocked, res.Decision, res.Reason = false, decide.None.String(), ""
 			f.warnings = append(f.warnings, w)
 		}
 	}

@@ -41,8 +41,7 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 	hr.HTTPStatus = r.Status
 	hr.TimedOut = r.TimedOut
 	hr.DurationMs = ms(r.Duration)
-	hr.Stdout = string(r.Body)
-	hr.StdoutTruncated = r.BodyTruncated
+	body, unread := stdoutOf(&hr, r.Body, r.BodyTruncated, j.spec.OutputCap)
 	failure := ""
 	switch {
 	case r.TimedOut:
@@ -56,12 +55,14 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		if line := firstLine(strings.TrimSpace(string(r.Body))); line != "" {
 			failure += ": " + line
 		}
+	case unread != "":
+		failure = unread
 	default:
 		hr.ExitCode = 0
 	}
 	v := decide.Read(decide.Input{
 		Event:         j.ev,
-		Stdout:        r.Body,
+		Stdout:        body,
 		Failure:       failure,
 		FailClosed:    j.h.cfg.FailClosed,
 		TextIsContext: true,

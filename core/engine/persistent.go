@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"time"
 
 	"github.com/hookexec/hookexec/core/persist"
@@ -33,7 +32,7 @@ func (e *Engine) keepPersistent(p *plan) {
 // persistSpec is how a persistent hook's process starts: the host's environment with the
 // values that do not change between fires (per-fire ones are on stdin), then the hook's own.
 func (e *Engine) persistSpec(h *hook) persist.Spec {
-	env := append(slices.Clip(e.env),
+	env := append(e.hostEnv(),
 		"HOOK_WORKSPACE="+e.opts.ProjectDir,
 		"CWD="+e.opts.ProjectDir,
 		"CLAUDE_PROJECT_DIR="+e.opts.ProjectDir,

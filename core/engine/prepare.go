@@ -86,8 +86,7 @@ func (f *fire) envOf(d *dialect.Dialect) []string {
 	}
 	if f.env == nil {
 		var warnings []string
-		f.env, warnings = f.e.fireEnv(f.name, f.doc, f.session)
-		f.eventAt = len(f.e.env) // fireEnv puts HOOK_EVENT right after the host's environment
+		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session)
 		f.warnings = append(f.warnings, warnings...)
 		if f.envFile != "" {
 			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)
@@ -178,7 +177,7 @@ func (f *fire) prepare(h *hook) *job {
 	if h.proc != nil {
 		// A persistent hook's process has its argv and environment already; a request is
 		// only its stdin line.
-		j.spec = run.Spec{Stdin: v.stdin, Timeout: h.cfg.Timeout, OutputCap: f.e.cap}
+		j.spec = run.Spec{Stdin: v.stdin, Timeout: h.cfg.Timeout, OutputCap: f.e.cap, StdoutCap: stdoutCap(f.e.cap)}
 		j.runner = h.proc.Run
 		return j
 	}
@@ -194,7 +193,8 @@ func (f *fire) prepare(h *hook) *job {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
 	if h.cfg.Type == "http" {
-		j.http = httpSpec(h, v.stdin, env, f.e.cap, f.httpVars)
+		j.http = httpSpec(h, v.stdin, env, stdoutCap(f.e.cap), f.httpVars)
+		j.spec.OutputCap = f.e.cap // what the result shows of the body
 		return j
 	}
 	dir := h.cfg.Cwd
@@ -209,6 +209,7 @@ func (f *fire) prepare(h *hook) *job {
 		Timeout:   h.cfg.Timeout,
 		Grace:     f.e.grace,
 		OutputCap: f.e.cap,
+		StdoutCap: stdoutCap(f.e.cap),
 	}
 	return j
 }

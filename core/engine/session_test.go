@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -8,13 +9,23 @@ import (
 )
 
 // Without max_stop_blocks, Claude Code's cap applies: 8 blocked Stop fires in a row, then
-// the 9th is let through with a warning.
+// the 9th is let through with a warning, as a plain "not blocked": no decision, no reason a
+// host could hand back to the model.
 func TestStopCapDefaultsToEight(t *testing.T) {
-	e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":"echo again >&2; exit 2"}]}]}}`)
-	for i := 1; i <= DefaultMaxStopBlocks; i++ {
-		require.True(t, fireT(t, e, "Stop", `{"session_id":"s"}`).Blocked, "fire %d", i)
+	for _, hook := range []string{
+		`echo again >&2; exit 2`,
+		`echo '{"decision":"block","reason":"again"}'`,
+	} {
+		e, _ := open(t, `{"hooks":{"Stop":[{"hooks":[{"command":`+strconv.Quote(hook)+`}]}]}}`)
+		for i := 1; i <= DefaultMaxStopBlocks; i++ {
+			r := fireT(t, e, "Stop", `{"session_id":"s"}`)
+			require.True(t, r.Blocked, "fire %d", i)
+			require.Equal(t, "again", strings.TrimSpace(r.Reason))
+		}
+		r := fireT(t, e, "Stop", `{"session_id":"s"}`)
+		require.False(t, r.Blocked, hook)
+		require.Equal(t, "none", r.Decision, hook)
+		require.Empty(t, r.Reason, hook)
+		require.Contains(t, strings.Join(r.Warnings, "\n"), "past the cap of 8")
 	}
-	r := fireT(t, e, "Stop", `{"session_id":"s"}`)
-	require.False(t, r.Blocked)
-	require.Contains(t, strings.Join(r.Warnings, "\n"), "past the cap of 8")
 }

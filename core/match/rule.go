@@ -23,6 +23,9 @@ import (
 // joined by &&, ||, ;, | and those inside $(...) and backticks; a pattern that says more
 // than the command name matches anyway when the line holds $(), backticks or $VAR (their
 // value is unknown); and a line that cannot be parsed matches (the filter fails open).
+// Beyond the table, what wrappers run is checked too (wrappers.go): /bin/rm, command rm,
+// sudo rm, env rm, timeout 5 rm, xargs rm, find -exec rm, bash -c 'rm ...' all select a
+// Bash(rm *) hook.
 //
 // File rules (Edit, Write, MultiEdit, NotebookEdit, Read, Grep, Glob) are gitignore-style
 // globs: "//p" is absolute, "~/p" under the home directory, "/p" under the project
@@ -227,6 +230,9 @@ func (r *Rule) toolMatches(name string) bool {
 		ok, _ := path.Match(r.tool, name)
 		return ok
 	}
+	if r.tool == name {
+		return true
+	}
 	// "mcp__server" names every tool of that server.
 	if strings.HasPrefix(r.tool, mcpPrefix) && !strings.Contains(r.tool[len(mcpPrefix):], "__") {
 		return strings.HasPrefix(name, r.tool+"__")
@@ -241,37 +247,18 @@ type simpleCommand struct {
 	dynamic []bool
 }
 
-// bashMatch applies a Bash pattern to a command line.
+// bashMatch applies a Bash pattern to a command line: to every command it runs (see
+// wrappers.go).
 func bashMatch(pattern, line string) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
-	if err != nil {
-		return true // cannot be parsed: fail open, as the reference says
+	var in lineInfo
+	if !in.read(line, 0) || in.unknown {
+		return true // cannot be parsed, or runs what cannot be known: fail open
 	}
-	var cmds []simpleCommand
-	anyDynamic := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true // assignments alone run nothing; keep walking into $() etc.
-		}
-		var c simpleCommand
-		for _, w := range call.Args {
-			s, dyn := wordValue(w)
-			c.words = append(c.words, s)
-			c.dynamic = append(c.dynamic, dyn)
-			anyDynamic = anyDynamic || dyn
-		}
-		cmds = append(cmds, c)
-		return true
-	})
 	name, more := patternName(pattern)
-	if anyDynamic && more {
+	if in.dynamic && more {
 		return true // the pattern needs arguments whose value is unknown
 	}
-	for _, c := range cmds {
-		if c.dynamic[0] {
-			return true // the command run is unknown
-		}
+	for _, c := range in.cmds {
 		if !commandMatch(name, c.words[0]) {
 			continue
 		}
@@ -320,6 +307,9 @@ func wordValue(w *syntax.Word) (string, bool) {
 			case *syntax.Lit:
 				b.WriteString(unescape(x.Value))
 			case *syntax.SglQuoted:
+				if x.Dollar {
+					dyn = true // $'\x72m': escapes this does not decode
+				}
 				b.WriteString(x.Value)
 			case *syntax.DblQuoted:
 				parts(x.Parts)

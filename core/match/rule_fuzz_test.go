@@ -14,8 +14,9 @@ import (
 // FuzzRule compiles arbitrary "if" rules and tests them against arbitrary tool calls.
 // Properties: neither step panics; a compile error wraps ErrRule; a compiled rule keeps
 // its text; Match is deterministic; a rule naming a whole tool matches every call of that
-// tool; and a Bash rule fails open: a command line the shell parser rejects matches every
-// Bash rule. Under plain go test only the seeds run.
+// tool; a Bash rule fails open: a command line the shell parser rejects matches every
+// Bash rule; and a wrapper never hides a match: a line a Bash rule selects is still
+// selected when run through bash -c or sh -c. Under plain go test only the seeds run.
 func FuzzRule(f *testing.F) {
 	for _, s := range [][3]string{
 		{"Bash(git *)", "Bash", "git status"}, {"Bash(git commit:*)", "Bash", "FOO=1 git commit -m x"},
@@ -25,6 +26,8 @@ func FuzzRule(f *testing.F) {
 		{"WebFetch(domain:example.com)", "WebFetch", "https://example.com/x"}, {"mcp__github__*", "mcp__github__create", ""},
 		{"Bash", "Bash", "anything"}, {"Bash()", "Bash", ""}, {"Bash(a) && Bash(b)", "Bash", "a"},
 		{"Edit([)", "Edit", "["}, {"Grep(**/*.go)", "Grep", "a/b.go"}, {"Task(*review*)", "Task", "code review"},
+		{"Bash(rm *)", "Bash", "sudo -u x timeout 5 /bin/rm -rf /"}, {"Bash(rm *)", "Bash", "find . -exec rm {} +"},
+		{"Bash(rm *)", "Bash", "bash -o pipefail -c 'xargs rm'"},
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
@@ -49,6 +52,15 @@ func FuzzRule(f *testing.F) {
 		if r.kind == ruleBash && r.tool == "Bash" {
 			if _, perr := syntax.NewParser().Parse(strings.NewReader(value), ""); perr != nil {
 				require.True(t, r.Match("Bash", input, "/p/sub"), "unparseable %q fails open for %q", value, rule)
+			}
+			if first && tool == "Bash" {
+				if q, err := syntax.Quote(value, syntax.LangBash); err == nil {
+					for _, sh := range []string{"bash -c ", "sh -e -c "} {
+						doc, err := json.Marshal(map[string]string{"command": sh + q})
+						require.NoError(t, err)
+						require.True(t, r.Match("Bash", fastjson.MustParseBytes(doc), "/p/sub"), "%q selects %q but not %q", rule, value, sh+q)
+					}
+				}
 			}
 		}
 	})

@@ -51,6 +51,74 @@ func TestRuleBash(t *testing.T) {
 	require.False(t, ruleMatch(t, "Bash(git *)", "Bash", `{}`), "no command")
 }
 
+// Wrappers: a guard on rm must see the rm they run (selecting too often is safe, too
+// rarely is not). Claude Code strips timeout, time, nice, nohup, stdbuf and bare xargs; the
+// rest goes further, on the guard's side.
+func TestRuleBashWrappers(t *testing.T) {
+	cases := []struct {
+		rule, command string
+		want          bool
+	}{
+		{"Bash(rm *)", "/bin/rm -rf /", true}, // a path: its base name
+		{"Bash(rm *)", "./rm x", true},
+		{"Bash(rm *)", "command rm -rf /", true},
+		{"Bash(rm *)", "command -p rm x", true},
+		{"Bash(rm *)", "builtin rm x", true},
+		{"Bash(rm *)", "exec rm x", true},
+		{"Bash(rm *)", "sudo rm -rf /", true},
+		{"Bash(rm *)", "sudo -u root -E rm -rf /", true},
+		{"Bash(rm *)", "sudo FOO=1 /usr/bin/rm x", true},
+		{"Bash(rm *)", "doas rm x", true},
+		{"Bash(rm *)", "env rm x", true},
+		{"Bash(rm *)", "env -i A=1 -u B rm x", true},
+		{"Bash(rm *)", "env -S 'rm -rf /'", true},
+		{"Bash(rm *)", "timeout 5 rm x", true},
+		{"Bash(rm *)", "timeout -s KILL -k 1 5 rm x", true},
+		{"Bash(rm *)", "timeout --signal=KILL 5s rm x", true},
+		{"Bash(rm *)", "nice rm x", true},
+		{"Bash(rm *)", "nice -n 5 rm x", true},
+		{"Bash(rm *)", "nice -5 rm x", true},
+		{"Bash(rm *)", "nohup rm x &", true},
+		{"Bash(rm *)", "time rm x", true},
+		{"Bash(rm *)", "stdbuf -o0 rm x", true},
+		{"Bash(rm *)", "ionice -c 3 rm x", true},
+		{"Bash(rm *)", "setsid rm x", true},
+		{"Bash(rm *)", "find . -name '*.o' | xargs rm", true},
+		{"Bash(rm *)", "xargs -0 -n 1 rm -f < list", true},
+		{"Bash(rm -rf *)", "find . | xargs rm", true}, // xargs adds arguments unknown here
+		{"Bash(rm *)", "find . -name x -exec rm {} ;", true},
+		{"Bash(rm *)", "find . -execdir /bin/rm -f {} +", true},
+		{"Bash(rm *)", "bash -c 'rm -rf /'", true},
+		{"Bash(rm *)", "sh -c \"cd /tmp && rm x\"", true},
+		{"Bash(rm *)", "bash -o pipefail -c 'rm x'", true},
+		{"Bash(rm *)", "sh -c -e 'rm x'", true},
+		{"Bash(rm *)", "bash -ec 'rm x'", true},
+		{"Bash(rm *)", "bash -c -- 'rm x'", true},
+		{"Bash(rm *)", "sudo bash -c 'timeout 5 env rm x'", true}, // nested
+		{"Bash(rm *)", "eval 'rm x'", true},
+		{"Bash(rm *)", "watch -n 1 rm x", true},
+		{"Bash(rm *)", "flock /tmp/l rm x", true},
+		{"Bash(rm *)", "flock -c 'rm x' /tmp/l", true},
+		{"Bash(rm *)", "busybox rm x", true},
+		{"Bash(rm *)", "$'\\x72m' x", true},         // ANSI-C quoting: not decoded, so unknown
+		{"Bash(rm *)", "bash -c \"$SCRIPT\"", true}, // a script known only at run time
+		{"Bash(rm *)", "sudo $CMD x", true},
+		{"Bash(git push *)", "timeout 60 git push origin main", true},
+		{"Bash(git push *)", "nohup git push", true},
+		// What the wrappers run is matched like any command: no more.
+		{"Bash(rm *)", "timeout 5 ls -la", false},
+		{"Bash(rm *)", "sudo apt install x", false},
+		{"Bash(rm *)", "bash -c 'ls'", false},
+		{"Bash(rm *)", "bash script.sh", false}, // a script file: left to the rule as written
+		{"Bash(rm *)", "echo rm", false},
+		{"Bash(rm *)", "find . -name rm", false},
+		{"Bash(git push *)", "sudo git status", false},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, ruleMatch(t, c.rule, "Bash", `{"command":`+quote(c.command)+`}`), "%s vs %s", c.rule, c.command)
+	}
+}
+
 func quote(s string) string {
 	var a fastjson.Arena
 	return string(a.NewString(s).MarshalTo(nil))

@@ -228,7 +228,8 @@ func (h *Hook) Disabled() string {
 
 // Run answers one request: spec.Stdin is the request line (a trailing newline is added when
 // missing), spec.Timeout bounds the whole request including its wait in the queue, and
-// spec.OutputCap caps the answer's stdout and stderr as it does a one-shot hook's. The rest
+// spec.OutputCap (spec.StdoutCap for stdout, when set) caps the answer's stdout and stderr as
+// they do a one-shot hook's. The rest
 // of spec is ignored: the process was started from the Hook's own Spec. It has run.Run's
 // signature so the engine runs both kinds of hook the same way.
 func (h *Hook) Run(ctx context.Context, spec run.Spec) run.Result {
@@ -276,7 +277,11 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	case failure != "":
 		r.Err = h.fail(p, failure, false)
 	default:
-		if err := decode(answer, &r, spec.OutputCap); err != nil {
+		outCap := spec.OutputCap
+		if spec.StdoutCap > 0 {
+			outCap = spec.StdoutCap
+		}
+		if err := decode(answer, &r, outCap, spec.OutputCap); err != nil {
 			r.Err = h.fail(p, err.Error(), true)
 			return r
 		}
@@ -522,7 +527,7 @@ func (w *watch) waitDead(d time.Duration) bool {
 
 // decode reads an answer line into r. Anything but one JSON object whose exit_code is an
 // integer and whose stdout and stderr are strings is an error.
-func decode(line []byte, r *run.Result, limit int) error {
+func decode(line []byte, r *run.Result, outCap, errCap int) error {
 	var ps fastjson.Parser
 	v, err := ps.ParseBytes(line)
 	if err != nil || v.Type() != fastjson.TypeObject {
@@ -536,15 +541,17 @@ func decode(line []byte, r *run.Result, limit int) error {
 		}
 		r.ExitCode = n
 	}
-	if limit == 0 {
-		limit = defaultCap
-	}
 	for _, f := range []struct {
 		key   string
+		limit int
 		dst   *[]byte
 		total *int64
 		trunc *bool
-	}{{"stdout", &r.Stdout, &r.StdoutBytes, &r.StdoutTruncated}, {"stderr", &r.Stderr, &r.StderrBytes, &r.StderrTruncated}} {
+	}{{"stdout", outCap, &r.Stdout, &r.StdoutBytes, &r.StdoutTruncated}, {"stderr", errCap, &r.Stderr, &r.StderrBytes, &r.StderrTruncated}} {
+		limit := f.limit
+		if limit == 0 {
+			limit = defaultCap
+		}
 		x := v.Get(f.key)
 		if x == nil || x.Type() == fastjson.TypeNull {
 			continue

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/hookexec/hookexec/core/run"
 )
 
 // pipeConn talks to the process through os.File pipes: a goroutine reads stdout line by
@@ -13,14 +16,14 @@ import (
 // drains stderr. It is the implementation where rawConn is not available.
 type pipeConn struct {
 	watch
+	box   *run.Box // the process's cgroup; nil without one
 	stdin *os.File
 	want  chan []byte // the waiting request's answer slot; nil between requests (under mu)
 	out   chan struct{}
 }
 
 func startPipes(s *Spec) (conn, error) {
-	cmd, err := command(s)
-	if err != nil {
+	if _, err := command(s); err != nil {
 		return nil, err
 	}
 	inR, inW, err := os.Pipe()
@@ -37,14 +40,38 @@ func startPipes(s *Spec) (conn, error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	err = cmd.Start()
+	// The process and all it starts live in a cgroup of their own where runs get one, so
+	// that what leaves its process group (setsid, double forks) still ends with it.
+	box := run.NewBox()
+	start := func() (*exec.Cmd, error) {
+		cmd, err := command(s)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		if box != nil {
+			inBox(cmd, box)
+		}
+		return cmd, cmd.Start()
+	}
+	cmd, err := start()
+	if err != nil && box != nil {
+		// The kernel may refuse the cgroup (no clone3, a policy); only if the plain start
+		// then works was the cgroup to blame.
+		failed := box
+		box = nil
+		if cmd, err = start(); err == nil {
+			failed.Refused()
+		} else {
+			failed.Close()
+		}
+	}
 	closeAll(inR, outW, errW)
 	if err != nil {
 		closeAll(inW, outR, errR)
 		return nil, startErr(s, err)
 	}
-	p := &pipeConn{watch: newWatch(cmd.Process.Pid), stdin: inW, out: make(chan struct{})}
+	p := &pipeConn{watch: newWatch(cmd.Process.Pid), stdin: inW, out: make(chan struct{}), box: box}
 	go p.readAnswers(outR)
 	go p.drainStderr(errR)
 	p.reap(cmd, nil)
@@ -187,6 +214,9 @@ func (p *pipeConn) terminate(grace time.Duration) {
 func (p *pipeConn) retire(grace time.Duration) {
 	p.stdin.Close()
 	signalGroup(p.pid, syscall.SIGKILL)
+	if p.box != nil {
+		p.box.Close() // what left the group: setsid, double forks
+	}
 	// Only a process stuck in the kernel outlives SIGKILL this long; its reaper goroutine
 	// still reaps it when it goes.
 	p.waitDead(grace + time.Second)

@@ -295,3 +295,35 @@ func unescapeMount(s string) string {
 	}
 	return b.String()
 }
+
+// Box is a cgroup for a process started outside Run (a persistent hook's): it holds the
+// process and everything it starts, setsid and double forks included, as a run's cgroup
+// does. Start the process with SysProcAttr.UseCgroupFD set and CgroupFD = FD().
+type Box struct {
+	c    container
+	once sync.Once
+}
+
+// NewBox returns an empty Box, or nil where runs get no cgroup (see Contained).
+func NewBox() *Box {
+	c := newContainer()
+	if c == nil {
+		return nil
+	}
+	return &Box{c: c}
+}
+
+// FD is the descriptor of the cgroup to start the process in (SysProcAttr.CgroupFD).
+func (b *Box) FD() int { return b.c.fd() }
+
+// Refused says that the kernel refused to start a process in the Box while it started one
+// without (no clone3, a policy): later runs and Boxes get no cgroup. The Box is released.
+func (b *Box) Refused() { b.once.Do(func() { noCgroup(b.c) }) }
+
+// Close kills every process inside and removes the Box. A second Close does nothing.
+func (b *Box) Close() {
+	b.once.Do(func() {
+		b.c.kill()
+		b.c.release()
+	})
+}

@@ -34,7 +34,7 @@ func runExec(parent context.Context, spec *Spec, start time.Time) Result {
 		r.Err = fmt.Errorf("hookexec: run: %w", err)
 		return r
 	}
-	grace, limit := spec.limits()
+	grace, outCap, errCap := spec.limits()
 	ctx, cancel := parent, context.CancelFunc(func() {})
 	if spec.Timeout > 0 {
 		ctx, cancel = context.WithDeadline(parent, start.Add(spec.Timeout))
@@ -51,7 +51,7 @@ func runExec(parent context.Context, spec *Spec, start time.Time) Result {
 	if len(spec.Stdin) > 0 {
 		cmd.Stdin = bytes.NewReader(spec.Stdin) // else os/exec gives the child os.DevNull
 	}
-	out, errs := &capture{limit: limit}, &capture{limit: limit}
+	out, errs := &capture{limit: outCap}, &capture{limit: errCap}
 	cmd.Stdout, cmd.Stderr = (*captureWriter)(out), (*captureWriter)(errs)
 	g := newGroup(cmd)
 	defer g.release()

@@ -56,11 +56,11 @@ type stream struct {
 	capture
 }
 
-func newProc(grace time.Duration, limit int) *proc {
+func newProc(grace time.Duration, outCap, errCap int) *proc {
 	return &proc{
 		pidfd: -1, stdin: -1, wakeR: -1, wakeW: -1,
-		out:   stream{fd: -1, capture: capture{limit: limit}},
-		err:   stream{fd: -1, capture: capture{limit: limit}},
+		out:   stream{fd: -1, capture: capture{limit: outCap}},
+		err:   stream{fd: -1, capture: capture{limit: errCap}},
 		grace: grace,
 	}
 }

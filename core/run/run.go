@@ -66,6 +66,10 @@ type Spec struct {
 	// OutputCap is the number of bytes kept per stream; the rest is drained and
 	// counted. Zero means 32 KiB; negative keeps nothing and only counts.
 	OutputCap int
+	// StdoutCap, when positive, is the number of stdout bytes kept instead of OutputCap:
+	// for a caller that reads more of stdout (a decision) than it shows. Zero means
+	// OutputCap.
+	StdoutCap int
 }
 
 // Result is what became of one run. A Result is a value: Run never returns a partial one.
@@ -80,10 +84,10 @@ type Result struct {
 	TimedOut bool
 	// Duration is the wall time Run took.
 	Duration time.Duration
-	// Stdout and Stderr hold at most OutputCap bytes each.
+	// Stdout and Stderr hold at most OutputCap bytes each (stdout: StdoutCap when set).
 	Stdout, Stderr []byte
 	// StdoutTruncated and StderrTruncated report that the child wrote more than
-	// OutputCap bytes to that stream.
+	// that stream keeps.
 	StdoutTruncated, StderrTruncated bool
 	// StdoutBytes and StderrBytes count every byte the child wrote to each stream.
 	StdoutBytes, StderrBytes int64
@@ -109,16 +113,20 @@ const (
 
 var errEmptyArgv = errors.New("hookexec: run: empty argv")
 
-// limits are the grace and the output cap in force, defaults filled in.
-func (s *Spec) limits() (grace time.Duration, outputCap int) {
-	grace, outputCap = s.Grace, s.OutputCap
+// limits are the grace and the output caps in force (stdout's, stderr's), defaults filled in.
+func (s *Spec) limits() (grace time.Duration, stdoutCap, stderrCap int) {
+	grace, stderrCap = s.Grace, s.OutputCap
 	if grace <= 0 {
 		grace = defaultGrace
 	}
-	if outputCap == 0 {
-		outputCap = defaultCap
+	if stderrCap == 0 {
+		stderrCap = defaultCap
 	}
-	return grace, outputCap
+	stdoutCap = stderrCap
+	if s.StdoutCap > 0 {
+		stdoutCap = s.StdoutCap
+	}
+	return grace, stdoutCap, stderrCap
 }
 
 // Run starts the child in its own process group, feeds stdin, captures output,

@@ -45,8 +45,8 @@ func run(parent context.Context, spec *Spec, start time.Time) Result {
 		r.Err = fmt.Errorf("hookexec: run %q: %w", spec.Argv[0], err)
 		return r
 	}
-	grace, limit := spec.limits()
-	p := newProc(grace, limit)
+	grace, outCap, errCap := spec.limits()
+	p := newProc(grace, outCap, errCap)
 	defer p.release()
 	if spec.Timeout > 0 {
 		p.deadline = start.Add(spec.Timeout)

@@ -28,6 +28,7 @@ fast-path fires included: the library's Go runtime did not survive the fork.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import ctypes
 import functools
 import json
@@ -91,6 +92,22 @@ def _mark_forked() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_mark_forked)
+
+# Engines still open, closed at interpreter exit: once the interpreter finalizes, no thread can
+# start or take the GIL, so an engine left for __del__ then could never be released (and a
+# release waiting on a thread would hang the host's exit).
+_open_engines: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_engines() -> None:
+    if _forked:
+        return  # a forked child's engines are the parent's to close
+    for eng in list(_open_engines):
+        try:
+            eng.close()
+        except Exception:  # noqa: BLE001 — exit goes on; every other engine still gets closed
+            pass
 
 
 class Engine:
@@ -167,6 +184,7 @@ class Engine:
         self._lib.hookexec_open(_encode(text), byref(handle), pointer(c_void_p()))
         self._h = handle
         self._closed = False
+        _open_engines.add(self)
         try:
             self._refresh()
         except BaseException:
@@ -191,6 +209,7 @@ class Engine:
             if self._closed:
                 return
             self._closed = True  # from here on every method raises ClosedError
+            _open_engines.discard(self)
             if self._executor is not None:
                 # Queued fire_async calls still run, and raise ClosedError like any later call.
                 self._executor.shutdown(wait=False)
@@ -210,10 +229,14 @@ class Engine:
     def __del__(self) -> None:
         """An engine collected while open: a ResourceWarning, and a release that never blocks
         the collecting thread (closing waits for async hooks, so it happens on a thread of its
-        own). Close engines explicitly, or use ``with``."""
+        own). Engines still open at interpreter exit are closed by an ``atexit`` hook before
+        finalization; during finalization no thread can start, so nothing is started then.
+        Close engines explicitly, or use ``with``."""
         if self._closed or _forked:
             return  # in a forked child the engine is the parent's to close
         self._closed = True
+        if sys.is_finalizing():
+            return  # no new thread can run now (it would hang the exit); the process ends
         try:
             warnings.warn(f"unclosed {self!r}", ResourceWarning, source=self)
         except Exception:  # noqa: BLE001 — interpreter shutdown

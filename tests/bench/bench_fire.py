@@ -252,6 +252,25 @@ def main() -> None:
             with python(scenario, settings(f"sh {sh_true}", persistent=True), n(20000), "persistent (sh)"):
                 pass
 
+    # Hooks see the environment as it is at the fire: what re-reading it costs when
+    # the host changed it since the last fire, measured alternating with the same
+    # fire on an unchanged environment (one loop, so that load hits both alike).
+    with engine(settings("true")) as eng:
+        plain: List[float] = []
+        changed: List[float] = []
+        clock = time.perf_counter
+        for i in range(n(400)):
+            t = clock()
+            eng.fire("PreToolUse", PAYLOAD)
+            plain.append(clock() - t)
+            t = clock()
+            os.environ["HOOKEXEC_BENCH_ENV"] = str(i)
+            eng.fire("PreToolUse", PAYLOAD)
+            changed.append(clock() - t)
+        env_scenario = "1 hook `true`, host env changes"
+        rows.append(Row(env_scenario, "Python, env unchanged", plain))
+        rows.append(Row(env_scenario, "Python, env set each fire", changed))
+
     # 3: a Python guard script, one-shot and persistent (the same file, unchanged).
     scenario = "Python guard script"
     floor(scenario, [PY, str(guard)], n(60))
@@ -350,7 +369,7 @@ def main() -> None:
 
 
 # Each scenario's ratios are against this runner when present.
-BASE = {"1 hook `true`": "C floor", "1 hook `/usr/bin/printf ok`": "C floor", "Python guard script": "Python",
+BASE = {"1 hook `true`": "C floor", "1 hook `true`, host env changes": "Python, env unchanged", "1 hook `/usr/bin/printf ok`": "C floor", "Python guard script": "Python",
         "Python guard script persistent": "Python", "8 hooks `sleep 0.05`": "Python",
         "no match among 100 hooks": "Python", "8 threads, 1 hook `true`": "Python, 1 thread",
         "8 threads × 1 hook `sleep 0.05`": "Python, 1 fire",

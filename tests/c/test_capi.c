@@ -429,6 +429,54 @@ static void test_pretooluse_guard(void) {
 	remove_tree(dir);
 }
 
+/* Hooks see the host's environment as it is at the fire (setenv after open reaches them, as
+ * it would a child the host spawns itself), and a decision longer than the output cap is
+ * still read whole: the result shows the cap's worth of stdout and says it was cut. */
+static void test_environ_and_long_decision(void) {
+	char *dir = make_tmpdir();
+	char *opts = options(dir,
+	                     "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo \\\"HX_C=${HX_C-unset}\\\"\"}]}],"
+	                     "\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":"
+	                     "\"printf '{\\\"hookSpecificOutput\\\":{\\\"permissionDecision\\\":\\\"deny\\\",\\\"permissionDecisionReason\\\":\\\"'; "
+	                     "head -c 65000 /dev/zero | tr '\\\\0' r; printf 'END\\\"}}'\"}]}]}}",
+	                     NULL);
+	unsetenv("HX_C");
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"stdout\":\"HX_C=unset\\n\"");
+		hookexec_free(res);
+		setenv("HX_C", "one", 1);
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"stdout\":\"HX_C=one\\n\"");
+		hookexec_free(res);
+		setenv("HX_C", "two", 1);
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"stdout\":\"HX_C=two\\n\"");
+		hookexec_free(res);
+		unsetenv("HX_C");
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "Stop", "{}", &res), HOOKEXEC_OK);
+		CHECK_HAS(res, "\"stdout\":\"HX_C=unset\\n\"");
+		hookexec_free(res);
+
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "PreToolUse", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}", &res),
+		         HOOKEXEC_OK);
+		CHECK_HAS(res, "\"blocked\":true");
+		CHECK_HAS(res, "\"decision\":\"deny\"");
+		CHECK_HAS(res, "rrrrEND\",");  /* the reason, whole: its end is past the cap */
+		CHECK_HAS(res, "\"stdout_truncated\":true");
+		hookexec_free(res);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+	}
+	free(opts);
+	remove_tree(dir);
+}
+
 /* ---------------------------------------------------------------- 4. match */
 
 static void test_match(void) {
@@ -1444,6 +1492,7 @@ static const struct test tests[] = {
 	{"version", test_version},
 	{"null_safety_and_codes", test_null_safety_and_codes},
 	{"pretooluse_guard", test_pretooluse_guard},
+	{"environ_and_long_decision", test_environ_and_long_decision},
 	{"match", test_match},
 	{"config_warnings", test_config_warnings},
 	{"close_semantics", test_close_semantics},
