@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -110,6 +112,7 @@ func BenchmarkBaselinePipeRoundTrip(b *testing.B) {
 	defer func() { in.Close(); cmd.Wait() }()
 	buf := make([]byte, 64)
 	line := []byte(benchPayload + "\n")
+	defer switches(b)()
 	for b.Loop() {
 		if _, err := in.Write(line); err != nil {
 			b.Fatal(err)
@@ -120,13 +123,41 @@ func BenchmarkBaselinePipeRoundTrip(b *testing.B) {
 	}
 }
 
-func BenchmarkFirePersistentEcho(b *testing.B) {
+// switches reports, once the returned func runs, the context switches of the whole process
+// (all its threads, voluntary and not) per op: the wake-ups a request costs.
+func switches(b *testing.B) func() {
+	var before syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	return func() {
+		var after syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+		n := (after.Nvcsw - before.Nvcsw) + (after.Nivcsw - before.Nivcsw)
+		b.ReportMetric(float64(n)/float64(b.N), "switches/op")
+	}
+}
+
+func BenchmarkFirePersistentEcho(b *testing.B) { benchPersistentEcho(b, false) }
+
+// BenchmarkFirePersistentEchoLocked fires from a goroutine locked to its thread, as every
+// fire through the C library is (the host's thread): each wake of it is a hand-off to that
+// thread.
+func BenchmarkFirePersistentEchoLocked(b *testing.B) { benchPersistentEcho(b, true) }
+
+func benchPersistentEcho(b *testing.B, locked bool) {
+	if locked {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	script := filepath.Join(b.TempDir(), "echo.sh")
 	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	e := benchEngine(b, `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"sh `+script+`","persistent":true}]}]}}`)
 	b.ReportAllocs()
+	if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil { // the process starts
+		b.Fatal(err)
+	}
+	defer switches(b)()
 	for b.Loop() {
 		r, err := e.Fire("PreToolUse", []byte(benchPayload))
 		if err != nil {
