@@ -270,15 +270,17 @@ int hookexec_close(hookexec_engine *e);
 
 /*
  * Trust (options "trust": "project"): hooks from files inside the project run only once the
- * user approved them. An approval names the hook's entry and the sha256 of every project file
- * its command runs; editing either revokes it. Approvals live in the trust store (options
+ * user approved them. An approval names the hook's entry and pins what of the project its
+ * command may run (files by sha256; a directory's whole tree where the command computes its
+ * paths); changing either revokes it. Approvals live in the trust store (options
  * "trust_store", default ~/.config/hookexec/trust.json). A fire reports the hooks it did not
  * run in "awaiting_approval": [{id, source, event, matcher, command, reason}], and
  * hookexec_config() marks them "trust": "awaiting approval" with "trust_reason".
  *
  * The report these functions hand out is JSON {mode, store, project_dir, error, hooks: [{id,
  * source, event, matcher, type, command, args, status ("approved" | "awaiting approval"),
- * reason, enabled, files: [{path, sha256, approved}], approved_at}]}; "error" says why the
+ * reason, enabled, files: [{path, tree, why, sha256, approved}], unpinned, approved_at}]};
+ * "files" are the pins, "unpinned" what no approval can pin; "error" says why the
  * store cannot be read ("" when it can). They work in mode "all" too, so a host can collect
  * approvals before it enforces them. Release the report with hookexec_free.
  */
@@ -295,8 +297,8 @@ int hookexec_trust_list(hookexec_engine *e, char **list_out);
  * Approves the project-level hook with this id as it is now (entry and file hashes), or with
  * id NULL every hook awaiting approval, writes the store atomically and reloads the
  * configuration. *list_out (if list_out is not NULL) is the report afterwards.
- * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (no project-level hook has this id, or a file it runs
- * cannot be read), HOOKEXEC_ETRUST (the store cannot be read or written; it is left as it
+ * Returns HOOKEXEC_OK, HOOKEXEC_EINVAL (no project-level hook has this id, or what it runs
+ * cannot be pinned: a file it runs cannot be read, a pinned tree is too large), HOOKEXEC_ETRUST (the store cannot be read or written; it is left as it
  * was), HOOKEXEC_ECLOSED, HOOKEXEC_EMISUSE, HOOKEXEC_EFORK, HOOKEXEC_EINTERNAL.
  */
 int hookexec_trust_approve(hookexec_engine *e, const char *id, char **list_out);

@@ -207,3 +207,31 @@ func TestHelpAndVersion(t *testing.T) {
 		assert.Equal(t, vh.stdout, h2.stdout, "help %s", name)
 	}
 }
+
+// validate reports each refused placeholder on its own line, with the file and line of
+// the command and why (issue 16).
+func TestValidateReportsEachRefusedPlaceholder(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.gen/settings.json", `{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "true"},
+        {"type": "command", "command": "eval $TOOL_NAME; echo ok $FILE_PATH; python3 -c \"print('$SESSION_ID')\""}
+      ]}
+    ]
+  }
+}`)
+	out := s.run("--profile", "mycode", "validate")
+	assert.Equal(t, 1, out.code, out.stdout)
+	lines := strings.Split(strings.TrimSpace(out.stdout), "\n")
+	require.Len(t, lines, 3, out.stdout)
+	assert.Contains(t, lines[0], ".gen/settings.json:6")
+	assert.Contains(t, lines[0], "<<tool_name>>")
+	assert.Contains(t, lines[0], "eval")
+	assert.Contains(t, lines[1], ".gen/settings.json:6")
+	assert.Contains(t, lines[1], "<<session_id>>")
+	assert.Contains(t, lines[1], "python3")
+	assert.Equal(t, "2 errors, 0 warnings", lines[2])
+}

@@ -268,6 +268,9 @@ func (a *app) stateAfter(rep *engine.ConfigReport, id, verb string) string {
 		if verb == "enable" && !h.Enabled {
 			return "\n  (still off: " + plainMessage(h.Disabled) + ")"
 		}
+		if verb == "disable" && h.Enabled {
+			return "\n  (still on: " + stillOn + ")"
+		}
 		return ""
 	}
 	return ""
@@ -510,12 +513,15 @@ func newHookID(before, after *engine.ConfigReport) string {
 	return ""
 }
 
+// stillOn is why a hook outside the project stays on after an edit of a project file.
+const stillOn = `with trust "project", what a file inside the project says turns off only the project's own hooks; edit your own settings file to turn off yours`
+
 func runToggleAll(a *app, args []string) int {
 	if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
 		return a.fail(usagef("toggle-all: want on or off"))
 	}
 	on := args[0] == "on"
-	return a.withTarget("", func(_ *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
+	return a.withTarget("", func(eng *engine.Engine, _ *engine.ConfigReport, t *target) (int, error) {
 		var err error
 		key := "disableAllHooks"
 		if t.dialect == "autohand" {
@@ -534,7 +540,26 @@ func runToggleAll(a *app, args []string) int {
 		if on {
 			state = "on"
 		}
-		a.report(fmt.Sprintf("All hooks %s (%s in %s)", state, key, a.shortPath(t.path)))
+		msg := fmt.Sprintf("All hooks %s (%s in %s)", state, key, a.shortPath(t.path))
+		if err := eng.Reload(); !on && err == nil {
+			if after, err := eng.Config(); err == nil {
+				n := 0
+				for _, h := range after.Hooks {
+					n += boolInt(h.Enabled && !after.DisableAll)
+				}
+				if n > 0 {
+					msg += fmt.Sprintf("\n  (%s still on: %s)", plural(n, "hook"), stillOn)
+				}
+			}
+		}
+		a.report(msg)
 		return exitOK, nil
 	})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,10 +30,12 @@ func init() {
 --source files) arrive with the repository. With trust "project" (a host's option, or
 HOOKEXEC_TRUST=project in your environment) they run only once approved here.
 
-list shows each project hook, what it would run and the sha256 of every project file its
-command runs, and whether it is approved or what changed since ("new hook", "command
-changed", "script .claude/hooks/guard.py changed"). approve records the hook as it is now;
-editing the hook's entry or one of its scripts later revokes the approval by itself.
+list shows each project hook, what it would run, what of the project an approval pins
+(each file its command names, by sha256; the whole directory tree, and why, where the
+command computes its paths at run time), what could not be pinned, and whether it is
+approved or what changed since ("new hook", "command changed", "script
+.claude/hooks/guard.py changed"). approve records the hook as it is now; editing the
+hook's entry, or changing or adding a pinned file, later revokes the approval by itself.
 revoke removes an approval. Approvals are kept in ~/.config/hookexec/trust.json
 ($XDG_CONFIG_HOME/hookexec/trust.json when set; --store to use another file).
 
@@ -43,7 +46,7 @@ hookexec trust approve --all --json
 hookexec trust revoke guard`,
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&trustOpts.all, "all", trustOpts.all, "approve: every hook awaiting approval")
-			fs.BoolVar(&trustOpts.show, "show", trustOpts.show, "list: print the files of hooks awaiting approval, to read before approving")
+			fs.BoolVar(&trustOpts.show, "show", trustOpts.show, "list: print the files (and the paths under pinned trees) of hooks awaiting approval, to read before approving")
 			fs.StringVar(&trustOpts.store, "store", trustOpts.store, "the trust store `FILE` (default ~/.config/hookexec/trust.json)")
 		},
 		run: runTrust,
@@ -221,28 +224,53 @@ func (a *app) trustedHook(h engine.TrustEntry) string {
 	return fmt.Sprintf("%s  %s %s  %s  %s", a.term.paint(cyan, h.ID), h.Event, m, oneLine(cmd), a.term.paint(dim, a.shortPath(h.Source)))
 }
 
-// printFiles lists the project files a hook runs with their hashes, and the approved ones
-// where they differ.
+// printFiles says what an approval of the hook pins: files by content, directory trees
+// whole (and why), and what could not be pinned; the approved hashes where they differ.
 func (a *app) printFiles(h engine.TrustEntry) {
+	t := a.term
 	for _, f := range h.Files {
-		line := fmt.Sprintf("  runs %s  %s", f.Path, shortHash(f.SHA256))
+		what, sum := "pins "+f.Path, shortHash(f.SHA256)
+		switch {
+		case f.Tree && f.Path == "./":
+			what = "pins the whole project (every file but .git)"
+		case f.Tree:
+			what = "pins everything under " + f.Path
+		case f.SHA256 == "absent":
+			sum = "absent (creating it revokes the approval)"
+		}
+		line := fmt.Sprintf("  %s  %s", what, sum)
 		if f.Approved != "" && f.Approved != f.SHA256 {
-			line += a.term.paint(yellow, "  (approved: "+shortHash(f.Approved)+")")
+			line += t.paint(yellow, "  (approved: "+shortHash(f.Approved)+")")
 		}
 		fmt.Fprintln(a.stdout, line)
+		if f.Why != "" {
+			fmt.Fprintf(a.stdout, "    %s %s\n", t.paint(dim, "because"), f.Why)
+		}
+	}
+	for _, u := range h.Unpinned {
+		fmt.Fprintf(a.stdout, "  %s %s\n", t.paint(dim, "not pinned:"), u)
 	}
 }
 
-// showLimit is how much of a file --show prints.
-const showLimit = 64 << 10
+// showLimit is how much of a file --show prints; showEntries how many paths of a tree.
+const (
+	showLimit   = 64 << 10
+	showEntries = 200
+)
 
-// showFiles prints the content of each file a hook runs, each line behind "| ".
+// showFiles prints the content of each file a hook runs, each line behind "| ", and the
+// paths under each pinned tree.
 func (a *app) showFiles(project string, h engine.TrustEntry) {
 	for _, f := range h.Files {
 		if f.SHA256 == "absent" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(project, filepath.FromSlash(f.Path)))
+		p := filepath.Join(project, filepath.FromSlash(f.Path))
+		if f.Tree {
+			a.showTree(p, f.Path)
+			continue
+		}
+		data, err := os.ReadFile(p)
 		if err != nil {
 			fmt.Fprintf(a.stdout, "  %s: %v\n", f.Path, err)
 			continue
@@ -258,6 +286,32 @@ func (a *app) showFiles(project string, h engine.TrustEntry) {
 		if cut {
 			fmt.Fprintf(a.stdout, "  (first %d KiB shown)\n", showLimit>>10)
 		}
+	}
+}
+
+// showTree lists the files under a pinned tree (.git left out, as the pin leaves it).
+func (a *app) showTree(root, rel string) {
+	fmt.Fprintf(a.stdout, "  --- %s (files pinned)\n", rel)
+	n := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return nil
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if n++; n > showEntries {
+			return filepath.SkipAll
+		}
+		r, _ := filepath.Rel(root, p)
+		fmt.Fprintf(a.stdout, "  | %s\n", filepath.ToSlash(r))
+		return nil
+	})
+	if n > showEntries {
+		fmt.Fprintf(a.stdout, "  (first %d shown)\n", showEntries)
 	}
 }
 

@@ -135,3 +135,57 @@ func TestTrustUsage(t *testing.T) {
 	assert.Contains(t, out.stdout, "Usage: hookexec trust [flags] list | approve ID... | approve --all | revoke ID...")
 	assert.Contains(t, out.stdout, "hookexec --profile claude trust approve guard")
 }
+
+// TestTrustListShowSaysWhatIsPinned: list --show says what an approval pins exactly, what
+// it pins whole and why, and what it cannot pin.
+func TestTrustListShowSaysWhatIsPinned(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{"hooks": {"PostToolUse": [
+  {"matcher": "Edit", "hooks": [{"type": "command", "name": "fmt",
+    "command": "cat .claude/hooks/*.sh | sh -s \"$FILE_PATH\"; sh check.sh"}]}
+]}}`)
+	s.write("project/.claude/hooks/a.sh", "echo a\n")
+	s.write("project/.claude/hooks/b.sh", "echo b\n")
+	out := s.run("--profile", "claude", "trust", "list", "--show")
+	require.Equal(t, 0, out.code, out.stderr)
+	golden(t, "trust_list_pinned.txt", s.normalise(out.stdout))
+
+	out = s.run("--profile", "claude", "trust", "list", "--json")
+	require.Equal(t, 0, out.code, out.stderr)
+	var rep struct {
+		Hooks []struct {
+			Files []struct {
+				Path string
+				Tree bool
+				Why  string
+			}
+			Unpinned []string
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &rep), out.stdout)
+	require.Len(t, rep.Hooks, 1)
+	require.Len(t, rep.Hooks[0].Files, 2, out.stdout)
+	assert.Equal(t, ".claude/hooks/", rep.Hooks[0].Files[0].Path)
+	assert.True(t, rep.Hooks[0].Files[0].Tree)
+	assert.Contains(t, rep.Hooks[0].Files[0].Why, "pattern")
+	assert.Equal(t, "check.sh", rep.Hooks[0].Files[1].Path)
+	assert.Len(t, rep.Hooks[0].Unpinned, 1)
+}
+
+// TestTrustProjectEditsSayTheUsersHooksStayOn: under trust "project", disable and
+// toggle-all write the project's local file, which cannot turn off the user's hooks; the
+// CLI says so instead of claiming it did.
+func TestTrustProjectEditsSayTheUsersHooksStayOn(t *testing.T) {
+	t.Parallel()
+	s := trustScenario(t)
+	s.env = append(s.env, "HOOKEXEC_TRUST=project")
+	out := s.run("--profile", "claude", "disable", "user")
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stdout, "still on: with trust \"project\"")
+	out = s.run("--profile", "claude", "toggle-all", "off")
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stdout, "1 hook still on")
+	out = s.run("--profile", "claude", "fire", "PreToolUse", "--payload", bashPayload)
+	assert.Contains(t, out.stdout, "user-ran", "the user's own hook still runs")
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,6 +24,14 @@ func (l *loader) compile() {
 		if field, err := h.compile(l.project, l.home); err != nil {
 			if h.Disabled == "" {
 				h.Disabled = err.Error()
+			}
+			// One problem per refused placeholder, each at the line of its field.
+			var list template.Errors
+			if errors.As(err, &list) {
+				for _, e := range list {
+					l.set.Warnings = append(l.set.Warnings, Warning{Source: h.Source, Path: field, Hook: h.ID, Message: e.Error(), Error: true})
+				}
+				continue
 			}
 			l.set.Warnings = append(l.set.Warnings, Warning{Source: h.Source, Path: field, Hook: h.ID, Message: err.Error(), Error: true})
 		}
@@ -76,13 +85,11 @@ func (h *Hook) compile(project, home string) (string, error) {
 			field = "args"
 			h.Cmd, err = template.CompileArgs(substitutePaths(h, project))
 		} else {
-			cmd := h.CommandTemplate()
-			h.Cmd, err = template.Compile(cmd)
-			if err != nil && cmd != h.Command {
-				// mycode's $VAR in a context that cannot take a quoted value: leave it to
-				// the shell, which has the same value in the environment.
-				h.Cmd, err = template.Compile(h.Command)
-			}
+			// mycode's $FILE_PATH and the like are placeholders, so that the value is
+			// quoted for every shell it passes through (bash -c '... $FILE_PATH'). Where
+			// that cannot be done the hook is refused: leaving $FILE_PATH to the shell
+			// would let it expand the value into code (python3 -c "...$FILE_PATH...").
+			h.Cmd, err = template.Compile(h.CommandTemplate())
 		}
 		if err == nil {
 			h.CmdPaths, err = compilePaths(h.Cmd.Placeholders())
@@ -99,7 +106,7 @@ func (h *Hook) compile(project, home string) (string, error) {
 		if h.Type == "git-commit" {
 			text, field = h.Message, "message"
 		}
-		h.Text, err = template.CompileArgs([]string{text})
+		h.Text, err = template.CompileText(text)
 		if err == nil {
 			h.TextPaths, err = compilePaths(h.Text.Placeholders())
 		}

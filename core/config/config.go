@@ -91,6 +91,13 @@ type Options struct {
 	// precedence; "" means the profile's (Claude Code's platform location for "claude",
 	// none for the others).
 	ManagedSettings string
+	// Untrusted reports the sources whose hooks await the user's approval (trust "project":
+	// files inside the project). Nothing such a file carries reaches another source's
+	// hooks: its disableAllHooks, disabledHooks and allowedHttpHookUrls apply to untrusted
+	// hooks only, its httpHookAllowedEnvVars is ignored, a handler it shares with a
+	// trusted file is the trusted file's (the copy is the duplicate), and trusted hooks
+	// take their ids first. nil trusts every source (Claude Code's merge, as written).
+	Untrusted func(source string) bool
 }
 
 // InlineSource names the inline config object in SourceInfo and warnings.
@@ -111,7 +118,10 @@ func Load(o Options) (*Set, error) {
 	if o.Home == "" {
 		o.Home, _ = os.UserHomeDir()
 	}
-	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: o.DefaultTimeout}
+	l := loader{set: &Set{Profile: prof}, prof: prof, home: o.Home, project: o.ProjectDir, timeout: o.DefaultTimeout, untrusted: o.Untrusted}
+	if l.untrusted == nil {
+		l.untrusted = func(string) bool { return false }
+	}
 	managed := o.ManagedSettings
 	if managed == "" && prof.Managed != nil {
 		managed = prof.Managed()
@@ -150,9 +160,14 @@ type loader struct {
 	timeout       time.Duration     // the host's default for hooks that set none; 0: per dialect
 	disabledIDs   map[string]string // id → source that disabled it
 	disableAllSet bool
-	managed       string // the managed settings file; "" when none is read
-	pol           policy
-	texts         map[string][]byte // source → its text, to find the lines of paths
+	untrusted     func(source string) bool
+	// untrustedDisabledIDs and untrustedDisableAll are what untrusted files say: they
+	// switch off untrusted hooks only.
+	untrustedDisabledIDs map[string]string
+	untrustedDisableAll  string // the first untrusted file with disableAllHooks true
+	managed              string // the managed settings file; "" when none is read
+	pol                  policy
+	texts                map[string][]byte // source → its text, to find the lines of paths
 }
 
 func (l *loader) expand(p string) string {
@@ -218,25 +233,42 @@ func (l *loader) loadBytesOf(source string, data []byte, d *dialect.Dialect, plu
 	}
 	info.Dialect = f.Dialect.String()
 	l.set.Warnings = append(l.set.Warnings, f.Warnings...)
-	if source == l.managed {
+	untrusted := source != l.managed && l.untrusted(source)
+	switch {
+	case source == l.managed:
 		l.pol.managed = f
-	} else if f.DisableAll != nil && !l.disableAllSet {
+	case untrusted:
+		if f.DisableAll != nil && *f.DisableAll && l.untrustedDisableAll == "" {
+			l.untrustedDisableAll = source
+		}
+	case f.DisableAll != nil && !l.disableAllSet:
 		l.set.DisableAll, l.disableAllSet = *f.DisableAll, true
 		l.pol.disableAllFrom = source
 	}
-	if f.AllowedHTTPHookURLs != nil {
+	switch {
+	case f.AllowedHTTPHookURLs != nil && untrusted:
+		l.pol.untrustedURLs = append(l.pol.untrustedURLs, f.AllowedHTTPHookURLs...)
+		l.pol.untrustedURLsSet = true
+	case f.AllowedHTTPHookURLs != nil:
 		l.pol.urls = append(l.pol.urls, f.AllowedHTTPHookURLs...)
 		l.pol.urlsSet = true
 	}
-	if f.HTTPHookEnvVars != nil {
+	switch {
+	case f.HTTPHookEnvVars != nil && untrusted:
+		l.warn(source, "", "httpHookAllowedEnvVars is ignored: a project file awaiting approval cannot change what other files' http hooks send")
+	case f.HTTPHookEnvVars != nil:
 		l.set.HTTPHookEnvVars = append(append([]string{}, l.set.HTTPHookEnvVars...), f.HTTPHookEnvVars...)
 	}
+	ids := &l.disabledIDs
+	if untrusted {
+		ids = &l.untrustedDisabledIDs
+	}
 	for _, id := range f.DisabledIDs {
-		if l.disabledIDs == nil {
-			l.disabledIDs = map[string]string{}
+		if *ids == nil {
+			*ids = map[string]string{}
 		}
-		if _, ok := l.disabledIDs[id]; !ok {
-			l.disabledIDs[id] = source
+		if _, ok := (*ids)[id]; !ok {
+			(*ids)[id] = source
 		}
 	}
 	for _, h := range f.Hooks {
@@ -307,20 +339,22 @@ func (l *loader) resolve(h *dialect.Hook) {
 	h.StopOnBlock = h.StopOnBlock || d.StopOnBlock
 }
 
-// finish assigns ids, removes duplicate handlers and applies disabledHooks.
+// finish assigns ids, removes duplicate handlers and applies disabledHooks. Of identical
+// handlers the first trusted one is kept (the first one when none is trusted), and trusted
+// hooks take their ids first, so that a file awaiting approval can neither drop nor rename
+// a trusted hook.
 func (l *loader) finish() {
-	seen := map[string]int{} // handler identity → index of first occurrence
-	used := map[string]bool{}
 	hooks := l.set.Hooks
+	keep := map[string]int{} // handler identity → index of the copy that runs
 	for i := range hooks {
-		h := &hooks[i]
-		key := h.identity()
-		if j, ok := seen[key]; ok {
-			h.ID, h.DuplicateOf = hooks[j].ID, hooks[j].ID
-			h.Disabled = fmt.Sprintf("duplicate of %s from %s", hooks[j].ID, hooks[j].Source)
-			continue
+		key := hooks[i].identity()
+		j, ok := keep[key]
+		if !ok || (l.distrusts(&hooks[j]) && !l.distrusts(&hooks[i])) {
+			keep[key] = i
 		}
-		seen[key] = i
+	}
+	used := map[string]bool{}
+	name := func(h *Hook) {
 		base := h.Name
 		if base == "" {
 			base = shortHash(h.identity())
@@ -335,15 +369,36 @@ func (l *loader) finish() {
 		used[id] = true
 		h.ID = id
 	}
+	for _, trusted := range []bool{true, false} {
+		for i := range hooks {
+			if h := &hooks[i]; keep[h.identity()] == i && l.distrusts(h) != trusted {
+				name(h)
+			}
+		}
+	}
 	for i := range hooks {
 		h := &hooks[i]
-		if src, ok := l.disabledIDs[h.ID]; ok && h.Disabled == "" {
+		if k := &hooks[keep[h.identity()]]; k != h {
+			h.ID, h.DuplicateOf = k.ID, k.ID
+			h.Disabled = fmt.Sprintf("duplicate of %s from %s", k.ID, k.Source)
+		}
+	}
+	for i := range hooks {
+		h := &hooks[i]
+		if h.Disabled != "" {
+			continue
+		}
+		if src, ok := l.disabledIDs[h.ID]; ok {
+			h.Disabled = "disabled by disabledHooks in " + src
+		} else if src, ok := l.untrustedDisabledIDs[h.ID]; ok && l.distrusts(h) {
 			h.Disabled = "disabled by disabledHooks in " + src
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(l.disabledIDs)) {
-		if !used[id] {
-			l.warn(l.disabledIDs[id], "", "disabledHooks names %q, which is no hook's id", id)
+	for _, ids := range []map[string]string{l.disabledIDs, l.untrustedDisabledIDs} {
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
+			if !used[id] {
+				l.warn(ids[id], "", "disabledHooks names %q, which is no hook's id", id)
+			}
 		}
 	}
 }
@@ -382,3 +437,6 @@ func detectBytes(data []byte) *dialect.Dialect {
 	}
 	return dialect.Detect(InlineSource, v)
 }
+
+// distrusts reports whether a hook awaits approval (Options.Untrusted): managed hooks never do.
+func (l *loader) distrusts(h *Hook) bool { return !h.Managed && l.untrusted(h.Source) }

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -214,4 +215,35 @@ func TestDropInWithoutHooksIsAWarning(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, set.Warnings, 1)
 	require.Contains(t, set.Warnings[0].Message, "no hooks in this file")
+}
+
+// TestUntrustedFileCannotNarrowTrustedHTTPHooks: an untrusted file's http settings reach
+// its own hooks only.
+func TestUntrustedFileCannotNarrowTrustedHTTPHooks(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	http := func(name, url string) string {
+		return `{"type":"http","url":"` + url + `","name":"` + name + `","headers":{"A":"$TOKEN"},"allowedEnvVars":["TOKEN"]}`
+	}
+	write(t, filepath.Join(project, ".claude/settings.json"), `{"allowedHttpHookUrls":["http://127.0.0.1:9/p*"],"httpHookAllowedEnvVars":[],
+		"hooks":{"Stop":[{"hooks":[`+http("proj", "http://127.0.0.1:9/x")+`]}]}}`)
+	write(t, filepath.Join(home, ".claude/settings.json"), `{"hooks":{"Stop":[{"hooks":[`+http("user", "http://127.0.0.1:9/u")+`]}]}}`)
+	untrusted := func(src string) bool { return filepath.Dir(filepath.Dir(src)) == project }
+	set, err := Load(Options{Profile: "claude", ProjectDir: project, Home: home, Untrusted: untrusted})
+	require.NoError(t, err)
+	disabled := map[string]string{}
+	for _, h := range set.Hooks {
+		disabled[h.ID] = h.Disabled
+	}
+	require.Equal(t, map[string]string{"user": "", "proj": "url http://127.0.0.1:9/x is not in allowedHttpHookUrls"}, disabled)
+	require.Nil(t, set.HTTPHookEnvVars, "the untrusted file's list is not merged")
+	found := false
+	for _, w := range set.Warnings {
+		found = found || strings.Contains(w.Message, "httpHookAllowedEnvVars is ignored")
+	}
+	require.True(t, found, set.Warnings)
+
+	set, err = Load(Options{Profile: "claude", ProjectDir: project, Home: home})
+	require.NoError(t, err)
+	require.Equal(t, []string{}, set.HTTPHookEnvVars, "trusted, the file's list applies to every http hook")
+	require.NotEmpty(t, set.Hooks[1].Disabled)
 }

@@ -13,6 +13,9 @@ type policy struct {
 	disableAllFrom string        // the non-managed file whose disableAllHooks is in force
 	urls           []string      // allowedHttpHookUrls merged over every file
 	urlsSet        bool          // some file defines allowedHttpHookUrls
+	// untrustedURLs are allowedHttpHookUrls of untrusted files: they narrow untrusted hooks only.
+	untrustedURLs    []string
+	untrustedURLsSet bool
 }
 
 // managedSettingsPath is where Claude Code reads managed policy settings on this platform.
@@ -32,6 +35,8 @@ func managedSettingsPath() string {
 //     disables every hook except the managed ones;
 //   - allowedHttpHookUrls, defined in any file, disables http hooks whose url matches
 //     none of the merged patterns ("*" matches any run of characters).
+//
+// What untrusted files (Options.Untrusted) say reaches untrusted hooks only.
 func (l *loader) policy() {
 	m := l.pol.managed
 	managedOnly := m != nil && m.AllowManagedHooksOnly != nil && *m.AllowManagedHooksOnly
@@ -57,9 +62,20 @@ func (l *loader) policy() {
 			}
 		}
 	}
+	if l.untrustedDisableAll != "" {
+		for i := range l.set.Hooks {
+			if h := &l.set.Hooks[i]; l.distrusts(h) && h.Disabled == "" {
+				h.Disabled = "disableAllHooks is true in " + l.untrustedDisableAll + " (a project file awaiting approval: it switches off project hooks only)"
+			}
+		}
+	}
 	for i := range l.set.Hooks {
 		h := &l.set.Hooks[i]
-		if h.Type == "http" && l.pol.urlsSet && !urlAllowed(h.URL, l.pol.urls) {
+		allowed := !l.pol.urlsSet || urlAllowed(h.URL, l.pol.urls)
+		if l.pol.untrustedURLsSet && l.distrusts(h) {
+			allowed = allowed && urlAllowed(h.URL, l.pol.untrustedURLs)
+		}
+		if h.Type == "http" && !allowed {
 			msg := "url " + h.URL + " is not in allowedHttpHookUrls"
 			if h.Disabled == "" {
 				h.Disabled = msg

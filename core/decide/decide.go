@@ -52,6 +52,10 @@ type Input struct {
 	// Blocking makes any non-zero exit (and any failure) block, for events that can block:
 	// the "blocking" flag of mycode and AutoAgent.
 	Blocking bool
+	// Refused: the hook was not run because a value could not be passed to it as data
+	// (Failure says which and why). A value must never decide whether a guard runs, so
+	// this blocks on every event that can block, whatever FailClosed says.
+	Refused bool
 	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
 	// decision fields are ignored (Claude Code's dialect).
 	DecisionObjects bool
@@ -87,6 +91,8 @@ func Read(in Input) Verdict {
 		switch {
 		case in.Event.AnyNonZeroBlocks:
 			v.block(in.Event, "hook failed: "+in.Failure)
+		case in.Refused && in.Event.CanBlock:
+			v.block(in.Event, "hook not run, so the action is blocked: "+in.Failure)
 		case in.FailClosed && in.Event.CanBlock:
 			v.block(in.Event, "hook failed and fail_closed is set: "+in.Failure)
 		case in.Blocking && in.Event.CanBlock:

@@ -134,11 +134,9 @@ type Engine struct {
 	sessions    sessions // per-session "once" record and Stop-block count
 	// maxStopBlocks is the cap on consecutive blocked Stop fires; -1: none.
 	maxStopBlocks int
-	log           *fireLog // nil: fires are not logged
-	logWarning    string   // why $HOOKEXEC_LOG could not be opened
-	trust         trust.Mode
-	store         trust.Store
-	hasher        trust.Hasher  // script hashes, cached by stat identity across reloads
+	log           *fireLog      // nil: fires are not logged
+	logWarning    string        // why $HOOKEXEC_LOG could not be opened
+	policy        trust.Policy  // its hasher caches script hashes by stat identity across reloads
 	procs         *persist.Pool // processes of persistent hooks, kept across reloads
 }
 
@@ -160,13 +158,14 @@ func Open(o Options) (*Engine, error) {
 	}
 	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
 	var err error
-	if e.trust, err = trustMode(o); err != nil {
-		return nil, err
+	if e.policy.Mode, err = trust.ResolveMode(o.Trust, os.Getenv); err != nil {
+		return nil, fmt.Errorf("%w: options: %v", ErrInvalid, err)
 	}
-	e.store.Path = o.TrustStore
-	if e.store.Path == "" {
-		e.store.Path = trust.DefaultPath(o.Home, os.Getenv)
-	} else if e.store.Path, err = filepath.Abs(e.store.Path); err != nil {
+	e.policy.Project, e.policy.Home, e.policy.Path = o.ProjectDir, e.home(), os.Getenv("PATH")
+	e.policy.Store.Path = o.TrustStore
+	if e.policy.Store.Path == "" {
+		e.policy.Store.Path = trust.DefaultPath(o.Home, os.Getenv)
+	} else if e.policy.Store.Path, err = filepath.Abs(e.policy.Store.Path); err != nil {
 		return nil, fmt.Errorf("%w: trust_store: %v", ErrInvalid, err)
 	}
 	if o.KillGraceMs > 0 {
@@ -220,6 +219,7 @@ func (e *Engine) load() (*plan, error) {
 
 		ManagedSettings: e.opts.ManagedSettings,
 	}
+	co.Untrusted = e.policy.Untrusted()
 	if e.opts.DefaultTimeoutMs > 0 {
 		co.DefaultTimeout = time.Duration(e.opts.DefaultTimeoutMs) * time.Millisecond
 	}

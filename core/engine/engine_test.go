@@ -103,8 +103,9 @@ func TestTemplatesDeliverExactData(t *testing.T) {
 		{"double", `{"command":"printf %s \"<<tool_input.v>>\" > out"}`},
 		{"seed syntax", `{"command":"printf %s {{tool_args.v}} > out"}`},
 		{"partial word", `{"command":"printf %s x<<tool_input.v>>x > out"}`},
-		{"direct", `{"command":"python3 -c \"import sys;open('out','w').write(sys.argv[1])\" <<tool_input.v>>"}`},
-		{"args", `{"args":["python3","-c","import sys;open('out','w').write(sys.argv[1])","<<tool_input.v>>"]}`},
+		// -- before the placeholder: without it a value such as -n would be refused (the option rule).
+		{"direct", `{"command":"python3 -c \"import sys;open('out','w').write(sys.argv[-1])\" -- <<tool_input.v>>"}`},
+		{"args", `{"args":["python3","-c","import sys;open('out','w').write(sys.argv[-1])","--","<<tool_input.v>>"]}`},
 	}
 	for _, c := range contexts {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/persist"
@@ -82,6 +83,9 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		j.finish(&hr, &v)
 		return hr, v
 	}
+	if j.refused != "" {
+		return j.refuse(j.refused)
+	}
 	var r run.Result
 	if j.h.git() {
 		r = j.runGit(ctx)
@@ -117,6 +121,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		failure = r.Err.Error()
 	case r.Err != nil && ctx.Err() != nil:
 		failure, hr.TimedOut = ended(ctx)
+	case errors.Is(r.Err, syscall.E2BIG):
+		// The values made the command too large to exec: a refusal, like a value
+		// Render refused, so that no value can keep a guard from running.
+		return j.refuse("the rendered command is over the system's argument limit: " + r.Err.Error())
 	case r.Err != nil:
 		failure = "cannot start: " + r.Err.Error()
 		if _, err := os.Stat(j.spec.Dir); err != nil {
@@ -147,6 +155,16 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	if errors.Is(r.Err, persist.ErrDisabled) {
 		v.Warnings = append(v.Warnings, "persistent hook disabled until reload")
 	}
+	j.finish(&hr, &v)
+	return hr, v
+}
+
+// refuse ends a hook that was not run because of a value: it blocks wherever the event
+// can block (decide.Input.Refused), and is an error elsewhere.
+func (j *job) refuse(why string) (HookResult, decide.Verdict) {
+	hr := j.h.base()
+	hr.ExitCode = -1
+	v := decide.Read(decide.Input{Event: j.ev, Failure: why, Refused: true, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking})
 	j.finish(&hr, &v)
 	return hr, v
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/persist"
+	"github.com/hookexec/hookexec/core/trust"
 )
 
 // plan is a compiled configuration: what every fire reads and nothing writes.
@@ -16,8 +17,8 @@ type plan struct {
 	warnings []config.Warning
 	// sessionEnd is the budget Claude Code's SessionEnd hooks share; 0 for none.
 	sessionEnd time.Duration
-	notify     bool        // fires are announced to the listener (autohand's JSON-RPC notifications)
-	trust      *trustState // project-level hooks awaiting or holding approval; nil: none gated
+	notify     bool         // fires are announced to the listener (autohand's JSON-RPC notifications)
+	trust      *trust.State // project-level hooks awaiting or holding approval; nil: none gated
 }
 
 // hook is one configured hook in the index.
@@ -25,7 +26,7 @@ type hook struct {
 	cfg      *config.Hook
 	index    int // position in config order
 	event    event.Info
-	approval *trustGate    // set when the hook runs only once approved (trust "project")
+	approval *trust.Gate   // set when the hook runs only once approved (trust "project")
 	proc     *persist.Hook // a persistent hook's process; nil for one-shot hooks
 }
 

@@ -154,6 +154,8 @@ type job struct {
 	payload    []byte
 	evaluator  Evaluator
 	done       func() // called when an async job finished; nil for others
+	// refused says why a value kept the command from being rendered; "" when it was not.
+	refused string
 }
 
 func (f *fire) prepare(h *hook) *job {
@@ -182,7 +184,14 @@ func (f *fire) prepare(h *hook) *job {
 		return j
 	}
 	if c := h.cfg.Cmd; c != nil {
-		j.argv = withShell(h.cfg.Shell, c.Argv(render(h.cfg.CmdPaths)))
+		argv, err := c.Render(render(h.cfg.CmdPaths))
+		if err != nil {
+			// A value that would be an option, or that no process can receive: the hook
+			// does not run, and execute ends the fire as a refusal.
+			j.refused = strings.TrimPrefix(err.Error(), "hookexec: template: ")
+			return j
+		}
+		j.argv = withShell(h.cfg.Shell, argv)
 		if c.Mode() == template.Direct {
 			shell := withShell(h.cfg.Shell, c.ShellArgv(render(h.cfg.CmdPaths))) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }

@@ -96,8 +96,8 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		EventNames:    eventNames(),
 		Notifications: p.notify,
 		Logging:       e.log != nil,
-		Trust:         e.trust.String(),
-		TrustStore:    e.store.Path,
+		Trust:         e.policy.Mode.String(),
+		TrustStore:    e.policy.Store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),
 	}
 	if r.Sources == nil {

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +16,22 @@ import (
 // between the two is what trust adds to a fire.
 
 func benchTrustEngine(b *testing.B, mode string) *Engine {
+	return benchTrustEngineOf(b, mode, "/bin/sh .claude/hooks/ok.sh", 0)
+}
+
+// benchTrustEngineOf is benchTrustEngine with another command and extra small files in
+// the project (a command that computes its paths pins the whole project).
+func benchTrustEngineOf(b *testing.B, mode, command string, extra int) *Engine {
 	dir, home := b.TempDir(), b.TempDir()
 	script := "#!/bin/sh\n" + strings.Repeat("# padding so hashing has something to read\n", 1500) + "exit 0\n"
-	for rel, text := range map[string]string{
+	files := map[string]string{
 		".claude/hooks/ok.sh":   script,
-		".claude/settings.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"/bin/sh .claude/hooks/ok.sh","name":"ok"}]}]}}`,
-	} {
+		".claude/settings.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":` + strconv.Quote(command) + `,"name":"ok"}]}]}}`,
+	}
+	for i := range extra {
+		files[fmt.Sprintf("src/d%d/f%d.txt", i%10, i)] = strconv.Itoa(i)
+	}
+	for rel, text := range files {
 		p := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			b.Fatal(err)
@@ -57,8 +69,19 @@ func BenchmarkTrustFireModeAll(b *testing.B)             { benchTrustFire(b, "al
 func BenchmarkTrustFireModeProjectApproved(b *testing.B) { benchTrustFire(b, "project") }
 
 // The trust step alone (admit), without running the hook.
-func BenchmarkTrustAdmitApproved(b *testing.B) {
-	e := benchTrustEngine(b, "project")
+func BenchmarkTrustAdmitApproved(b *testing.B) { benchAdmit(b, benchTrustEngine(b, "project")) }
+
+// The same for a command that pins the whole project, of 100 and 1000 files besides the
+// hook's own.
+func BenchmarkTrustAdmitProjectTree100(b *testing.B) {
+	benchAdmit(b, benchTrustEngineOf(b, "project", `/bin/sh "$(pwd)/.claude/hooks/ok.sh"`, 100))
+}
+
+func BenchmarkTrustAdmitProjectTree1000(b *testing.B) {
+	benchAdmit(b, benchTrustEngineOf(b, "project", `/bin/sh "$(pwd)/.claude/hooks/ok.sh"`, 1000))
+}
+
+func benchAdmit(b *testing.B, e *Engine) {
 	p := e.plan.Load()
 	sel := p.byEvent["PreToolUse"]
 	b.ReportAllocs()

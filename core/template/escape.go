@@ -95,10 +95,51 @@ type escaper struct {
 
 	failReason string
 	failPos    int
+
+	// held is a backslash not yet fed: with the next byte a newline, the pair is a line
+	// continuation, which the shell removes before it reads anything else (so <<EO\
+	// newline F is the unquoted delimiter EOF, and <\ newline < is <<).
+	held bool
+}
+
+// continues reports whether a backslash-newline is a line continuation in the current
+// context: everywhere but inside '...', $'...', comments and here-document bodies (whose
+// own joining heredocBody models).
+func (e *escaper) continues() bool {
+	switch e.ctx.state {
+	case stateSingle, stateANSI, stateComment, stateHeredocBody, stateError:
+		return false
+	case stateHeredocWord:
+		return e.ctx.quote != '\''
+	}
+	return true
 }
 
 // step feeds one byte of literal text.
 func (e *escaper) step(c byte) {
+	if e.held {
+		e.held = false
+		if c == '\n' {
+			return // a line continuation: both bytes vanish
+		}
+		e.feed('\\')
+	}
+	if c == '\\' && e.ctx.pend != pendBackslash && e.continues() {
+		e.held = true
+		return
+	}
+	e.feed(c)
+}
+
+// flush feeds a held backslash: the text ended or a placeholder follows it.
+func (e *escaper) flush() {
+	if e.held {
+		e.held = false
+		e.feed('\\')
+	}
+}
+
+func (e *escaper) feed(c byte) {
 	if e.ctx.state == stateError {
 		return
 	}
@@ -424,7 +465,7 @@ func (e *escaper) heredocWord(c byte) {
 		return
 	case '\n', ';', '&', '|', '<', '>', '(', ')':
 		e.endHeredocWord()
-		e.step(c) // the operator belongs to the command text
+		e.feed(c) // the operator belongs to the command text
 		return
 	case '\'', '"':
 		e.ctx.quote = c
@@ -559,6 +600,7 @@ func (e *escaper) fail(reason string) {
 // placeholder classifies a placeholder at the current position, or returns why it
 // cannot be quoted there.
 func (e *escaper) placeholder() (quoting, string) {
+	e.flush()
 	switch e.ctx.state {
 	case stateError:
 		return 0, "after " + e.failReason
@@ -602,6 +644,7 @@ func (e *escaper) placeholder() (quoting, string) {
 // finish ends the text and returns why it does not end in a complete command, with
 // the offset of the construct at fault; "" if it does.
 func (e *escaper) finish() (string, int) {
+	e.flush()
 	switch e.ctx.pend {
 	case pendDollarParen:
 		e.fail("an unterminated $(")

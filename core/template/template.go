@@ -13,12 +13,17 @@
 // error, never a guess. A command without shell syntax compiles to Direct mode and is
 // exec'd without a shell; CompileArgs compiles an argv that never sees a shell.
 //
+// A placeholder is allowed only where the value provably stays data once the shell has
+// quoted it (eval.go): an argument of a program that is not a shell, interpreter, wrapper
+// or code-reading builtin, a redirection target, an assignment of its own, a case subject,
+// or a literal sh -c script, where it is escaped for both shells. Anywhere else, and in a
+// command the parser cannot read, it is a compile error listing every such placeholder.
+// Render refuses, per fire, a value that would start an argument with "-" (an option), or
+// that no process can receive (a NUL byte, an argument over MaxArg).
+//
 // The package does not look values up, run anything, or check that the command is valid
-// shell: values arrive rendered, and the shell reports its own syntax errors. It cannot
-// stop every command from interpreting its argument as code: the known ones (eval,
-// source and ., sh -c and the other shells' -c, python -c, perl/ruby/node -e, xargs
-// running any of them, a pipe into a shell) are compile errors, but bash's let or
-// [[ -eq ]] are not caught. Values containing NUL cannot be passed to a process at all.
+// shell: values arrive rendered, and the shell reports its own syntax errors. What a
+// program it does not know does with an argument is that program's business.
 package template
 
 import (
@@ -81,6 +86,48 @@ func (e *Error) Error() string {
 // Unwrap returns ErrEmpty or ErrUnsafe.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Errors is what Compile and CompileArgs return when more than one placeholder is
+// refused: one *Error each, in the order they appear in the command.
+type Errors []*Error
+
+func (e Errors) Error() string {
+	msgs := make([]string, len(e))
+	for i, x := range e {
+		msgs[i] = x.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap returns the *Error values, for errors.Is and errors.As.
+func (e Errors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, x := range e {
+		out[i] = x
+	}
+	return out
+}
+
+// ErrValue is returned (wrapped in *ValueError) by Render for a value that must not be
+// substituted: it would be read as an option, or cannot be passed to a process at all.
+var ErrValue = errors.New("hookexec: template: value refused")
+
+// ValueError is the error Render returns.
+type ValueError struct {
+	Placeholder string // the expr, e.g. "tool_input.file_path"
+	Reason      string
+}
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("hookexec: template: the value of <<%s>> was refused: %s", e.Placeholder, e.Reason)
+}
+
+// Unwrap returns ErrValue.
+func (e *ValueError) Unwrap() error { return ErrValue }
+
+// MaxArg is the longest argument string Render passes: Linux refuses an exec with an
+// argument of 128 KiB or more (MAX_ARG_STRLEN, counting the NUL).
+const MaxArg = 128<<10 - 1
+
 // Command is a compiled hook command. Safe for concurrent use.
 type Command struct {
 	mode   Mode
@@ -93,18 +140,23 @@ type Command struct {
 	size   int    // bytes of literal text in the script
 
 	argv [][]part // Direct and Args: argv words
+
+	live []bool // by placeholder: some occurrence is substituted (not only in comments)
+	lead []bool // by placeholder: some occurrence may start an argument word (option rule)
 }
 
 type segment struct {
-	lit string
-	ph  int
-	how quoting
+	lit   string
+	ph    int
+	how   quoting
+	chain []quoting // quoting for the nested shells the value passes through, innermost first
 }
 
 // part is a piece of an argv word: literal text, or placeholder ph when ph >= 0.
 type part struct {
-	lit string
-	ph  int
+	lit   string
+	ph    int
+	chain []quoting // exec form: quoting for a nested shell script (sh -c), innermost first
 }
 
 // Compile parses a shell command string. It returns an *Error wrapping ErrEmpty for a
@@ -123,42 +175,67 @@ func compile(command string, literal bool) (*Command, error) {
 	s := scanner{literal: literal}
 	pieces := s.scan(command)
 	c := &Command{mode: Shell, source: command, names: s.names}
-
-	var e escaper
+	if len(c.names) == 0 {
+		c.tail, c.size = command, len(command)
+		if argv, ok := splitDirect(pieces); ok {
+			c.mode, c.argv = Direct, argv
+		}
+		return c, nil
+	}
+	how, refused := quote(pieces)
+	a := newAnalysis()
+	for _, r := range refused {
+		a.refuse(r.p.src, r.reason)
+	}
+	a.level(pieces, how, 0)
+	if err := a.err(pieces); err != nil {
+		return nil, err
+	}
+	c.live = make([]bool, len(c.names))
+	c.lead = make([]bool, len(c.names))
+	nested := false
 	lit := strings.Builder{}
 	for _, p := range pieces {
 		if p.ph < 0 {
-			for i := 0; i < len(p.lit); i++ {
-				e.pos = p.off + i
-				e.step(p.lit[i])
-			}
 			lit.WriteString(p.lit)
 			continue
 		}
-		e.pos = p.off
-		how, reason := e.placeholder()
-		if reason != "" {
-			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
-		}
-		c.script = append(c.script, segment{lit: lit.String(), ph: p.ph, how: how})
+		chain := a.chains[p.src]
+		nested = nested || len(chain) > 0
+		c.script = append(c.script, segment{lit: lit.String(), ph: p.ph, how: how[p.src], chain: chain})
+		c.live[p.ph] = c.live[p.ph] || how[p.src] != quoteDrop && !slices.Contains(chain, quoteDrop)
+		c.lead[p.ph] = c.lead[p.ph] || a.leading[p.src]
 		c.size += lit.Len()
 		lit.Reset()
 	}
 	c.tail = lit.String()
 	c.size += len(c.tail)
-	if reason, at := e.finish(); reason != "" && len(c.names) > 0 {
-		p := blame(pieces, at)
-		return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
-	}
-	if len(c.names) > 0 {
-		if p, reason := evalContext(pieces); reason != "" {
-			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
-		}
-	}
-	if argv, ok := splitDirect(pieces); ok {
+	if argv, ok := splitDirect(pieces); ok && !nested {
 		c.mode, c.argv = Direct, argv
 	}
 	return c, nil
+}
+
+// err returns the refusals as an *Error, or Errors when there are several.
+func (a *analysis) err(pieces []piece) error {
+	bysrc := map[int]piece{}
+	for _, p := range pieces {
+		if p.ph >= 0 {
+			bysrc[p.src] = p
+		}
+	}
+	rs := a.refusals(bysrc)
+	if len(rs) == 0 {
+		return nil
+	}
+	list := make(Errors, len(rs))
+	for i, r := range rs {
+		list[i] = &Error{Err: ErrUnsafe, Placeholder: r.p.lit, Offset: r.p.off, Reason: r.reason}
+	}
+	if len(list) == 1 {
+		return list[0]
+	}
+	return list
 }
 
 // blame picks the placeholder an error at offset at is reported against: the first one
@@ -185,6 +262,28 @@ func CompileArgs(args []string) (*Command, error) { return compileArgs(args, fal
 // CompileArgsLiteral is CompileArgs without placeholders.
 func CompileArgsLiteral(args []string) (*Command, error) { return compileArgs(args, true) }
 
+// CompileText compiles text that is never run, such as a prompt for the host's
+// evaluator or a commit message given to git as the value of -m: placeholders are
+// substituted literally and no context is checked. Argv(value)[0] is the text.
+func CompileText(text string) (*Command, error) {
+	s := scanner{}
+	c := &Command{mode: Args, source: text, argv: make([][]part, 1)}
+	for _, p := range s.scan(text) {
+		lit := p.lit
+		if p.ph >= 0 {
+			lit = ""
+		}
+		c.argv[0] = append(c.argv[0], part{lit: lit, ph: p.ph})
+	}
+	c.names = s.names
+	c.live = make([]bool, len(c.names))
+	c.lead = make([]bool, len(c.names))
+	for i := range c.live {
+		c.live[i] = true
+	}
+	return c, nil
+}
+
 func compileArgs(args []string, literal bool) (*Command, error) {
 	if len(args) == 0 {
 		return nil, &Error{Err: ErrEmpty}
@@ -204,9 +303,26 @@ func compileArgs(args []string, literal bool) (*Command, error) {
 		}
 	}
 	c.names = s.names
-	if len(c.names) > 0 {
-		if p, reason := evalArgv(words); reason != "" {
-			return nil, &Error{Err: ErrUnsafe, Placeholder: p.lit, Offset: p.off, Reason: reason}
+	if len(c.names) == 0 {
+		return c, nil
+	}
+	a := newAnalysis()
+	a.argvLevel(words)
+	if err := a.err(slices.Concat(words...)); err != nil {
+		return nil, err
+	}
+	c.live = make([]bool, len(c.names))
+	c.lead = make([]bool, len(c.names))
+	for i, w := range words {
+		k := 0
+		for _, p := range w {
+			if p.ph >= 0 {
+				chain := a.chains[p.src]
+				c.argv[i][k].chain = chain
+				c.live[p.ph] = c.live[p.ph] || !slices.Contains(chain, quoteDrop)
+				c.lead[p.ph] = c.lead[p.ph] || a.leading[p.src]
+			}
+			k++
 		}
 	}
 	return c, nil
@@ -231,6 +347,45 @@ func (c *Command) Argv(value func(i int) string) []string {
 		return c.shell(c.values(value))
 	}
 	return c.exec(c.values(value))
+}
+
+// Render is Argv with the values checked first. It returns a *ValueError wrapping
+// ErrValue, and no argv, when a value contains a NUL byte (no process can receive it),
+// when a value at the start of an argument word starts with "-" and no literal "--"
+// comes before it in its command (the program would read it as an option), or when an
+// argument of the rendered command would be longer than MaxArg. A value that is only
+// substituted into a comment is not checked: it is never passed.
+func (c *Command) Render(value func(i int) string) ([]string, error) {
+	vals := c.values(value)
+	for i, v := range vals {
+		if i >= len(c.live) || !c.live[i] {
+			continue
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return nil, &ValueError{Placeholder: c.names[i], Reason: "it contains a NUL byte, which no process can receive as an argument"}
+		}
+		if c.lead[i] && strings.HasPrefix(v, "-") {
+			return nil, &ValueError{Placeholder: c.names[i], Reason: fmt.Sprintf("it starts with - (%.40q) at the start of an argument, where the program would read it as an option; write -- before the placeholder to pass such values as arguments", v)}
+		}
+	}
+	var argv []string
+	if c.mode == Shell {
+		argv = c.shell(vals)
+	} else {
+		argv = c.exec(vals)
+	}
+	for _, a := range argv {
+		if len(a) > MaxArg {
+			longest := 0
+			for i, v := range vals {
+				if c.live[i] && len(v) > len(vals[longest]) {
+					longest = i
+				}
+			}
+			return nil, &ValueError{Placeholder: c.names[longest], Reason: fmt.Sprintf("the rendered argument would be %d bytes, over the argument limit of %d", len(a), MaxArg)}
+		}
+	}
+	return argv, nil
 }
 
 // ShellArgv always renders the shell form (/bin/sh -c script), the fallback when a Direct
@@ -265,7 +420,7 @@ func (c *Command) shell(vals []string) []string {
 	b.Grow(n)
 	for _, s := range c.script {
 		b.WriteString(s.lit)
-		writeQuoted(&b, s.how, vals[s.ph])
+		writeQuoted(&b, s.how, applyChain(s.chain, vals[s.ph]))
 	}
 	b.WriteString(c.tail)
 	return []string{"/bin/sh", "-c", b.String()}
@@ -287,7 +442,7 @@ func render(w []part, vals []string) string {
 		if w[0].ph < 0 {
 			return w[0].lit
 		}
-		return vals[w[0].ph]
+		return applyChain(w[0].chain, vals[w[0].ph])
 	}
 	n := 0
 	for _, p := range w {
@@ -303,10 +458,21 @@ func render(w []part, vals []string) string {
 		if p.ph < 0 {
 			b.WriteString(p.lit)
 		} else {
-			b.WriteString(vals[p.ph])
+			b.WriteString(applyChain(p.chain, vals[p.ph]))
 		}
 	}
 	return b.String()
+}
+
+// applyChain quotes v for each nested shell it passes through, innermost first.
+func applyChain(chain []quoting, v string) string {
+	for _, q := range chain {
+		var b strings.Builder
+		b.Grow(quotedLen(q, v))
+		writeQuoted(&b, q, v)
+		v = b.String()
+	}
+	return v
 }
 
 // exprRE is the placeholder expression grammar: a dotted path with optional [i] indexes.
@@ -317,11 +483,13 @@ type piece struct {
 	lit string
 	ph  int
 	off int
+	src int // placeholders: a number unique in the command, named by the check's markers
 }
 
 // scanner splits text into pieces, numbering distinct exprs across calls.
 type scanner struct {
 	names []string
+	count int // placeholders scanned, for piece.src
 	index map[string]int
 	// literal: the text has no placeholders at all (dialects without templates).
 	literal bool
@@ -332,7 +500,7 @@ func (s *scanner) scan(text string) []piece {
 		if text == "" {
 			return nil
 		}
-		return []piece{{lit: text, ph: -1}}
+		return []piece{{lit: text, ph: -1, src: -1}}
 	}
 	var out []piece
 	start := 0
@@ -342,14 +510,15 @@ func (s *scanner) scan(text string) []piece {
 			continue
 		}
 		if i > start {
-			out = append(out, piece{lit: text[start:i], ph: -1, off: start})
+			out = append(out, piece{lit: text[start:i], ph: -1, off: start, src: -1})
 		}
-		out = append(out, piece{lit: text[i:end], ph: s.intern(expr), off: i})
+		out = append(out, piece{lit: text[i:end], ph: s.intern(expr), off: i, src: s.count})
+		s.count++
 		start = end
 		i = end - 1
 	}
 	if start < len(text) {
-		out = append(out, piece{lit: text[start:], ph: -1, off: start})
+		out = append(out, piece{lit: text[start:], ph: -1, off: start, src: -1})
 	}
 	return out
 }

@@ -64,14 +64,20 @@ func FilesChanged(approved, now map[string]string) string {
 		if is == "" {
 			is = Absent
 		}
+		what := "script " + k
+		if k == "./" {
+			what = "the project's files (pinned whole)"
+		} else if strings.HasSuffix(k, "/") {
+			what = "files under " + k
+		}
 		switch {
 		case was == is:
 		case was == Absent:
-			out = append(out, "script "+k+" added")
+			out = append(out, what+" added")
 		case is == Absent:
-			out = append(out, "script "+k+" removed")
+			out = append(out, what+" removed")
 		default:
-			out = append(out, "script "+k+" changed")
+			out = append(out, what+" changed")
 		}
 	}
 	return strings.Join(out, ", ")

@@ -1,13 +1,14 @@
 // Package trust decides whether hooks that arrive with a repository may run. A hook defined
 // in a project-level file (one inside the project directory, such as .claude/settings.json)
-// runs only when the user approved it; the approval names the hook's entry and the content
-// hash of every file inside the project that its command runs, so editing either one
-// revokes it.
+// runs only when the user approved it; the approval names the hook's entry and pins what of
+// the project its command may run (Analyse: files by content, or a whole directory tree
+// where the command computes its paths), so changing either revokes it.
 //
 // The package keeps approvals in a Store (a JSON file in the user's config directory),
-// finds the files a command runs (Scripts), hashes them cheaply (Hasher) and compares a
-// hook with its approval (Check). It does not load configuration or run anything: the
-// engine asks it, once per load and once per fire for approved hooks that name files.
+// analyses commands (Analyse), hashes pins cheaply (Hasher), compares a hook with its
+// approval (Check) and holds an engine's whole trust decision (Policy: gates, judging,
+// admission at each fire, reports, approve and revoke). It does not load configuration or
+// run anything: the engine asks it, once per load and once per fire for gated hooks.
 package trust
 
 import (

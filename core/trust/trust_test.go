@@ -33,50 +33,67 @@ func TestProjectLevel(t *testing.T) {
 	}
 }
 
-func TestScripts(t *testing.T) {
+// TestAnalysePins: what an approval pins for the common shapes: exact files where the
+// command names them, trees where it cannot.
+func TestAnalysePins(t *testing.T) {
 	proj := t.TempDir()
 	home := t.TempDir()
-	for _, f := range []string{".claude/hooks/guard.py", "scripts/check.sh", "tool", "lint.toml", "hooks/x.py"} {
+	for _, f := range []string{".claude/hooks/guard.py", "scripts/check.sh", "tool", "lint.toml", "hooks/x.py", "sub/keep"} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(proj, f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(proj, f), []byte("x"), 0o755))
 	}
-	abs := func(rel ...string) []string {
-		var out []string
-		for _, r := range rel {
-			out = append(out, filepath.Join(proj, r))
-		}
-		return out
-	}
+	type want = []string // keys; a tree's ends in "/"
 	for _, tc := range []struct {
 		command string
 		args    []string
+		env     []string
 		dir     string
-		want    []string
+		path    string
+		want    want
 	}{
-		{command: ".claude/hooks/guard.py", want: abs(".claude/hooks/guard.py")},
-		{command: "bash scripts/check.sh", want: abs("scripts/check.sh")},
-		{command: `python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py`, want: abs(".claude/hooks/guard.py")},
-		{command: `python3 ${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.py --x`, want: abs(".claude/hooks/guard.py")},
-		{command: "./tool && ./scripts/check.sh | tee out.log", want: abs("scripts/check.sh", "tool")},
+		{command: ".claude/hooks/guard.py", want: want{".claude/hooks/guard.py"}},
+		{command: "bash scripts/check.sh", want: want{"scripts/check.sh"}},
+		{command: `python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py`, want: want{".claude/hooks/guard.py"}},
+		{command: `python3 ${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.py --x`, want: want{".claude/hooks/guard.py"}},
+		{command: "./tool && ./scripts/check.sh | tee out.log", want: want{"out.log", "scripts/check.sh", "tool"}},
 		{command: "tool", want: nil}, // bare program name: PATH, not the project
-		{command: "ruff --config=lint.toml .", want: abs("lint.toml")},
-		{command: "sh -c 'cd sub; bash ../scripts/check.sh'", dir: filepath.Join(proj, "sub"), want: abs("scripts/check.sh")},
-		{command: "sh -c './tool'", want: abs("tool")},
-		{command: "./tool > scripts/check.sh 2>&1", want: abs("tool")}, // a redirection target is written, not run
-		{command: "bash scripts/new.sh", want: abs("scripts/new.sh")},  // missing now, may arrive later
-		{command: "python3 missing.py", want: nil},
+		{command: "tool", path: "/usr/bin:bin", want: want{"bin/tool"}},
+		{command: "ruff --config=lint.toml x.py", want: want{"lint.toml", "x.py"}},
+		{command: "sh -c 'cd sub; bash ../scripts/check.sh'", want: want{"./"}}, // .. through a possible symlink
+		{command: "sh -c './tool'", want: want{"tool"}},
+		{command: "./tool > scripts/check.sh 2>&1", want: want{"tool"}}, // a redirection target is written, not run
+		{command: "sh < scripts/check.sh", want: want{"scripts/check.sh"}},
+		{command: "bash scripts/new.sh", want: want{"scripts/new.sh"}}, // missing now, may arrive later
+		{command: "python3 missing.py", want: want{"missing.py"}},
 		{command: "black <<tool_input.file_path>>", want: nil},
-		{command: "bash ~/x.sh /etc/passwd ../outside.sh", want: nil},
-		{command: "( ./tool )", want: abs("tool")}, // subshell: lenient split
-		{command: "café ./tool; ./hooks/x.py", want: abs("hooks/x.py", "tool")},
-		{args: []string{"python3", "hooks/x.py", "tool"}, want: abs("hooks/x.py", "tool")},
+		{command: `black "$FILE_PATH"`, want: nil},
+		{command: "bash ~/x.sh /etc/passwd", want: nil},
+		{command: "cd sub && ./x.sh", want: want{"sub/x.sh", "x.sh"}},
+		{command: `cd "$CLAUDE_PROJECT_DIR" && ./tool`, want: want{"tool"}},
+		{command: `cd "$SOMEWHERE" && ./tool`, want: want{"./"}},
+		{command: "sh hooks/*.sh", want: want{"hooks/"}},
+		{command: "python3 -m pkg", want: want{"./"}},
+		{command: "python3 sub/", want: want{"sub/"}},
+		{command: "node .", want: want{"./"}},
+		{command: `sh "$(git rev-parse --show-toplevel)/x.sh"`, want: want{"./"}},
+		{command: "( ./tool )", want: want{"./"}}, // subshell: cannot be read exactly
+		{command: `sh "$D/x.sh"`, env: []string{"D=scripts"}, want: want{"scripts/", "scripts/x.sh"}[:1]},
+		{command: "node -e 0", env: []string{"NODE_OPTIONS=--require ./pre.js"}, want: want{"0", "pre.js"}},
+		{command: "bash -c true", env: []string{"BASH_ENV=.envrc"}, want: want{".envrc", "true"}},
+		{args: []string{"python3", "hooks/x.py", "tool"}, want: want{"hooks/x.py", "tool"}},
+		{args: []string{"sh", "-c", "cd sub && ./x.sh"}, want: want{"sub/x.sh", "x.sh"}},
 	} {
 		dir := tc.dir
 		if dir == "" {
 			dir = proj
 		}
-		got := Scripts(tc.command, tc.args, dir, proj, home)
-		assert.Equal(t, tc.want, got, "%q %q", tc.command, tc.args)
+		a := Analyse(Command{Shell: tc.command, Args: tc.args, Env: tc.env, Dir: dir, Project: proj, Home: home, Path: tc.path})
+		var got want
+		for _, p := range a.Pins {
+			got = append(got, p.Key)
+			assert.Equal(t, p.Tree, strings.HasSuffix(p.Key, "/"), p.Key)
+		}
+		assert.Equal(t, tc.want, got, "%q %q %q", tc.command, tc.args, tc.env)
 	}
 }
 

@@ -446,18 +446,21 @@ class Engine:
     def trust_list(self) -> Dict[str, Any]:
         """The project-level hooks (from files inside the project) and whether each is approved:
         {mode, store, project_dir, error, hooks: [{id, source, event, matcher, type, command,
-        args, status ("approved" | "awaiting approval"), reason, enabled, files: [{path,
-        sha256, approved}], approved_at}]}. Judged now: files are hashed again. ``error`` says
+        args, status ("approved" | "awaiting approval"), reason, enabled, files: [{path, tree,
+        why, sha256, approved}], unpinned, approved_at}]}: ``files`` are what an approval pins
+        (a file by sha256, or with ``tree`` a directory's whole tree, ``why`` saying why),
+        ``unpinned`` what it cannot pin. Judged now: files are hashed again. ``error`` says
         why the trust store cannot be read ("" when it can). Works with trust "all" too."""
         self._check_open()
         report: Dict[str, Any] = json.loads(_ffi.call_string(self._lib.hookexec_trust_list, self._h))
         return report
 
     def approve(self, id: Optional[str] = None, *, all: bool = False) -> Dict[str, Any]:
-        """Approves the project-level hook ``id`` as it is now (its entry and the sha256 of
-        every project file it runs), or with ``all=True`` every hook awaiting approval; the
+        """Approves the project-level hook ``id`` as it is now (its entry and the hashes of
+        what of the project it may run), or with ``all=True`` every hook awaiting approval; the
         configuration reloads. Returns :meth:`trust_list`'s report afterwards. Raises
-        InvalidArgumentError for an id that names no project-level hook, TrustStoreError when
+        InvalidArgumentError for an id that names no project-level hook or a hook that cannot
+        be approved (what it runs cannot be pinned; the message says why), TrustStoreError when
         the store cannot be read or written (it is then left as it was)."""
         if all and id is None:
             return self._trust(self._lib.hookexec_trust_approve, None)

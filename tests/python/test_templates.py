@@ -44,7 +44,8 @@ CONTEXTS = {
     "out5": "printf %s {{tool_args.file_path}} > out5",
     "out6": "printf '%s\\n' x<<tool_input.file_path>>y > out6",  # inside a word: still one word
 }
-ARGS_FORM = ["python3", "-c", "import sys;open('out4','w').write(sys.argv[1])", "<<tool_input.file_path>>"]
+# "--" before the placeholder: without it a value starting with "-" is refused (the option rule).
+ARGS_FORM = ["python3", "-c", "import sys;open('out4','w').write(sys.argv[-1])", "--", "<<tool_input.file_path>>"]
 
 
 @pytest.mark.parametrize("value", HOSTILE, ids=[repr(v)[:30] for v in HOSTILE])
@@ -81,8 +82,11 @@ def test_values_are_rendered_by_type(engine, project):
         "cat <<EOF\n<<tool_input.file_path>>\nEOF",  # heredoc body
         "printf %s $'<<tool_input.file_path>>'",  # ANSI-C quoting
         "printf %s '<<tool_input.file_path>>",  # unterminated quote
+        "bash -o pipefail -c 'python3 -c \"print(<<tool_input.file_path>>)\"'",  # code in a nested script
+        "echo <<tool_input.file_path>> | bash /dev/stdin",  # piped into a shell
+        "echo <<tool_input.file_path>> )",  # cannot be parsed
     ],
-    ids=["heredoc", "ansi-c", "unterminated"],
+    ids=["heredoc", "ansi-c", "unterminated", "nested-code", "piped", "unparseable"],
 )
 def test_unsafe_contexts_are_config_errors_not_guesses(engine, project, command):
     eng = engine(config={"hooks": {"PreToolUse": [{"hooks": [hook(command, name="bad")]}]}})
@@ -94,3 +98,15 @@ def test_unsafe_contexts_are_config_errors_not_guesses(engine, project, command)
     r = eng.fire("PreToolUse", {"tool_name": "Write", "tool_input": {"file_path": "$(touch PWNED)"}})
     assert r.matched == 0
     assert not (project / "PWNED").exists()
+
+
+def test_a_refused_value_blocks_the_guard(engine, project):
+    """A value must never decide whether a guard runs (issue 16): an option-like value or a
+    NUL byte leaves the hook not run, and the PreToolUse fire is blocked."""
+    eng = engine(config={"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [hook("gofmt -l <<tool_input.file_path>>; touch ran")]}]}})
+    for value in ["-cpuprofile=cpu.out", "a\x00b"]:
+        r = eng.fire("PreToolUse", {"tool_name": "Write", "tool_input": {"file_path": value}})
+        assert r.blocked, r.hooks[0].error
+        assert "<<tool_input.file_path>>" in r.hooks[0].error
+        assert not (project / "ran").exists()
+        assert not (project / "cpu.out").exists()
