@@ -123,7 +123,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
 FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
-	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse
+	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects
 STRESS_FIRES ?= 100000
 
 stress: $(LIB) $(PYVERSION) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so

@@ -83,6 +83,9 @@ hookexec --profile autohand toggle-all on`,
 	})
 }
 
+// notEdited are the dialects whose files the edit verbs do not write.
+var notEdited = map[string]bool{"cursor": true, "copilot": true, "windsurf": true, "kiro": true, "cline": true}
+
 // target is a file the verbs write, with the shape its hooks are written in.
 type target struct {
 	path    string
@@ -95,6 +98,10 @@ type target struct {
 // load reads a target file of the project; a missing one starts as an empty object.
 func loadTarget(path, dialectName, project string) (*target, error) {
 	t := &target{path: path, dialect: dialectName, project: project}
+	if notEdited[dialectName] {
+		// Their shapes differ from the ones the edits know (and Cline's files are programs).
+		return nil, fmt.Errorf("%s is %s's format: hookexec edits Claude-shaped, autohand and AutoAgent files only; edit it by hand (or write it with hookexec convert)", path, dialectName)
+	}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

@@ -99,6 +99,15 @@ func (a *app) printList(rep *engine.ConfigReport) {
 		if hasIf {
 			header = slices.Insert(header, 3, "IF")
 		}
+		// The DIALECT column where some hook is written in another agent's format than the
+		// profile's own (a mix of dialects, or --source files of another agent).
+		mixed := false
+		for _, h := range ev.hooks {
+			mixed = mixed || h.Dialect != rep.Profile
+		}
+		if mixed {
+			header = append(header, "DIALECT")
+		}
 		tb := newTable(t, header...)
 		tb.shrink = slices.Index(header, "COMMAND")
 		var notes []string
@@ -112,6 +121,13 @@ func (a *app) printList(rep *engine.ConfigReport) {
 				{text: oneLine(h.Command)}, {text: a.where(h.Source, h.Line), paint: dim}}
 			if hasIf {
 				row = slices.Insert(row, 3, cell{text: h.If})
+			}
+			if mixed {
+				d := h.Dialect
+				if h.EventAsWritten != "" {
+					d += " (" + h.EventAsWritten + ")"
+				}
+				row = append(row, cell{text: d, paint: dim})
 			}
 			tb.rowCells(row...)
 		}

@@ -57,6 +57,10 @@ func (h *Hook) compile(project, home string) (string, error) {
 	if err != nil {
 		return h.MatcherPath(), err
 	}
+	if ev.Tool {
+		// One guard selects the same tool however the host spells it (package vocab).
+		h.Match = h.Match.Vocabulary(h.Dialect.String())
+	}
 	if h.If != "" {
 		if !ev.Tool {
 			return h.field("if"), fmt.Errorf("if %q is evaluated only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); on %s the hook never runs", h.If, h.Event)
@@ -98,7 +102,7 @@ func (h *Hook) compile(project, home string) (string, error) {
 			// It starts once: there is no fire to take the values from.
 			err = fmt.Errorf("a persistent command cannot have placeholders (%s): it starts once, so per-fire values reach it on stdin", strings.Join(h.Cmd.Placeholders(), ", "))
 		}
-	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit":
+	case h.Type == "prompt" || h.Type == "agent" || h.Type == "git-commit" || h.Type == "askAgent":
 		// The prompt goes to the host's evaluator and the message to git as data, never to
 		// a shell.
 		text := h.Prompt

@@ -418,8 +418,16 @@ func (h *Hook) identity() string {
 	if extra := []string{strings.Join(h.FilterTools, "\x00"), strings.Join(h.FilterPaths, "\x00"), h.Message, h.Remote, h.Branch}; strings.Join(extra, "") != "" {
 		parts = append(parts, extra...)
 	}
+	if len(h.FileEvents) > 0 {
+		parts = append(parts, "file-events:"+strings.Join(h.FileEvents, ","))
+	}
 	if h.Persistent {
 		parts = append(parts, "persistent") // a long-lived process is not the same handler as a one-shot
+	}
+	if d := h.Dialect; d != nil && (d.Stdin != nil || d.Answer != nil) {
+		// The same command in another agent's format sees another payload and answers in
+		// other words: not the same handler. Only these dialects join, so other ids stay.
+		parts = append(parts, "dialect:"+d.Name, "event:"+h.Spelling)
 	}
 	return strings.Join(parts, "\x01")
 }

@@ -69,3 +69,51 @@ func TestIteratrWarnings(t *testing.T) {
 	require.Len(t, s.Hooks, 2)
 	require.False(t, s.Hooks[1].Enabled())
 }
+
+// TestAgentProfilesFindTheirFiles: each agent profile reads its agent's places, in
+// precedence order, in its dialect and with its default timeout.
+func TestAgentProfilesFindTheirFiles(t *testing.T) {
+	root := t.TempDir()
+	project, home := filepath.Join(root, "p"), filepath.Join(root, "h")
+	writeAt(t, project, ".cursor/hooks.json", `{"version":1,"hooks":{"stop":[{"command":"cp"}]}}`)
+	writeAt(t, home, ".cursor/hooks.json", `{"version":1,"hooks":{"stop":[{"command":"cu"}]}}`)
+	writeAt(t, project, ".github/hooks/b.json", `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gb"}]}}`)
+	writeAt(t, project, ".github/hooks/a.json", `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"ga"}]}}`)
+	writeAt(t, home, ".copilot/hooks/x.json", `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gu"}]}}`)
+	writeAt(t, home, ".codeium/windsurf/hooks.json", `{"hooks":{"post_cascade_response":[{"command":"wu"}]}}`)
+	writeAt(t, project, ".windsurf/hooks.json", `{"hooks":{"post_cascade_response":[{"command":"wp"}]}}`)
+	writeAt(t, project, ".factory/settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"fp"}]}]}}`)
+	writeAt(t, home, ".factory/settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"fu"}]}]}}`)
+	writeAt(t, project, ".kiro/hooks/k.kiro.hook", `{"name":"k","when":{"type":"agentStop"},"then":{"type":"runCommand","command":"kp"}}`)
+	commands := func(profile string) (out []string) {
+		s, err := Load(Options{Profile: profile, ProjectDir: project, Home: home})
+		require.NoError(t, err)
+		require.Empty(t, s.Warnings)
+		for _, h := range s.Hooks {
+			out = append(out, h.Command+"/"+h.Dialect.String()+"/"+h.Timeout.String())
+		}
+		return out
+	}
+	require.Equal(t, []string{"cp/cursor/1m0s", "cu/cursor/1m0s"}, commands("cursor"))
+	require.Equal(t, []string{"ga/copilot/30s", "gb/copilot/30s", "gu/copilot/30s"}, commands("copilot"))
+	require.Equal(t, []string{"wu/windsurf/1m0s", "wp/windsurf/1m0s"}, commands("windsurf"), "system, user, then workspace")
+	require.Equal(t, []string{"fp/factory/1m0s", "fu/factory/1m0s"}, commands("factory"))
+	require.Equal(t, []string{"kp/kiro/1m0s"}, commands("kiro"))
+}
+
+// TestSameCommandInTwoAgentsFormatsIsTwoHooks: a Claude Code hook and a Cursor hook
+// with the same command see different payloads and answer in different words, so neither
+// is a duplicate of the other; two copies in Claude-shaped files still are.
+func TestSameCommandInTwoAgentsFormatsIsTwoHooks(t *testing.T) {
+	root := t.TempDir()
+	a := writeAt(t, root, ".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`)
+	b := writeAt(t, root, ".cursor/hooks.json", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./g.sh"}]}}`)
+	c := writeAt(t, root, ".factory/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`)
+	d := writeAt(t, root, "other/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`)
+	s, err := Load(Options{Profile: "claude", ProjectDir: root, Home: root, Sources: []string{a, b, c, d}})
+	require.NoError(t, err)
+	require.Len(t, s.Hooks, 4)
+	require.Empty(t, s.Hooks[1].DuplicateOf, "cursor's copy runs")
+	require.Empty(t, s.Hooks[2].DuplicateOf, "factory's copy sees Droid's tool names: it runs")
+	require.Equal(t, s.Hooks[0].ID, s.Hooks[3].DuplicateOf, "a second Claude Code copy runs once")
+}

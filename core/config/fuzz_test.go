@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -39,9 +40,10 @@ func FuzzLoad(f *testing.F) {
 		for _, name := range ProfileNames() {
 			prof, err := LookupProfile(name)
 			require.NoError(t, err)
-			locs := prof.Locations(project, home)
-			require.NotEmpty(t, locs)
-			path := locs[0].Path
+			path := prof.File(project, home)
+			if locs := prof.Locations(project, home); len(locs) > 0 && !strings.HasPrefix(locs[0].Path, "/etc/") {
+				path = locs[0].Path
+			}
 			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 			require.NoError(t, os.WriteFile(path, data, 0o644))
 			o := Options{Profile: name, ProjectDir: project, Home: home}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,6 +37,18 @@ type Profile struct {
 	// OutputCap is the per-stream output cap in bytes when the host sets none (0: engine default).
 	OutputCap int
 	locations func(project, home string) []Location
+	// file is the project-level file a new configuration of the profile goes in (relative
+	// to the project; "~/" for the home directory).
+	file string
+}
+
+// File is where a new configuration of the profile is written: its project-level file
+// (autohand's is in the home directory), whether or not it exists.
+func (p *Profile) File(project, home string) string {
+	if rest, ok := strings.CutPrefix(p.file, "~/"); ok {
+		return filepath.Join(home, rest)
+	}
+	return filepath.Join(project, p.file)
 }
 
 // Locations lists where the profile looks, highest precedence first.
@@ -43,7 +56,7 @@ func (p *Profile) Locations(project, home string) []Location { return p.location
 
 var profiles = map[string]*Profile{
 	"cli-agent": {
-		Name: "cli-agent", Dialect: dialect.CliAgent, Inline: dialect.CliAgent, DefaultTimeout: 30 * time.Second,
+		Name: "cli-agent", file: ".config/agent/settings.json", Dialect: dialect.CliAgent, Inline: dialect.CliAgent, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {
 			locs := files(dialect.CliAgent,
 				filepath.Join(project, ".config/agent/settings.local.json"),
@@ -61,7 +74,7 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"claude": {
-		Name: "claude", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second, Managed: managedSettingsPath,
+		Name: "claude", file: ".claude/settings.json", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second, Managed: managedSettingsPath,
 		locations: func(project, home string) []Location {
 			return files(dialect.Claude,
 				filepath.Join(project, ".claude/settings.local.json"),
@@ -73,7 +86,7 @@ var profiles = map[string]*Profile{
 	// mycode (GenCode) reads .gen over .claude at each level and concatenates the hook lists;
 	// .mycode/settings.json is where its first design put them.
 	"mycode": {
-		Name: "mycode", Dialect: dialect.Mycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
+		Name: "mycode", file: ".gen/settings.json", Dialect: dialect.Mycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
 		locations: func(project, home string) []Location {
 			var locs []Location
 			for _, dir := range []string{project, home} {
@@ -89,13 +102,13 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"autohand": {
-		Name: "autohand", Dialect: dialect.Autohand, DefaultTimeout: 5 * time.Second,
+		Name: "autohand", file: "~/.autohand/config.json", Dialect: dialect.Autohand, DefaultTimeout: 5 * time.Second,
 		locations: func(project, home string) []Location {
 			return files(dialect.Autohand, filepath.Join(home, ".autohand/config.json"))
 		},
 	},
 	"autoagent": {
-		Name: "autoagent", Dialect: dialect.AutoAgent, DefaultTimeout: 60 * time.Second,
+		Name: "autoagent", file: ".autoagent/config.json", Dialect: dialect.AutoAgent, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string) []Location {
 			return files(dialect.AutoAgent,
 				filepath.Join(project, ".autoagent/config.json"),
@@ -104,11 +117,85 @@ var profiles = map[string]*Profile{
 		},
 	},
 	"iteratr": {
-		Name: "iteratr", Dialect: dialect.Iteratr, DefaultTimeout: 30 * time.Second,
+		Name: "iteratr", file: ".iteratr.hooks.yml", Dialect: dialect.Iteratr, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {
 			return files(dialect.Iteratr, filepath.Join(project, ".iteratr.hooks.yml"))
 		},
 	},
+}
+
+func init() {
+	for _, p := range agentProfiles {
+		profiles[p.Name] = p
+	}
+}
+
+// agentProfiles are the profiles of the agents hookexec reads besides Claude Code and the
+// seeds, each named as the agent's command. Locations are highest precedence first.
+var agentProfiles = []*Profile{
+	// Cursor: project hooks, then the user's; enterprise hooks (/etc/cursor) are managed.
+	{Name: "cursor", file: ".cursor/hooks.json", Dialect: dialect.Cursor, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Cursor,
+				"/etc/cursor/hooks.json",
+				filepath.Join(project, ".cursor/hooks.json"),
+				filepath.Join(home, ".cursor/hooks.json"))
+		}},
+	// Copilot CLI: every .github/hooks/*.json of the repository, then ~/.copilot/hooks/*.json,
+	// each directory in name order.
+	{Name: "copilot", file: ".github/hooks/hooks.json", Dialect: dialect.Copilot, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string) []Location {
+			return append(glob(dialect.Copilot, filepath.Join(project, ".github/hooks/*.json")),
+				glob(dialect.Copilot, filepath.Join(home, ".copilot/hooks/*.json"))...)
+		}},
+	// Windsurf runs system, then user, then workspace hooks.
+	{Name: "windsurf", file: ".windsurf/hooks.json", Dialect: dialect.Windsurf, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Windsurf,
+				"/etc/windsurf/hooks.json",
+				filepath.Join(home, ".codeium/windsurf/hooks.json"),
+				filepath.Join(project, ".windsurf/hooks.json"))
+		}},
+	// Factory Droid: hooks.json, else the "hooks" of settings.json, per scope (project first).
+	{Name: "factory", file: ".factory/settings.json", Dialect: dialect.Factory, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Factory,
+				filepath.Join(project, ".factory/settings.local.json"),
+				filepath.Join(project, ".factory/hooks.json"),
+				filepath.Join(project, ".factory/settings.json"),
+				filepath.Join(home, ".factory/hooks.json"),
+				filepath.Join(home, ".factory/settings.json"))
+		}},
+	// Kiro: one hook per file in the workspace's .kiro/hooks (*.kiro.hook, *.json).
+	{Name: "kiro", file: ".kiro/hooks/hook.kiro.hook", Dialect: dialect.Kiro, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return append(glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.kiro.hook")),
+				glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.json"))...)
+		}},
+	// Cline: one executable per event, named after it, in the project's .clinerules/hooks
+	// and the global ~/Documents/Cline/Hooks.
+	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string) []Location {
+			var locs []Location
+			for _, dir := range []string{filepath.Join(project, ".clinerules/hooks"), filepath.Join(home, "Documents/Cline/Hooks")} {
+				for _, e := range clineEvents {
+					if _, err := os.Stat(filepath.Join(dir, e)); err == nil {
+						locs = append(locs, Location{Path: filepath.Join(dir, e), Dialect: dialect.Cline})
+					}
+				}
+			}
+			return locs
+		}},
+}
+
+// clineEvents are Cline's hook file names, in its reference's order.
+var clineEvents = []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"}
+
+// glob lists the files matching pattern in name order, as locations of dialect d.
+func glob(d *dialect.Dialect, pattern string) []Location {
+	matches, _ := filepath.Glob(pattern)
+	sort.Strings(matches)
+	return files(d, matches...)
 }
 
 func files(d *dialect.Dialect, paths ...string) []Location {

@@ -70,6 +70,29 @@ type Dialect struct {
 	Detect func(path string, v *fastjson.Value) bool
 	// Load reads one file (data, and v when it is JSON) into r.
 	Load func(r *Reader, data []byte, v *fastjson.Value) error
+	// Script: a file of the dialect is the hook itself (Cline's executables), not JSON.
+	Script bool
+	// Stdin, when set, builds the hooks' stdin in the agent's own payload shape (field
+	// names, tool names, event as the hook's file spells it) instead of Envelope around
+	// the host's payload.
+	Stdin func(f Fire) []byte
+	// Answer, when set, reads a hook's exit code and stdout in the agent's own vocabulary
+	// and returns them in the canonical one (Claude Code's exit codes and JSON fields),
+	// which package decide reads. Nil stdout means "no answer".
+	Answer func(event string, exit int, stdout []byte) (int, []byte)
+	// ProjectEnv names extra variables set to the project directory ($FACTORY_PROJECT_DIR).
+	ProjectEnv []string
+	// PayloadEnv sets extra variables from top-level payload fields when present
+	// ({"USER_PROMPT", "prompt"}: Kiro's shell commands read the prompt there).
+	PayloadEnv [][2]string
+}
+
+// Fire is what a dialect's Stdin sees of one fire.
+type Fire struct {
+	Event     string // as the hook's file spells it
+	Canonical string // the canonical event
+	Payload   *fastjson.Value
+	Frame     payload.Frame
 }
 
 func (d *Dialect) String() string {
@@ -115,7 +138,7 @@ func (d *Dialect) Accepts(t string) bool {
 
 // detectOrder is the order in which shapes are tried: the most specific first, Claude
 // Code's (the shape the others extend) last.
-var detectOrder = []*Dialect{Iteratr, Autohand, AutoAgent, Mycode, Claude}
+var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Factory, Autohand, AutoAgent, Mycode, Claude}
 
 // All lists every dialect, in detection order, then those never detected from shape.
 func All() []*Dialect { return append(append([]*Dialect{}, detectOrder...), CliAgent) }

@@ -19,13 +19,20 @@ type Hook struct {
 	Name        string
 	Description string
 	Event       string // canonical event name
-	Matcher     string // raw pattern; "" matches everything
+	// Spelling is the event as the hook's file names it (beforeShellExecution,
+	// pre_run_command); "" when the file uses the canonical name or an alias of it.
+	Spelling string
+	Matcher  string // raw pattern; "" matches everything
 	// RegexMatcher makes Matcher an ECMAScript regex whatever it looks like (autohand).
 	RegexMatcher bool
 	// FilterTools and FilterPaths are autohand's filter: tool names, and ** globs matched
 	// against the payload's file path relative to the project. Both must pass when set.
 	FilterTools []string
 	FilterPaths []string
+	// FileEvents are the kinds of FileChanged fire the hook runs for, as the payload's
+	// "event" says them ("add", "change", "unlink"); nil runs for all (Kiro's fileCreated,
+	// fileEdited and fileDeleted are one canonical event).
+	FileEvents []string
 	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit" or "git-push".
 	Type    string
 	Command string // shell string for type command (may be "" when Args is set)
@@ -212,13 +219,13 @@ func Read(source string, data []byte, d *Dialect) (*File, error) {
 
 // parse reads data as JSON unless the dialect is YAML, and detects the dialect when unknown.
 func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, error) {
-	if d != nil && d.YAML {
+	if d != nil && (d.YAML || d.Script) {
 		return nil, d, nil
 	}
 	v, err := fastjson.ParseBytes(data)
 	switch {
 	case err != nil && d == nil:
-		if det := Detect(source, nil); det != nil && det.YAML {
+		if det := Detect(source, nil); det != nil && (det.YAML || det.Script) {
 			return nil, det, nil
 		}
 		return nil, nil, fmt.Errorf("invalid JSON: %v", err)

@@ -80,6 +80,10 @@ func (p *Reader) skip(format string, args ...any) {
 
 // eventList reads the array under one event key: matcher groups or flat hooks.
 func (p *Reader) eventList(name string, list *fastjson.Value) {
+	if name == "" {
+		p.skip("hooks has an empty event name")
+		return
+	}
 	ev, problem := checkEvent(name)
 	p.at = "hooks." + name
 	defer func() { p.at = "" }()

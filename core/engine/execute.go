@@ -74,6 +74,12 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		return j.evaluate(ctx)
 	case j.h.cfg.Type == "http":
 		return j.post(ctx)
+	case j.h.cfg.Type == "askAgent":
+		// Kiro's askAgent: the prompt goes to the agent; nothing runs.
+		hr := j.h.base()
+		v := decide.Verdict{Continue: true, AdditionalContext: j.prompt}
+		j.finish(&hr, &v)
+		return hr, v
 	}
 	if j.h.cfg.Shell == "powershell" && len(j.h.cfg.Args) == 0 && runtime.GOOS != "windows" {
 		// Claude Code runs these with PowerShell on Windows only; here it is a non-blocking error.
@@ -138,9 +144,18 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	case unread != "":
 		failure = unread
 	}
+	exit := r.ExitCode
+	if answer := j.h.cfg.Dialect.Answer; answer != nil && failure == "" {
+		// The hook answered in its agent's vocabulary; decide reads the canonical one.
+		spelling := j.h.cfg.Spelling
+		if spelling == "" {
+			spelling = j.eventName
+		}
+		exit, stdout = answer(spelling, exit, stdout)
+	}
 	v := decide.Read(decide.Input{
 		Event:      j.ev,
-		ExitCode:   r.ExitCode,
+		ExitCode:   exit,
 		Stdout:     stdout,
 		Stderr:     r.Stderr,
 		Failure:    failure,

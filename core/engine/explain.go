@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -174,6 +175,15 @@ func (p *plan) explain(ev event.Info, doc *payload.Doc, cwd string) *explanation
 					hx.Runs = false
 					hx.Reason = fmt.Sprintf("filter (tool %s, path %s) rejects tool %q, path %q",
 						listText(c.FilterTools), listText(c.FilterPaths), tool, path)
+				}
+			}
+			if hx.Runs && len(c.FileEvents) > 0 {
+				hx.Check = CheckFilter
+				if ev := doc.String("event"); slices.Contains(c.FileEvents, ev) {
+					hx.Reason += fmt.Sprintf("; file event %q is one of %s", ev, listText(c.FileEvents))
+				} else {
+					hx.Runs = false
+					hx.Reason = fmt.Sprintf("file event %q is not one of %s", ev, listText(c.FileEvents))
 				}
 			}
 			if hx.Runs && c.Rule != nil {

@@ -313,3 +313,20 @@ func TestSessionEndForgetsTheSession(t *testing.T) {
 	assert.Empty(t, e.sessions.ran)
 	assert.Empty(t, e.sessions.stopBlocks)
 }
+
+// A Kiro fileEdited hook runs for a changed file, not a created one; explain says which.
+func TestExplainFileEvents(t *testing.T) {
+	e, _ := open(t, `{"name": "lint", "when": {"type": "fileEdited", "patterns": ["**/*.ts"]}, "then": {"type": "runCommand", "command": "true"}}`)
+	x, err := e.Explain("FileChanged", []byte(`{"file_path":"a.ts","event":"add"}`))
+	require.NoError(t, err)
+	require.Len(t, x.Hooks, 1)
+	assert.Equal(t, CheckFilter, x.Hooks[0].Check)
+	assert.False(t, x.Hooks[0].Runs)
+	assert.Equal(t, `file event "add" is not one of change`, x.Hooks[0].Reason)
+	x, err = e.Explain("FileChanged", []byte(`{"file_path":"a.ts","event":"change"}`))
+	require.NoError(t, err)
+	assert.True(t, x.Hooks[0].Runs, x.Hooks[0].Reason)
+	r, err := e.Fire("FileChanged", []byte(`{"file_path":"a.ts","event":"add"}`))
+	require.NoError(t, err)
+	assert.Zero(t, r.Matched)
+}

@@ -26,12 +26,12 @@ type fire struct {
 	eventAt  int      // index of HOOK_EVENT in env
 	warnings []string // about the fire as a whole (environment values left out)
 	frame    payload.Frame
-	dialects map[*dialect.Dialect]*dialectView // per dialect, built on first use
-	async    sync.WaitGroup                    // the fire's async hooks, until they finish
-	hasAsync bool                              // the fire started async hooks
-	envFile  string                            // CLAUDE_ENV_FILE of this fire; "" when it has none
-	budget   context.Context                   // SessionEnd's shared budget; nil for other fires
-	httpVars []string                          // httpHookAllowedEnvVars; nil when no file defines it
+	dialects map[viewKey]*dialectView // per dialect and event spelling, built on first use
+	async    sync.WaitGroup           // the fire's async hooks, until they finish
+	hasAsync bool                     // the fire started async hooks
+	envFile  string                   // CLAUDE_ENV_FILE of this fire; "" when it has none
+	budget   context.Context          // SessionEnd's shared budget; nil for other fires
+	httpVars []string                 // httpHookAllowedEnvVars; nil when no file defines it
 }
 
 // sessionOf is the fire's session: the payload's session_id, else the engine's default.
@@ -40,6 +40,13 @@ func (e *Engine) sessionOf(doc *payload.Doc) string {
 		return s
 	}
 	return e.opts.SessionID
+}
+
+// viewKey: hooks of one dialect see the same stdin unless their files spell the event
+// differently (Cursor's preToolUse and beforeShellExecution on one PreToolUse fire).
+type viewKey struct {
+	d     *dialect.Dialect
+	event string
 }
 
 // dialectView is what hooks of one dialect see of the fire.
@@ -62,25 +69,36 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 
 // view returns the stdin for hooks of dialect d: the event spelt their way (autohand
 // hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
-func (f *fire) view(d *dialect.Dialect) *dialectView {
-	if v := f.dialects[d]; v != nil {
+func (f *fire) view(d *dialect.Dialect, spelling string) *dialectView {
+	key := viewKey{d, spelling}
+	if d.Stdin == nil {
+		key.event = "" // the envelope does not depend on the spelling
+	}
+	if v := f.dialects[key]; v != nil {
 		return v
 	}
 	v := &dialectView{}
 	frame := f.frame
 	frame.Event = d.StdinEvent(f.name, f.ev.Name)
-	v.stdin = f.doc.Stdin(d.Envelope, frame)
-	if f.dialects == nil {
-		f.dialects = map[*dialect.Dialect]*dialectView{}
+	if d.Stdin != nil {
+		if spelling != "" {
+			frame.Event = spelling
+		}
+		v.stdin = d.Stdin(dialect.Fire{Event: frame.Event, Canonical: f.ev.Name, Payload: f.doc.Root(), Frame: frame})
+	} else {
+		v.stdin = f.doc.Stdin(d.Envelope, frame)
 	}
-	f.dialects[d] = v
+	if f.dialects == nil {
+		f.dialects = map[viewKey]*dialectView{}
+	}
+	f.dialects[key] = v
 	return v
 }
 
 // envOf returns the environment of one-shot hooks of dialect d, with HOOK_EVENT spelt
 // their way. It is built on first use: a fire of persistent hooks only pays for stdin.
-func (f *fire) envOf(d *dialect.Dialect) []string {
-	v := f.view(d)
+func (f *fire) envOf(d *dialect.Dialect, spelling string) []string {
+	v := f.view(d, spelling)
 	if v.env != nil {
 		return v.env
 	}
@@ -96,6 +114,17 @@ func (f *fire) envOf(d *dialect.Dialect) []string {
 	if n := d.EventName(f.name, f.ev.Name); n != f.name {
 		v.env = slices.Clone(f.env)
 		v.env[f.eventAt] = "HOOK_EVENT=" + n
+	}
+	if len(d.ProjectEnv) > 0 || len(d.PayloadEnv) > 0 {
+		v.env = slices.Clone(v.env)
+		for _, name := range d.ProjectEnv {
+			v.env = append(v.env, name+"="+f.e.opts.ProjectDir)
+		}
+		for _, kv := range d.PayloadEnv {
+			if s := f.doc.String(kv[1]); s != "" && len(s) <= maxEnvValue && !strings.Contains(s, "\x00") {
+				v.env = append(v.env, kv[0]+"="+s)
+			}
+		}
 	}
 	return v.env
 }
@@ -163,7 +192,7 @@ func (f *fire) prepare(h *hook) *job {
 	render := func(paths []payload.Path) func(int) string {
 		return func(i int) string { return f.render(paths[i]) }
 	}
-	v := f.view(h.cfg.Dialect)
+	v := f.view(h.cfg.Dialect, h.cfg.Spelling)
 	if h.cfg.Text != nil {
 		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
 	}
@@ -197,7 +226,7 @@ func (f *fire) prepare(h *hook) *job {
 			j.shellArgv = func() []string { return shell }
 		}
 	}
-	env := f.envOf(h.cfg.Dialect)
+	env := f.envOf(h.cfg.Dialect, h.cfg.Spelling)
 	if len(h.cfg.Env) > 0 {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
@@ -238,7 +267,7 @@ func (h *hook) base() HookResult {
 
 func (h *hook) command() string {
 	switch {
-	case h.cfg.Type == "prompt" || h.cfg.Type == "agent":
+	case h.cfg.Type == "prompt" || h.cfg.Type == "agent" || h.cfg.Type == "askAgent":
 		return h.cfg.Prompt
 	case h.cfg.Type == "http":
 		return h.cfg.URL

@@ -33,32 +33,35 @@ type ConfigReport struct {
 
 // HookInfo is one configured hook, enabled or not.
 type HookInfo struct {
-	ID          string            `json:"id"`
-	Description string            `json:"description,omitempty"`
-	Event       string            `json:"event"`
-	Matcher     string            `json:"matcher"`
-	Filter      *HookFilter       `json:"filter,omitempty"`
-	Type        string            `json:"type"`
-	Command     string            `json:"command"`
-	Exec        string            `json:"exec"`
-	TimeoutMs   int64             `json:"timeout_ms"`
-	Cwd         string            `json:"cwd"`
-	Async       bool              `json:"async"`
-	FailClosed  bool              `json:"fail_closed"`
-	Blocking    bool              `json:"blocking"`
-	PipeOutput  bool              `json:"pipe_output"`
-	Sequential  bool              `json:"sequential"`
-	Source      string            `json:"source"`
-	Line        int               `json:"line,omitempty"` // where in Source the handler is written
-	Path        string            `json:"path,omitempty"` // its JSON path, e.g. hooks.Stop[0].hooks[1]
-	Dialect     string            `json:"dialect"`
-	Enabled     bool              `json:"enabled"`
-	Disabled    string            `json:"disabled_reason"`
-	Env         map[string]string `json:"env,omitempty"`
-	If          string            `json:"if,omitempty"`      // the permission rule the tool call must satisfy
-	Once        bool              `json:"once,omitempty"`    // runs once per session
-	Plugin      string            `json:"plugin,omitempty"`  // the plugin that declared it
-	Managed     bool              `json:"managed,omitempty"` // from managed policy settings
+	ID          string      `json:"id"`
+	Description string      `json:"description,omitempty"`
+	Event       string      `json:"event"`
+	Matcher     string      `json:"matcher"`
+	Filter      *HookFilter `json:"filter,omitempty"`
+	Type        string      `json:"type"`
+	Command     string      `json:"command"`
+	Exec        string      `json:"exec"`
+	TimeoutMs   int64       `json:"timeout_ms"`
+	Cwd         string      `json:"cwd"`
+	Async       bool        `json:"async"`
+	FailClosed  bool        `json:"fail_closed"`
+	Blocking    bool        `json:"blocking"`
+	PipeOutput  bool        `json:"pipe_output"`
+	Sequential  bool        `json:"sequential"`
+	Source      string      `json:"source"`
+	Line        int         `json:"line,omitempty"` // where in Source the handler is written
+	Path        string      `json:"path,omitempty"` // its JSON path, e.g. hooks.Stop[0].hooks[1]
+	Dialect     string      `json:"dialect"`
+	// EventAsWritten is the event as the hook's file names it when that is not the
+	// canonical name (Cursor's beforeShellExecution for a PreToolUse hook on Bash).
+	EventAsWritten string            `json:"event_as_written,omitempty"`
+	Enabled        bool              `json:"enabled"`
+	Disabled       string            `json:"disabled_reason"`
+	Env            map[string]string `json:"env,omitempty"`
+	If             string            `json:"if,omitempty"`      // the permission rule the tool call must satisfy
+	Once           bool              `json:"once,omitempty"`    // runs once per session
+	Plugin         string            `json:"plugin,omitempty"`  // the plugin that declared it
+	Managed        bool              `json:"managed,omitempty"` // from managed policy settings
 	// StatusMessage and AsyncRewake: Claude Code's handler fields (see status.go).
 	StatusMessage string `json:"status_message,omitempty"`
 	AsyncRewake   bool   `json:"async_rewake,omitempty"`
@@ -117,7 +120,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			ID: c.ID, Description: c.Description, Event: c.Event, Filter: filter, Blocking: c.Blocking, Matcher: c.Matcher, Type: c.Type, Command: h.command(),
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
-			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), Enabled: c.Disabled == "" && !p.set.DisableAll,
+			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), EventAsWritten: c.Spelling, Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent, Workers: c.Workers,
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed,

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
@@ -29,6 +30,9 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject, cwd string)
 			if !h.cfg.Filter.Match(tool, path) {
 				continue
 			}
+		}
+		if len(h.cfg.FileEvents) > 0 && !slices.Contains(h.cfg.FileEvents, doc.String("event")) {
+			continue // Kiro's fileEdited is not run for a created file
 		}
 		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), cwd) {
 			continue

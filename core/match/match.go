@@ -18,6 +18,10 @@
 //     case-sensitively (JavaScript's RegExp.test), against the raw subject and then
 //     the canonical spelling.
 //
+// A matcher of a tool event (Vocabulary) also tries a name it misses as the canonical
+// vocabulary spells the same tool (package vocab): "Bash" selects Gemini's
+// run_shell_command and Copilot's bash; that is not case folding ("BASH" is no tool).
+//
 // Match never fails: a regex that runs past MatchTimeout does not match. The package
 // does not match file paths (autohand's "**" path filters belong to the config layer),
 // does not fold case, and does not accept Go/PCRE inline flags such as "(?i)".
@@ -32,6 +36,8 @@ import (
 	"unicode"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // MatchTimeout bounds one regex test so a pathological pattern cannot hang a fire.
@@ -90,6 +96,22 @@ type Matcher struct {
 	kind    Kind
 	alts    []alt           // Names and Glob
 	re      *regexp2.Regexp // Regex
+	// vocab: a subject that misses is tried again in the canonical vocabulary's other
+	// spellings of the same tool (package vocab), as agent spells it and canonically.
+	vocab bool
+	agent string
+}
+
+// Vocabulary makes m a tool matcher of agent's hooks: a tool name that does not match as
+// the host spelt it is tried again as the canonical tool and as agent spells that tool,
+// so "Bash" also selects run_shell_command, shell and execute_command, and Gemini's
+// "run_shell_command" selects a host's "Bash". It returns m (nil stays nil: it matches
+// everything already).
+func (m *Matcher) Vocabulary(agent string) *Matcher {
+	if m != nil && m.kind != All {
+		m.vocab, m.agent = true, agent
+	}
+	return m
 }
 
 type altKind uint8
@@ -185,6 +207,31 @@ func (m *Matcher) Match(subject string) bool {
 	if m == nil {
 		return true
 	}
+	if m.match(subject) {
+		return true
+	}
+	if m.vocab {
+		// The same tool as the canonical vocabulary and the hook's own agent spell it
+		// (no allocation: a miss is the common case of a fire).
+		name := subject
+		if t := ParseTool(subject); !t.MCP {
+			name = t.Name // "builtin:bash_execute" is bash_execute
+		}
+		canon := vocab.Tool(name)
+		if canon == "" {
+			return false
+		}
+		if canon != subject && m.match(canon) {
+			return true
+		}
+		if s := vocab.Spell(m.agent, canon); s != "" && s != subject && s != canon {
+			return m.match(s)
+		}
+	}
+	return false
+}
+
+func (m *Matcher) match(subject string) bool {
 	switch m.kind {
 	case All:
 		return true

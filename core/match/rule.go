@@ -11,6 +11,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/valyala/fastjson"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // A Rule is a hook's "if" condition: one Claude Code permission rule, such as
@@ -163,7 +165,10 @@ func (r *Rule) Match(toolName string, input *fastjson.Value, cwd string) bool {
 		return true
 	}
 	if !r.toolMatches(toolName) {
-		return false
+		// Another agent's spelling of the tool the rule names (run_shell_command for Bash).
+		if c := vocab.Tool(toolName); c == "" || c == toolName || !r.toolMatches(c) {
+			return false
+		}
 	}
 	str := func(keys ...string) (string, bool) {
 		for _, k := range keys {

@@ -69,7 +69,8 @@ class ConfiguredHook:
     pipe_output: bool
     sequential: bool
     source: str
-    dialect: str
+    dialect: str  # the agent format the hook is written in: "claude", "cursor", "windsurf", ...
+    event_as_written: str  # the event as its file spells it ("beforeShellExecution"); "" when canonical
     enabled: bool
     disabled_reason: str
     description: str
@@ -95,6 +96,7 @@ class ConfiguredHook:
             sequential=bool(g("sequential")),
             source=g("source") or "",
             dialect=g("dialect") or "",
+            event_as_written=g("event_as_written") or "",
             enabled=bool(g("enabled")),
             disabled_reason=g("disabled_reason") or "",
             description=g("description") or "",

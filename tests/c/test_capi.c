@@ -497,7 +497,8 @@ static void test_match(void) {
 		CHECK_INT(hookexec_match(e, "PreToolUse", "Edit"), 3);        /* builtin:*, Bash|Edit, ^Ed */
 		CHECK_INT(hookexec_match(e, "PreToolUse", "Editor"), 2);      /* builtin:*, ^Ed */
 		CHECK_INT(hookexec_match(e, "PreToolUse", "Read"), 1);        /* builtin:* */
-		CHECK_INT(hookexec_match(e, "PreToolUse", "bash"), 1);        /* case-sensitive */
+		CHECK_INT(hookexec_match(e, "PreToolUse", "BASH"), 1);        /* case-sensitive */
+		CHECK_INT(hookexec_match(e, "PreToolUse", "bash"), 2);        /* Copilot's Bash: builtin:*, Bash|Edit */
 		CHECK_INT(hookexec_match(e, "PreToolUse", "builtin:Bash"), 2); /* a plain name matches either spelling */
 		/* MCP tools: never builtin:* */
 		CHECK_INT(hookexec_match(e, "PreToolUse", "mcp__github__create_issue"), 2); /* mcp__*, mcp__github__* */

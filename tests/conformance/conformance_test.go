@@ -27,6 +27,7 @@ import (
 
 type vector struct {
 	Description string                     `json:"description"`
+	Source      string                     `json:"source"` // where the behaviour is documented (agents that cannot run here)
 	Profile     string                     `json:"profile"`
 	Options     map[string]any             `json:"options"`
 	Files       map[string]json.RawMessage `json:"files"`
@@ -156,8 +157,8 @@ func runVector(t *testing.T, path string) {
 			data = []byte(text) // a string is written as-is; any other JSON value as JSON
 		}
 		mode := os.FileMode(0o644)
-		if strings.HasSuffix(name, ".sh") {
-			mode = 0o755
+		if strings.HasSuffix(name, ".sh") || strings.HasPrefix(string(data), "#!") {
+			mode = 0o755 // scripts, and Cline's hook files (named after their event, no extension)
 		}
 		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
 		require.NoError(t, os.WriteFile(dst, data, mode))

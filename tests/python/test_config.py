@@ -146,3 +146,22 @@ def test_claude_profile_locations(engine, project, home):
     eng = engine(profile="claude")
     assert [h.stdout for h in eng.fire("Stop", {}).hooks] == ["claude\n"]
     assert eng.config()["profile"] == "claude"
+
+
+def test_config_names_each_hooks_dialect_across_agents(engine, project):
+    """Files of several agents in one engine (issue 18): config() names each hook's dialect
+    and the event as its file spells it; a fire gets one canonical result."""
+    write_json(project / ".claude/settings.json", settings("PreToolUse", hook("echo claude"), matcher="Bash"))
+    write_json(project / ".cursor/hooks.json", {"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "echo '{\"permission\": \"deny\", \"agent_message\": \"cursor says no\"}'"}]}})
+    write_json(project / ".windsurf/hooks.json", {"hooks": {"pre_run_command": [{"command": "true"}]}})
+    eng = engine(profile="claude", sources=[".claude/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json"])
+    hooks = eng.config().hooks
+    assert [(h.dialect, h.event, h.event_as_written) for h in hooks] == [
+        ("claude", "PreToolUse", ""),
+        ("cursor", "PreToolUse", "beforeShellExecution"),
+        ("windsurf", "PreToolUse", "pre_run_command"),
+    ]
+    r = eng.fire("PreToolUse", {"tool_name": "run_shell_command", "tool_input": {"command": "ls"}})
+    assert r.matched == 3
+    assert r.blocked and r.reason == "cursor says no"

@@ -164,7 +164,7 @@ def _run(v: Dict[str, Any], project: Path, home: Path) -> None:
         dst = (home if top == "home" else project) / rest
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_text(content if isinstance(content, str) else json.dumps(content, indent=2, ensure_ascii=False))
-        if name.endswith(".sh"):
+        if name.endswith(".sh") or (isinstance(content, str) and content.startswith("#!")):
             dst.chmod(dst.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
     options = dict(v.get("options") or {})

@@ -34,9 +34,12 @@ def eng(engine):
         ("Bash", {"all", "star", "builtins", "names"}),
         ("Write", {"all", "star", "builtins", "names"}),
         ("Edit", {"all", "star", "builtins", "names"}),
-        ("bash", {"all", "star", "builtins"}),  # case-sensitive
-        ("bash_execute", {"all", "star", "builtins"}),
-        ("builtin:bash_execute", {"all", "star", "builtins"}),
+        ("BASH", {"all", "star", "builtins"}),  # case-sensitive
+        ("bash", {"all", "star", "builtins", "names"}),  # Copilot CLI's Bash (core/vocab)
+        ("bash_execute", {"all", "star", "builtins", "names"}),  # cli-agent's Bash
+        ("builtin:bash_execute", {"all", "star", "builtins", "names"}),
+        ("run_shell_command", {"all", "star", "builtins", "names"}),  # Gemini's Bash
+        ("read_file", {"all", "star", "builtins"}),  # Read: not in the names
         ("builtin:Bash", {"all", "star", "builtins", "names"}),  # a plain name matches however spelt
         ("mcp__github__create_issue", {"all", "star", "mcp", "github"}),
         ("mcp__slack__post", {"all", "star", "mcp"}),

@@ -1,0 +1,540 @@
+// Package convert writes one agent's hook configuration as another agent's: the file is
+// read in its dialect (package dialect) into canonical hooks, and each hook is written in
+// the target's shape, events and tool names (package vocab). Everything that cannot carry
+// over is reported per hook as a Loss; a guard the target cannot run at all is a Loss of
+// severity "dropped", which callers must not pass over silently (the CLI fails on it).
+//
+// It converts files and does not run hooks or write to disk. Targets are the agents whose
+// configuration is one JSON file: claude, factory, cursor, copilot and windsurf (Kiro and
+// Cline keep one hook per file and are sources only).
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/vocab"
+)
+
+// ErrTarget is returned for a target agent convert cannot write.
+var ErrTarget = errors.New("hookexec: convert: unsupported target")
+
+// Targets lists the agents convert can write.
+var Targets = []string{vocab.Claude, vocab.Factory, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
+
+// Loss is one thing of one hook that does not carry over. Severity is "changed" (it
+// carries over with another meaning, which Message says), "lost" (a feature is left out)
+// or "dropped" (the whole hook is left out).
+type Loss struct {
+	Hook     string `json:"hook"` // where the hook is written in the source file
+	Feature  string `json:"feature"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+func (l Loss) String() string {
+	return fmt.Sprintf("%s: %s %s: %s", l.Hook, l.Severity, l.Feature, l.Message)
+}
+
+// Result is a conversion: the target file and what did not carry over.
+type Result struct {
+	Output []byte // the target configuration, indented JSON ending in "\n"
+	Losses []Loss
+	Hooks  int // hooks read from the source
+}
+
+// Dropped reports whether some hook was left out entirely.
+func (r *Result) Dropped() bool {
+	return slices.ContainsFunc(r.Losses, func(l Loss) bool { return l.Severity == "dropped" })
+}
+
+// Convert reads data (named name, for messages and dialect detection) in dialect from and
+// writes it for agent to.
+func Convert(from, to, name string, data []byte) (*Result, error) {
+	src := dialect.ByName(from)
+	if src == nil {
+		return nil, fmt.Errorf("hookexec: convert: unknown source agent %q", from)
+	}
+	if !slices.Contains(Targets, to) {
+		return nil, fmt.Errorf("%w %q (targets: %s)", ErrTarget, to, strings.Join(Targets, ", "))
+	}
+	f, err := dialect.Read(name, data, src)
+	if err != nil {
+		return nil, fmt.Errorf("hookexec: convert: %s: %w", name, err)
+	}
+	c := &conv{from: from, to: to, groups: map[string][]any{}, matchers: map[string]map[string]int{}}
+	for _, w := range f.Warnings {
+		if w.Error {
+			c.loss(w.Path, "source", "lost", "%s", w.Message)
+		}
+	}
+	for i := range f.Hooks {
+		c.hook(&f.Hooks[i])
+	}
+	return &Result{Output: c.output(), Losses: c.losses, Hooks: len(f.Hooks)}, nil
+}
+
+type object = map[string]any
+
+type conv struct {
+	from, to string
+	events   []string                  // target event keys in first-use order
+	groups   map[string][]any          // event → entries
+	matchers map[string]map[string]int // Claude shape: event → matcher → index of its group
+	losses   []Loss
+	at       string
+}
+
+func (c *conv) loss(hook, feature, severity, format string, args ...any) {
+	c.losses = append(c.losses, Loss{Hook: hook, Feature: feature, Severity: severity, Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *conv) lost(feature, format string, args ...any) {
+	c.loss(c.at, feature, "lost", format, args...)
+}
+
+// answers names the vocabulary each agent reads hook output in.
+func answers(agent string) string {
+	switch agent {
+	case vocab.Claude, vocab.Factory, vocab.CliAgent, vocab.Mycode, vocab.Qwen, vocab.Codex:
+		return "Claude Code's (exit 2, decision, hookSpecificOutput)"
+	case vocab.Cursor:
+		return "Cursor's (permission, user_message, agent_message, continue)"
+	case vocab.Copilot:
+		return "Copilot CLI's (permissionDecision, modifiedArgs)"
+	case vocab.Windsurf:
+		return "Windsurf's (exit code 2 only)"
+	case vocab.Kiro:
+		return "Kiro's (exit code 2, stdout as context)"
+	case vocab.Cline:
+		return "Cline's (cancel, contextModification, errorMessage)"
+	}
+	return agent + "'s"
+}
+
+func (c *conv) hook(h *dialect.Hook) {
+	c.at = h.Path
+	if c.at == "" {
+		c.at = h.Name
+	}
+	if h.Disabled != "" {
+		c.loss(c.at, "hook", "dropped", "not converted: %s", h.Disabled)
+		return
+	}
+	ev := event.Lookup(h.Event)
+	if a, b := answers(c.from), answers(c.to); a != b && (h.Type == "command") {
+		c.loss(c.at, "answer", "changed", "the command answers in %s words; %s reads %s: check what it prints", a, c.to, b)
+	}
+	tools, exact := canonicalTools(h.Matcher, h.RegexMatcher)
+	if !exact && h.Matcher != "" {
+		c.loss(c.at, "matcher", "changed", "matcher %q is a pattern, kept as written: tool names in it are %s's", h.Matcher, c.from)
+	}
+	switch c.to {
+	case vocab.Claude, vocab.Factory:
+		c.claude(h, ev, tools, exact)
+	case vocab.Cursor:
+		c.cursor(h, ev, tools, exact)
+	case vocab.Copilot:
+		c.copilot(h, ev, tools, exact)
+	case vocab.Windsurf:
+		c.windsurf(h, ev, tools, exact)
+	}
+}
+
+// canonicalTools reads a matcher of tool names ("Bash|run_shell_command") as canonical
+// tools; exact is false for a pattern (regex, glob) that cannot be read so.
+func canonicalTools(m string, regex bool) (tools []string, exact bool) {
+	m = strings.TrimSpace(m)
+	if m == "" || m == "*" {
+		return nil, true
+	}
+	if t, ok := strings.CutPrefix(m, "^("); ok && strings.HasSuffix(t, ")$") {
+		m, regex = strings.TrimSuffix(t, ")$"), false
+	}
+	if m == "mcp__.*" {
+		return []string{"mcp__.*"}, true
+	}
+	for _, part := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
+		part = strings.TrimSpace(part)
+		if part == "mcp__.*" {
+			tools = append(tools, part)
+			continue
+		}
+		if strings.ContainsAny(part, "*.^$()[]{}?+\\") {
+			return nil, false
+		}
+		if c := vocab.Tool(part); c != "" {
+			part = c
+		}
+		if !slices.Contains(tools, part) {
+			tools = append(tools, part)
+		}
+	}
+	return tools, true
+}
+
+// spellMatcher writes canonical tools in agent's spelling, joined by "|".
+func spellMatcher(agent string, tools []string) string {
+	out := make([]string, 0, len(tools))
+	for _, t := range tools {
+		s := vocab.Spell(agent, t)
+		if s == "" {
+			s = t
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "|")
+}
+
+func (c *conv) add(ev string, entry any) {
+	if _, ok := c.groups[ev]; !ok {
+		c.events = append(c.events, ev)
+	}
+	c.groups[ev] = append(c.groups[ev], entry)
+}
+
+// common reports the handler features only some agents have.
+func (c *conv) common(h *dialect.Hook, keep ...string) {
+	has := func(f string) bool { return slices.Contains(keep, f) }
+	check := func(f string, set bool, what string) {
+		if set && !has(f) {
+			c.lost(f, "%s has no %s; left out", c.to, what)
+		}
+	}
+	check("if", h.If != "", "\"if\" permission rule: the hook now runs on every matching call")
+	check("async", h.Async, "background hooks: it runs in the foreground")
+	check("once", h.Once, "once-per-session hooks")
+	check("statusMessage", h.StatusMessage != "", "status message")
+	check("env", len(h.Env) > 0, "per-hook environment")
+	check("cwd", h.Cwd != "", "working directory")
+	check("timeout", h.TimeoutSet, "timeout: the agent's default applies")
+	check("filter", len(h.FilterPaths) > 0 || len(h.FilterTools) > 0 || len(h.FileEvents) > 0, "path, tool or file-event filter: the hook runs for every matching call")
+	if h.FailClosed && !has("failClosed") {
+		c.loss(c.at, "failClosed", "changed", "%s fails open: a crashing guard no longer blocks", c.to)
+	}
+	if h.Shell == "powershell" && !has("powershell") {
+		c.lost("shell", "%s has no PowerShell commands", c.to)
+	}
+}
+
+func seconds(d time.Duration) any {
+	s := d.Seconds()
+	if s == float64(int64(s)) {
+		return int64(s)
+	}
+	return s
+}
+
+// command is the hook's command line (exec-form args joined, each quoted).
+func command(h *dialect.Hook) string {
+	if len(h.Args) == 0 {
+		return h.Command
+	}
+	parts := make([]string, len(h.Args))
+	for i, a := range h.Args {
+		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}
+
+// typeOK reports whether the target runs the hook's type, reporting a dropped hook if not.
+func (c *conv) typeOK(h *dialect.Hook, types ...string) bool {
+	if slices.Contains(types, h.Type) {
+		return true
+	}
+	c.loss(c.at, "type", "dropped", "%s has no %s hooks", c.to, h.Type)
+	return false
+}
+
+func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if c.to == vocab.Factory {
+		if _, ok := vocab.EventOf(vocab.Factory, ev.Name); !ok {
+			c.loss(c.at, "event", "dropped", "Factory Droid has no %s event", ev.Name)
+			return
+		}
+		if !c.typeOK(h, "command") {
+			return
+		}
+	} else if !c.typeOK(h, "command", "prompt", "agent", "http", "mcp_tool") {
+		return
+	}
+	if !ev.Known {
+		c.loss(c.at, "event", "dropped", "%s has no %s event", c.to, h.Event)
+		return
+	}
+	matcher := h.Matcher
+	if exact {
+		matcher = spellMatcher(c.to, tools)
+	}
+	handler := object{"type": h.Type}
+	switch h.Type {
+	case "command":
+		handler["command"] = command(h)
+	case "prompt", "agent":
+		handler["prompt"] = h.Prompt
+	case "http":
+		handler["url"] = h.URL
+	case "mcp_tool":
+		handler["server"], handler["tool"] = h.Server, h.Tool
+	}
+	keep := []string{"if", "async", "once", "statusMessage", "timeout"}
+	if c.to == vocab.Factory {
+		keep = []string{"timeout"}
+	}
+	c.common(h, keep...)
+	if h.TimeoutSet {
+		handler["timeout"] = seconds(h.Timeout)
+	}
+	if h.If != "" && c.to == vocab.Claude {
+		handler["if"] = h.If
+	}
+	if h.Async && c.to == vocab.Claude {
+		handler["async"] = true
+	}
+	if h.StatusMessage != "" && c.to == vocab.Claude {
+		handler["statusMessage"] = h.StatusMessage
+	}
+	if h.Once && c.to == vocab.Claude {
+		handler["once"] = true
+	}
+	if c.matchers[ev.Name] == nil {
+		c.matchers[ev.Name] = map[string]int{}
+	}
+	if i, ok := c.matchers[ev.Name][matcher]; ok {
+		g := c.groups[ev.Name][i].(object)
+		g["hooks"] = append(g["hooks"].([]any), handler)
+		return
+	}
+	g := object{"hooks": []any{handler}}
+	if matcher != "" {
+		g["matcher"] = matcher
+	}
+	c.matchers[ev.Name][matcher] = len(c.groups[ev.Name])
+	c.add(ev.Name, g)
+}
+
+// agentEvents resolves where a hook goes in an agent whose events may be tool-specific:
+// one (event, matcher) per place; ok false when the hook cannot go anywhere.
+func agentEvents(agent string, ev event.Info, tools []string, exact bool) (names []string, matchers []string, missing []string) {
+	if exact && len(tools) > 0 {
+		generic := ""
+		var rest []string
+		for _, t := range tools {
+			tool := t
+			if t == "mcp__.*" {
+				tool = "mcp__x__y"
+			}
+			name, ok := vocab.EventName(agent, ev.Name, tool)
+			if !ok {
+				missing = append(missing, t)
+				continue
+			}
+			if e, _ := vocab.EventOf(agent, name); e.Tools == "" {
+				generic = name
+				rest = append(rest, t)
+				continue
+			}
+			if !slices.Contains(names, name) {
+				names, matchers = append(names, name), append(matchers, "")
+			}
+		}
+		if generic != "" {
+			names, matchers = append(names, generic), append(matchers, spellMatcher(agent, rest))
+		}
+		return names, matchers, missing
+	}
+	if name, ok := vocab.EventName(agent, ev.Name, ""); ok {
+		m := ""
+		if !exact {
+			m = "?" // a pattern: the caller keeps it as written
+		}
+		return []string{name}, []string{m}, nil
+	}
+	// No generic event: every tool-specific one of the agent for this event.
+	for _, e := range vocab.Events(agent) {
+		if e.Canonical == ev.Name && e.Tools != "" {
+			names, matchers = append(names, e.Name), append(matchers, "")
+		}
+	}
+	if len(names) == 0 {
+		missing = []string{"*"}
+	}
+	return names, matchers, missing
+}
+
+func (c *conv) placed(h *dialect.Hook, ev event.Info, tools []string, exact bool) ([]string, []string, bool) {
+	names, matchers, missing := agentEvents(c.to, ev, tools, exact)
+	if len(tools) == 0 && exact && len(names) > 0 && matchers[0] == "" {
+		if e, _ := vocab.EventOf(c.to, names[0]); e.Tools != "" {
+			c.lost("matcher", "%s has %s hooks only for some tools (%s); calls of other tools no longer run it", c.to, ev.Name, strings.Join(names, ", "))
+		}
+	}
+	for i, name := range names {
+		e, _ := vocab.EventOf(c.to, name)
+		if matchers[i] != "" || e.Tools == "" || e.Tools == "mcp__.*" || len(tools) == 0 {
+			continue
+		}
+		for _, t := range strings.Split(e.Tools, "|") {
+			if !slices.Contains(tools, t) {
+				c.loss(c.at, "matcher", "changed", "%s runs for every %s call, wider than %s", name, e.Tools, strings.Join(tools, "|"))
+				break
+			}
+		}
+	}
+	severity := "lost"
+	if len(names) == 0 {
+		severity = "dropped"
+	}
+	for _, m := range missing {
+		what := ev.Name
+		if m != "*" {
+			what += " on " + m
+		}
+		if ev.CanBlock {
+			c.loss(c.at, "event", severity, "%s has no hook for %s: those calls are no longer guarded", c.to, what)
+		} else {
+			c.loss(c.at, "event", severity, "%s has no hook for %s", c.to, what)
+		}
+	}
+	return names, matchers, len(names) > 0
+}
+
+func (c *conv) cursor(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if !c.typeOK(h, "command", "prompt") {
+		return
+	}
+	names, matchers, ok := c.placed(h, ev, tools, exact)
+	if !ok {
+		return
+	}
+	c.common(h, "timeout", "failClosed")
+	for i, name := range names {
+		entry := object{}
+		if h.Type == "prompt" {
+			entry["type"], entry["prompt"] = "prompt", h.Prompt
+		} else {
+			entry["command"] = command(h)
+		}
+		switch matchers[i] {
+		case "":
+		case "?":
+			entry["matcher"] = h.Matcher
+		default:
+			entry["matcher"] = matchers[i]
+		}
+		if h.TimeoutSet {
+			entry["timeout"] = seconds(h.Timeout)
+		}
+		if h.FailClosed {
+			entry["failClosed"] = true
+		}
+		c.add(name, entry)
+	}
+}
+
+func (c *conv) copilot(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if !c.typeOK(h, "command") {
+		return
+	}
+	names, matchers, ok := c.placed(h, ev, tools, exact)
+	if !ok {
+		return
+	}
+	c.common(h, "timeout", "env", "cwd", "powershell")
+	for i, name := range names {
+		entry := object{"type": "command"}
+		if h.Shell == "powershell" {
+			entry["powershell"] = command(h)
+		} else {
+			entry["bash"] = command(h)
+		}
+		switch matchers[i] {
+		case "":
+		case "?":
+			entry["matcher"] = h.Matcher
+		default:
+			entry["matcher"] = matchers[i]
+		}
+		if h.TimeoutSet {
+			entry["timeoutSec"] = seconds(h.Timeout)
+		}
+		if h.Cwd != "" {
+			entry["cwd"] = h.Cwd
+		}
+		if len(h.Env) > 0 {
+			env := object{}
+			for _, kv := range h.Env {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+			entry["env"] = env
+		}
+		c.add(name, entry)
+	}
+}
+
+func (c *conv) windsurf(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if !c.typeOK(h, "command") {
+		return
+	}
+	if !exact {
+		c.loss(c.at, "matcher", "dropped", "Windsurf cannot filter by a pattern; the hook would run for calls %q does not select", h.Matcher)
+		return
+	}
+	names, matchers, ok := c.placed(h, ev, tools, exact)
+	if !ok {
+		return
+	}
+	c.common(h, "cwd", "powershell")
+	for i, name := range names {
+		if matchers[i] != "" {
+			c.lost("matcher", "Windsurf hooks cannot filter tools; %s runs for every call %s covers", name, name)
+		}
+		entry := object{}
+		if h.Shell == "powershell" {
+			entry["powershell"] = command(h)
+		} else {
+			entry["command"] = command(h)
+		}
+		if h.Cwd != "" {
+			entry["working_directory"] = h.Cwd
+		}
+		c.add(name, entry)
+	}
+}
+
+func (c *conv) output() []byte {
+	hooks := object{}
+	for _, ev := range c.events {
+		hooks[ev] = c.groups[ev]
+	}
+	doc := object{"hooks": hooks}
+	if c.to == vocab.Cursor || c.to == vocab.Copilot {
+		doc["version"] = 1
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc) // maps of JSON values always encode
+	return b.Bytes()
+}
+
+// Report renders the losses as text, one per line, or a line saying there are none.
+func (r *Result) Report(from, to string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s -> %s: %d hooks read, %d things do not carry over\n", from, to, r.Hooks, len(r.Losses))
+	for _, l := range r.Losses {
+		b.WriteString("  " + l.String() + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,361 @@
+// Package vocab is the canonical tool and event vocabulary: how each coding agent spells
+// its tools and its hook events, mapped onto Claude Code's names, which are canonical.
+//
+// Matchers consult it so that one guard written for one agent selects the same calls in
+// the others ("Bash" also selects Gemini's run_shell_command, Codex's shell, Cursor's
+// Shell, Copilot's bash, Cline's execute_command), and the dialects of package dialect use
+// it to spell a canonical fire the way their hooks expect.
+//
+// It is a table and nothing else: it does not read configuration or payloads. Names are
+// compared exactly (case matters, as in every agent's own matcher). A spelling that two
+// agents use for different tools would make the mapping ambiguous; the table has none,
+// and a test keeps it so. What cannot be mapped is listed in Unmapped.
+package vocab
+
+import (
+	"maps"
+	"slices"
+)
+
+// Agent names, as the agents' commands (and hookexec's profiles) are named.
+const (
+	Claude    = "claude"
+	CliAgent  = "cli-agent"
+	Mycode    = "mycode"
+	Autohand  = "autohand"
+	AutoAgent = "autoagent"
+	Iteratr   = "iteratr"
+	Gemini    = "gemini"
+	Codex     = "codex"
+	Cursor    = "cursor"
+	Copilot   = "copilot"
+	Windsurf  = "windsurf"
+	Qwen      = "qwen"
+	Factory   = "factory"
+	Kiro      = "kiro"
+	Cline     = "cline"
+)
+
+// Agents lists every agent of the table, Claude Code first, then the seeds, then the rest.
+var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline}
+
+// Canonical tool names (Claude Code's).
+const (
+	Bash         = "Bash"
+	PowerShell   = "PowerShell"
+	Read         = "Read"
+	Write        = "Write"
+	Edit         = "Edit"
+	MultiEdit    = "MultiEdit"
+	NotebookEdit = "NotebookEdit"
+	Glob         = "Glob"
+	Grep         = "Grep"
+	LS           = "LS"
+	WebFetch     = "WebFetch"
+	WebSearch    = "WebSearch"
+	Task         = "Task"
+	TodoWrite    = "TodoWrite"
+)
+
+// tools maps, per agent, each tool spelling to the canonical tool. Sources: Claude Code's
+// tools reference; seed 001 (autohand) and cli-agent's examples; gemini-cli
+// docs/tools/*.md; codex-rs core/src/tools (shell, exec_command, apply_patch); Cursor's
+// hooks reference (preToolUse tool_name); Copilot CLI's hooks reference (toolName);
+// qwen-code packages/core/src/tools; Factory's tools reference; Kiro CLI's built-in
+// tools; Cline's tools reference (src/shared/tools.ts).
+var tools = map[string]map[string]string{
+	Claude: {
+		"Bash": Bash, "PowerShell": PowerShell, "Read": Read, "Write": Write, "Edit": Edit,
+		"MultiEdit": MultiEdit, "NotebookEdit": NotebookEdit, "Glob": Glob, "Grep": Grep, "LS": LS,
+		"WebFetch": WebFetch, "WebSearch": WebSearch, "Task": Task, "Agent": Task, "TodoWrite": TodoWrite,
+	},
+	CliAgent: {"bash_execute": Bash, "read_file": Read, "write_file": Write, "edit_file": Edit},
+	Autohand: {"run_command": Bash, "read_file": Read, "write_file": Write, "edit_file": Edit, "search": Grep, "list_directory": LS},
+	Gemini: {
+		"run_shell_command": Bash, "read_file": Read, "read_many_files": Read, "write_file": Write,
+		"replace": Edit, "glob": Glob, "search_file_content": Grep, "grep_search": Grep,
+		"list_directory": LS, "web_fetch": WebFetch, "google_web_search": WebSearch, "write_todos": TodoWrite,
+	},
+	Codex: {"shell": Bash, "exec_command": Bash, "local_shell": Bash, "apply_patch": Edit, "update_plan": TodoWrite, "web_search": WebSearch},
+	Cursor: {
+		"Shell": Bash, "Read": Read, "Write": Write, "Grep": Grep, "Glob": Glob, "LS": LS,
+		"Task": Task, "WebFetch": WebFetch, "WebSearch": WebSearch, "TodoWrite": TodoWrite,
+	},
+	Copilot: {
+		"bash": Bash, "powershell": PowerShell, "view": Read, "create": Write, "edit": Edit,
+		"glob": Glob, "grep": Grep, "web_fetch": WebFetch, "task": Task,
+	},
+	Qwen: {
+		"run_shell_command": Bash, "read_file": Read, "read_many_files": Read, "write_file": Write,
+		"edit": Edit, "glob": Glob, "grep_search": Grep, "list_directory": LS, "web_fetch": WebFetch,
+		"web_search": WebSearch, "todo_write": TodoWrite, "task": Task,
+	},
+	Factory: {
+		"Execute": Bash, "Read": Read, "Create": Write, "Edit": Edit, "MultiEdit": MultiEdit,
+		"ApplyPatch": Edit, "Glob": Glob, "Grep": Grep, "LS": LS, "FetchUrl": WebFetch,
+		"WebSearch": WebSearch, "Task": Task, "TodoWrite": TodoWrite,
+	},
+	Kiro: {"execute_bash": Bash, "executeBash": Bash, "fs_read": Read, "fsRead": Read, "fs_write": Write, "fsWrite": Write, "grep": Grep, "glob": Glob, "web_fetch": WebFetch, "web_search": WebSearch},
+	Cline: {
+		"execute_command": Bash, "read_file": Read, "write_to_file": Write, "replace_in_file": Edit,
+		"search_files": Grep, "list_files": LS, "web_fetch": WebFetch, "new_task": Task,
+	},
+}
+
+// Unmapped lists tools of some agents that have no canonical counterpart, with why. A
+// guard on them must be written in their agent's own spelling.
+var Unmapped = map[string]string{
+	"Cursor Delete":                     "Claude Code has no delete tool (deletions go through Bash)",
+	"Copilot read_bash/write_bash":      "interactive shell sessions; no canonical counterpart",
+	"Gemini save_memory":                "memory tools differ in meaning across agents",
+	"Cline browser_action":              "no browser tool in Claude Code",
+	"Cline use_mcp_tool":                "the MCP server and tool are in the input, not the name; matched as mcp__<server>__<tool> only when the host spells it so",
+	"Cline ask_followup_question":       "conversation steps, not tools, elsewhere",
+	"Cline attempt_completion":          "conversation steps, not tools, elsewhere",
+	"Kiro use_aws":                      "no AWS tool elsewhere",
+	"Codex view_image":                  "no image tool elsewhere",
+	"Windsurf (every tool)":             "Windsurf names actions by event (pre_run_command, pre_write_code, ...), not by tool: see Events",
+	"Kiro IDE toolTypes read/write/...": "categories, not tools: read, write, shell, web map to Read, Write|Edit, Bash, WebFetch|WebSearch",
+}
+
+// byName maps every spelling of every agent to its canonical tool. Built once; the
+// table test checks that no spelling means two tools.
+var byName = func() map[string]string {
+	m := map[string]string{}
+	for _, agent := range Agents {
+		for name, canon := range tools[agent] {
+			m[name] = canon
+		}
+	}
+	return m
+}()
+
+// Tool returns the canonical name of a tool as any agent spells it, or "" for a name the
+// table does not know (MCP tools, custom tools).
+func Tool(name string) string { return byName[name] }
+
+// Spell returns how agent spells the canonical tool, or "" when it has no such tool (or
+// the agent is unknown). When an agent has several spellings, the first in sorted order
+// that is not an alias is returned (Gemini's read_file, not read_many_files).
+func Spell(agent, canonical string) string { return spellings[agent][canonical] }
+
+// spellings is Spell's table, built once: matchers consult it on every miss.
+var spellings = func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for agent, names := range tools {
+		m := map[string]string{}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			canon := names[n]
+			switch {
+			case names[canon] == canon:
+				m[canon] = canon
+			case preferred[agent][canon] != "":
+				m[canon] = preferred[agent][canon]
+			case m[canon] == "":
+				m[canon] = n
+			}
+		}
+		out[agent] = m
+	}
+	return out
+}()
+
+// preferred names the spelling Spell returns where an agent has several for one tool.
+var preferred = map[string]map[string]string{
+	Gemini:  {Read: "read_file", Grep: "grep_search"},
+	Qwen:    {Read: "read_file"},
+	Codex:   {Bash: "shell", Edit: "apply_patch"},
+	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
+	Factory: {Edit: "Edit"},
+	Claude:  {Task: "Task"},
+}
+
+// ToolsOf returns agent's spelling → canonical table (a copy), nil for an unknown agent.
+func ToolsOf(agent string) map[string]string {
+	if t := tools[agent]; t != nil {
+		return maps.Clone(t)
+	}
+	return nil
+}
+
+// Spellings returns the other names a matcher written for agent should also be tested
+// against for subject: the canonical name and agent's own spelling of it, each only when
+// it differs from subject. Nil when subject is not in the table.
+func Spellings(agent, subject string) []string {
+	canon := byName[subject]
+	if canon == "" {
+		return nil
+	}
+	var out []string
+	if canon != subject {
+		out = append(out, canon)
+	}
+	if s := Spell(agent, canon); s != "" && s != subject && s != canon {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Event is one hook event as an agent spells it, and what it is canonically: the canonical
+// event, and for agents that name an event after the kind of tool (Cursor's
+// beforeShellExecution, Windsurf's pre_run_command) the canonical tool matcher it implies.
+type Event struct {
+	Name      string // as the agent spells it
+	Canonical string // canonical (Claude Code) event name
+	// Tools is the matcher the event implies, in canonical names ("Bash",
+	// "Edit|Write|MultiEdit|NotebookEdit", "mcp__.*"); "" when the event is not tool-specific.
+	Tools string
+}
+
+const (
+	fileEdits = "Edit|Write|MultiEdit|NotebookEdit"
+	mcpTools  = "mcp__.*"
+)
+
+// events lists, per agent, its hook events in its own spelling. Sources are named in the
+// comments; events an agent has that nothing canonical matches are in UnmappedEvents.
+var events = map[string][]Event{
+	// cursor.com/docs/agent/hooks (hooks.json version 1).
+	Cursor: {
+		{"sessionStart", "SessionStart", ""}, {"sessionEnd", "SessionEnd", ""},
+		{"preToolUse", "PreToolUse", ""}, {"postToolUse", "PostToolUse", ""}, {"postToolUseFailure", "PostToolUseFailure", ""},
+		{"subagentStart", "SubagentStart", ""}, {"subagentStop", "SubagentStop", ""},
+		{"beforeShellExecution", "PreToolUse", Bash}, {"afterShellExecution", "PostToolUse", Bash},
+		{"beforeMCPExecution", "PreToolUse", mcpTools}, {"afterMCPExecution", "PostToolUse", mcpTools},
+		{"beforeReadFile", "PreToolUse", Read}, {"afterFileEdit", "PostToolUse", fileEdits},
+		{"beforeSubmitPrompt", "UserPromptSubmit", ""}, {"preCompact", "PreCompact", ""}, {"stop", "Stop", ""},
+	},
+	// docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the
+	// camelCase spelling, and the PascalCase (VS Code compatible) one of the same events.
+	Copilot: {
+		{"sessionStart", "SessionStart", ""}, {"sessionEnd", "SessionEnd", ""},
+		{"userPromptSubmitted", "UserPromptSubmit", ""}, {"preToolUse", "PreToolUse", ""},
+		{"postToolUse", "PostToolUse", ""}, {"errorOccurred", "SessionError", ""},
+		{"agentStop", "Stop", ""}, {"subagentStop", "SubagentStop", ""},
+		{"notification", "Notification", ""}, {"permissionRequest", "PermissionRequest", ""},
+		{"SessionStart", "SessionStart", ""}, {"SessionEnd", "SessionEnd", ""},
+		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreToolUse", "PreToolUse", ""},
+		{"PostToolUse", "PostToolUse", ""}, {"PreCompact", "PreCompact", ""},
+		{"SubagentStart", "SubagentStart", ""}, {"SubagentStop", "SubagentStop", ""}, {"Stop", "Stop", ""},
+	},
+	// docs.windsurf.com/windsurf/cascade/hooks.
+	Windsurf: {
+		{"pre_read_code", "PreToolUse", Read}, {"post_read_code", "PostToolUse", Read},
+		{"pre_write_code", "PreToolUse", fileEdits}, {"post_write_code", "PostToolUse", fileEdits},
+		{"pre_run_command", "PreToolUse", Bash}, {"post_run_command", "PostToolUse", Bash},
+		{"pre_mcp_tool_use", "PreToolUse", mcpTools}, {"post_mcp_tool_use", "PostToolUse", mcpTools},
+		{"pre_user_prompt", "UserPromptSubmit", ""}, {"post_cascade_response", "Stop", ""},
+	},
+	// kiro.dev/docs/hooks/types (IDE triggers) and kiro.dev/docs/cli/hooks (CLI events).
+	Kiro: {
+		{"promptSubmit", "UserPromptSubmit", ""}, {"agentStop", "Stop", ""},
+		{"preToolUse", "PreToolUse", ""}, {"postToolUse", "PostToolUse", ""},
+		{"fileEdited", "FileChanged", ""}, {"fileCreated", "FileChanged", ""}, {"fileDeleted", "FileChanged", ""},
+		{"agentSpawn", "SessionStart", ""}, {"userPromptSubmit", "UserPromptSubmit", ""}, {"stop", "Stop", ""},
+	},
+	// docs.cline.bot/features/hooks/hook-reference: the file names of the hooks.
+	Cline: {
+		{"TaskStart", "SessionStart", ""}, {"TaskResume", "SessionStart", ""}, {"TaskCancel", "SessionEnd", ""},
+		{"TaskComplete", "Stop", ""}, {"PreToolUse", "PreToolUse", ""}, {"PostToolUse", "PostToolUse", ""},
+		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreCompact", "PreCompact", ""},
+	},
+	// docs.factory.ai/reference/hooks-reference: Claude Code's names.
+	Factory: claudeNames("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
+		"SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
+	// geminicli.com/docs/hooks/reference.
+	Gemini: {
+		{"BeforeTool", "PreToolUse", ""}, {"AfterTool", "PostToolUse", ""},
+		{"BeforeAgent", "UserPromptSubmit", ""}, {"AfterAgent", "Stop", ""},
+		{"SessionStart", "SessionStart", ""}, {"SessionEnd", "SessionEnd", ""},
+		{"PreCompress", "PreCompact", ""}, {"Notification", "Notification", ""},
+	},
+	// developers.openai.com/codex/hooks: Claude Code's names.
+	Codex: claudeNames("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+		"PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"),
+	// qwenlm.github.io/qwen-code-docs hooks: Claude Code's names.
+	Qwen: claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
+		"Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
+}
+
+func claudeNames(names ...string) []Event {
+	out := make([]Event, len(names))
+	for i, n := range names {
+		out[i] = Event{n, n, ""}
+	}
+	return out
+}
+
+// UnmappedEvents lists agents' events with no canonical counterpart, with why. Their hooks
+// are read, reported, and never run: no canonical fire reaches them.
+var UnmappedEvents = map[string]string{
+	"cursor afterAgentResponse":                      "the agent's reply text; no canonical event carries it",
+	"cursor afterAgentThought":                       "a thinking block; no canonical event carries it",
+	"cursor beforeTabFileRead":                       "Tab completions are not agent tool calls",
+	"cursor afterTabFileEdit":                        "Tab completions are not agent tool calls",
+	"windsurf post_cascade_response_with_transcript": "a transcript file path; no canonical event carries it",
+	"windsurf post_setup_worktree":                   "runs after Windsurf made the worktree; WorktreeCreate asks the hook to make it",
+	"kiro userTriggered":                             "a button in the IDE, not an event of the agent loop",
+	"gemini BeforeModel":                             "model requests are not hook events elsewhere",
+	"gemini AfterModel":                              "model responses are not hook events elsewhere",
+	"gemini BeforeToolSelection":                     "tool selection is not a hook event elsewhere",
+}
+
+// Events returns agent's hook events in its spelling (a copy), nil for an unknown agent.
+func Events(agent string) []Event { return slices.Clone(events[agent]) }
+
+// EventOf resolves agent's spelling of an event; ok is false when the agent has no such event.
+func EventOf(agent, name string) (Event, bool) {
+	for _, e := range events[agent] {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// EventName spells a canonical event (with the canonical tool the fire is about, "" when
+// none) the way agent names it: the tool-specific event when the agent has one for the
+// tool, else its generic one. ok is false when the agent has no such event.
+func EventName(agent, canonical, tool string) (string, bool) {
+	generic := ""
+	for _, e := range events[agent] {
+		if e.Canonical != canonical {
+			continue
+		}
+		if e.Tools == "" {
+			if generic == "" {
+				generic = e.Name
+			}
+			continue
+		}
+		if tool != "" && impliesTool(e.Tools, tool) {
+			return e.Name, true
+		}
+	}
+	return generic, generic != ""
+}
+
+// impliesTool reports whether an event's implied matcher covers the canonical tool.
+func impliesTool(matcher, tool string) bool {
+	if matcher == mcpTools {
+		return len(tool) > 5 && tool[:5] == "mcp__"
+	}
+	for _, t := range splitBar(matcher) {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func splitBar(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '|' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
