@@ -22,7 +22,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -60,7 +60,7 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel
+test: test-go test-cross test-c test-cpp test-python test-node test-install test-wheel test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, install, wheel, the live agents
 
 test-go: ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -81,6 +81,25 @@ test-node: $(CLI) ## the Node host example (examples/node_host) with Node's buil
 	else \
 		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
 	fi
+
+# The live suite runs from its directory (its vectors are relative); the test binary is run
+# directly so its report (one line per vector, then the totals) is printed even when it passes.
+test-claude: ## Claude Code live conformance: the pinned binary (tests/live/versions.json, cached) vs hookexec on every vector
+	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
+	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+
+# Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
+live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
+	cd tests/live/$(1) && HOOKEXEC_LIVE_$(2)=1 $(CURDIR)/$(BUILD)/live-$(1).test -test.count=1 $(if $(V),-test.v)
+
+test-gemini: ## Gemini CLI live conformance: the pinned gemini (tests/live/versions.json, cached) vs hookexec on every vector
+	$(call live,gemini,GEMINI)
+
+test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on every vector
+	$(call live,codex,CODEX)
+
+test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
+	$(call live,qwen,QWEN)
 
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
@@ -123,7 +142,9 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
 FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
-	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects
+	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
+	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
+	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings
 STRESS_FIRES ?= 100000
 
 stress: $(LIB) $(PYVERSION) ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so

@@ -14,3 +14,5 @@ require (
 require mvdan.cc/sh/v3 v3.14.1
 
 require golang.org/x/sys v0.49.0
+
+require github.com/pelletier/go-toml/v2 v2.4.3

@@ -84,7 +84,7 @@ hookexec --profile autohand toggle-all on`,
 }
 
 // notEdited are the dialects whose files the edit verbs do not write.
-var notEdited = map[string]bool{"cursor": true, "copilot": true, "windsurf": true, "kiro": true, "cline": true}
+var notEdited = map[string]bool{"cursor": true, "copilot": true, "windsurf": true, "kiro": true, "cline": true, "gemini": true, "codex": true}
 
 // target is a file the verbs write, with the shape its hooks are written in.
 type target struct {

@@ -336,3 +336,22 @@ func TestEditsOfProjectFilesNeverWriteOutsideTheProject(t *testing.T) {
 		assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link stays a link")
 	})
 }
+
+// Codex's config.toml (and hooks.json beside it) and Gemini CLI's settings are not written
+// by the edit verbs: JSON edits would corrupt TOML, and the keys they write are not theirs.
+func TestEditRefusesCodexAndGeminiFiles(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	toml := "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo done\"\n"
+	s.write("project/.codex/config.toml", toml)
+	out := s.run("--profile", "codex", "toggle-all", "off")
+	assert.NotEqual(t, 0, out.code)
+	assert.Contains(t, out.stderr, "codex's format")
+	assert.Equal(t, toml, s.read("project/.codex/config.toml"), "untouched")
+	gemini := `{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "echo done", "name": "done"}]}]}}`
+	s.write("project/.gemini/settings.json", gemini)
+	out = s.run("--profile", "gemini", "disable", "done")
+	assert.NotEqual(t, 0, out.code)
+	assert.Contains(t, out.stderr, "gemini's format")
+	assert.Equal(t, gemini, s.read("project/.gemini/settings.json"), "untouched")
+}

@@ -116,6 +116,40 @@ var profiles = map[string]*Profile{
 			)
 		},
 	},
+	// Gemini CLI: the project's settings over the user's (packages/core/src/hooks/hookRegistry
+	// getSourcePriority); the system file lives where GEMINI_CLI_SYSTEM_SETTINGS_PATH says.
+	"gemini": {
+		Name: "gemini", Dialect: dialect.Gemini, Inline: dialect.Gemini, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Gemini,
+				filepath.Join(project, ".gemini/settings.json"),
+				filepath.Join(home, ".gemini/settings.json"),
+			)
+		},
+	},
+	// Codex: each config layer (project .codex, then CODEX_HOME, ~/.codex) may hold hooks.json
+	// and [hooks] in config.toml; Codex loads both, warning when one layer has both.
+	"codex": {
+		Name: "codex", Dialect: dialect.Codex, Inline: dialect.Codex, DefaultTimeout: 600 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Codex,
+				filepath.Join(project, ".codex/hooks.json"),
+				filepath.Join(project, ".codex/config.toml"),
+				filepath.Join(home, ".codex/hooks.json"),
+				filepath.Join(home, ".codex/config.toml"),
+			)
+		},
+	},
+	// Qwen Code: project settings over the user's (Claude Code's layout under .qwen).
+	"qwen": {
+		Name: "qwen", Dialect: dialect.Qwen, Inline: dialect.Qwen, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string) []Location {
+			return files(dialect.Qwen,
+				filepath.Join(project, ".qwen/settings.json"),
+				filepath.Join(home, ".qwen/settings.json"),
+			)
+		},
+	},
 	"iteratr": {
 		Name: "iteratr", file: ".iteratr.hooks.yml", Dialect: dialect.Iteratr, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string) []Location {

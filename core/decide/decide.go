@@ -59,9 +59,14 @@ type Input struct {
 	// DecisionObjects: on events decided by an object (PermissionRequest), the top-level
 	// decision fields are ignored (Claude Code's dialect).
 	DecisionObjects bool
-	// TextIsContext makes stdout that is not JSON additional context on every event (the
-	// body of an http hook's 2xx response), not only on those that take text.
-	TextIsContext bool
+	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
+	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
+	ContinueAfterTool bool
+	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
+	Vocabulary Vocabulary
+	// ContextLimit caps a Codex hook's additional context, in approximate tokens
+	// (additionalContextLimit); 0 is Codex's default.
+	ContextLimit int
 }
 
 // Verdict is one hook's reading. Continue defaults to true.
@@ -101,7 +106,13 @@ func Read(in Input) Verdict {
 		return v
 	}
 	if in.Event.OutputIgnored {
-		return v // StopFailure: output and exit code mean nothing
+		return v // StopFailure, InstructionsLoaded: output and exit code mean nothing
+	}
+	switch in.Vocabulary {
+	case Gemini:
+		return readGemini(in)
+	case Codex:
+		return readCodex(in, in.ContextLimit)
 	}
 	stdout := bytes.TrimSpace(in.Stdout)
 	if !utf8.Valid(stdout) {
@@ -135,8 +146,27 @@ func Read(in Input) Verdict {
 		worktree(&v, in, doc)
 	case in.Event.ExitIgnored && in.ExitCode != 0:
 		// The exit code is ignored (InstructionsLoaded, PermissionDenied): not an error.
+	case in.ExitCode == 2 && in.DecisionObjects && in.Event.DecisionObject:
+		// Claude Code 2.1.330: exit 2 does not deny a PermissionRequest; only the JSON
+		// decision object decides, and without one the host's own default applies.
+		if doc != nil {
+			v.apply(in, doc)
+		}
+		if v.Decision == None {
+			v.Error = fmt.Sprintf("exit status 2 does not decide %s (hookSpecificOutput.decision does)", in.Event.Name)
+			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
+				v.Error += ": " + firstLine(s)
+			}
+		}
 	case in.ExitCode == 2:
 		var reason string
+		if in.Vocabulary == Qwen {
+			// Qwen Code reads stderr on exit 2; JSON there is the hook's answer.
+			doc = jsonObject(strings.TrimSpace(strings.ToValidUTF8(string(in.Stderr), "\uFFFD")))
+			if doc != nil {
+				v.Output = doc.MarshalTo(nil)
+			}
+		}
 		if doc != nil {
 			v.apply(in, doc)
 			reason = v.Reason
@@ -156,10 +186,13 @@ func Read(in Input) Verdict {
 			v.Error = fmt.Sprintf("exit status 2 on %s, which cannot block: %s", in.Event.Name, reason)
 		}
 	case in.ExitCode == 0:
-		if doc != nil {
+		switch {
+		case doc != nil:
 			v.apply(in, doc)
-		} else if len(stdout) > 0 && (in.TextIsContext && stdout[0] != '{' || takesTextContext(in.Event.Name)) {
+		case len(stdout) > 0 && takesTextContext(in.Event.Name):
 			v.AdditionalContext = string(stdout)
+		case len(stdout) > 0 && in.Vocabulary == Qwen && stdout[0] != '{':
+			v.SystemMessage = string(stdout) // Qwen Code shows other events' text to the user
 		}
 	default:
 		switch {
@@ -179,7 +212,18 @@ func Read(in Input) Verdict {
 			if s := strings.TrimSpace(string(in.Stderr)); s != "" {
 				v.Error += ": " + firstLine(s)
 			}
+			if in.Vocabulary == Qwen && doc == nil {
+				if text := qwenText(stdout, in.Stderr); text != "" {
+					v.SystemMessage = "Warning: " + text
+				}
+			}
 		}
+	}
+	if in.Vocabulary == Qwen && in.Event.Name == "PreToolUse" && v.UpdatedInput != nil {
+		// Qwen Code applies updatedInput from PermissionRequest hooks only (firePreToolUseHook
+		// reads decisions and context, never the input).
+		v.UpdatedInput = nil
+		v.Warnings = append(v.Warnings, "Qwen Code ignores updatedInput on PreToolUse (only PermissionRequest hooks rewrite the input); ignored")
 	}
 	return v
 }
@@ -338,7 +382,8 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		}
 		v.AdditionalContext += fb
 	}
-	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" {
+	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" &&
+		!(in.ContinueAfterTool && ev.Name == "PreToolUse") {
 		// continue:false outranks any decision: what the event announces must not happen.
 		decision = Deny
 		if reason == "" {

@@ -23,6 +23,7 @@ var Claude = &Dialect{
 	Templates:           false,
 	StrayMatcherIgnored: true,
 	DecisionObjects:     true,
+	ContinueAfterTool:   true,
 	Timeouts:            ClaudeCodeTimeout,
 	Types:               []string{"http", "agent", "mcp_tool"},
 	TypeOnEvent:         ClaudeCodeTypeOnEvent,

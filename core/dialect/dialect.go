@@ -16,7 +16,9 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // Dialect describes one configuration format and how its hooks run. Zero values mean "no"
@@ -32,7 +34,8 @@ type Dialect struct {
 	// Envelope is the set of fields put around the payload on the hooks' stdin.
 	Envelope payload.Envelope
 	// CanonicalOnStdin: the envelope's event field holds the canonical name (Claude Code's
-	// hook_event_name); otherwise it holds the event as the dialect spells it (EventName).
+	// hook_event_name), or its Names spelling; otherwise it holds the event as the dialect
+	// spells it (EventName).
 	CanonicalOnStdin bool
 	// Names spells canonical events the dialect's own way for HOOK_EVENT and stdin; nil or
 	// a missing entry means "as the host fired it".
@@ -56,6 +59,10 @@ type Dialect struct {
 	// hookSpecificOutput.decision, as in Claude Code; other dialects' hooks may use the
 	// top-level decision there as on any event.
 	DecisionObjects bool
+	// ContinueAfterTool: a PreToolUse hook's continue:false does not block the tool; the
+	// tool runs and then the agent stops, as Claude Code does. Otherwise continue:false
+	// blocks the tool.
+	ContinueAfterTool bool
 	// Notifies: fires are announced to the listener as JSON-RPC notifications (autohand).
 	Notifies bool
 	// Types lists the handler types the dialect accepts besides command and prompt.
@@ -63,6 +70,22 @@ type Dialect struct {
 	// TypeOnEvent says why a handler type does not run on an event ("" when it does); nil
 	// means every type runs on every event.
 	TypeOnEvent func(typ, event string) string
+	// Output is the vocabulary its hooks answer in (zero: Claude Code's).
+	Output decide.Vocabulary
+	// TimeoutOf turns a "timeout" number into a duration; nil means number × Unit.
+	TimeoutOf func(n float64) time.Duration
+	// SequentialSpreads: one sequential matcher group among a fire's hooks of the dialect
+	// makes all of them run one after another (Gemini CLI plans a fire that way).
+	SequentialSpreads bool
+	// RegexToolMatchers: matchers of tool events are always ECMAScript regexes, unanchored
+	// (Gemini CLI's new RegExp(matcher).test(tool_name)).
+	RegexToolMatchers bool
+	// SpellsTools: its hooks see tool_name as its agent spells the tool (package vocab),
+	// whatever spelling the host fired.
+	SpellsTools bool
+	// HandlerKeys are handler fields only this dialect has; Handler reads them into h.
+	HandlerKeys []string
+	Handler     func(p *Reader, where string, v *fastjson.Value, h *Hook)
 	// YAML: files are YAML, not JSON.
 	YAML bool
 	// Detect recognises a file of the dialect from its path and parsed JSON (nil when the
@@ -114,9 +137,25 @@ func (d *Dialect) EventName(fired, canonical string) string {
 	return fired
 }
 
+// ToolName is how the dialect's hooks see the tool the host named: its agent's spelling of
+// the same tool when the dialect SpellsTools and the canonical vocabulary knows the tool,
+// else "" (the payload's name stands).
+func (d *Dialect) ToolName(name string) string {
+	if d == nil || !d.SpellsTools || name == "" {
+		return ""
+	}
+	if s := vocab.Spell(d.Name, vocab.Tool(name)); s != "" && s != name {
+		return s
+	}
+	return ""
+}
+
 // StdinEvent is the event name put in the stdin envelope.
 func (d *Dialect) StdinEvent(fired, canonical string) string {
 	if d.CanonicalOnStdin {
+		if n, ok := d.Names[canonical]; ok {
+			return n
+		}
 		return canonical
 	}
 	return d.EventName(fired, canonical)
@@ -138,7 +177,7 @@ func (d *Dialect) Accepts(t string) bool {
 
 // detectOrder is the order in which shapes are tried: the most specific first, Claude
 // Code's (the shape the others extend) last.
-var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Factory, Autohand, AutoAgent, Mycode, Claude}
+var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Factory, Autohand, AutoAgent, Mycode, Gemini, Codex, Qwen, Claude}
 
 // All lists every dialect, in detection order, then those never detected from shape.
 func All() []*Dialect { return append(append([]*Dialect{}, detectOrder...), CliAgent) }

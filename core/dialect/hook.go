@@ -83,10 +83,15 @@ type Hook struct {
 	NoVerify bool
 	Remote   string
 	Branch   string
-	Timeout  time.Duration // resolved: the profile default when the file sets none
-	Cwd      string        // working directory, "~" expanded; "" means the project dir
-	Env      []string      // the hook's own KEY=VALUE pairs, in file order
-	Async    bool          // started and not awaited
+	// CommandWindows is Codex's commandWindows: the command run on Windows instead.
+	CommandWindows string
+	// ContextLimit is Codex's additionalContextLimit: the hook's additional context is cut
+	// to about this many tokens (0: Codex's default, 2500).
+	ContextLimit int
+	Timeout      time.Duration // resolved: the profile default when the file sets none
+	Cwd          string        // working directory, "~" expanded; "" means the project dir
+	Env          []string      // the hook's own KEY=VALUE pairs, in file order
+	Async        bool          // started and not awaited
 	// FailClosed makes a timeout, spawn failure, crash or unparseable output block.
 	FailClosed bool
 	// Blocking makes any non-zero exit block, as failures do with FailClosed (mycode, AutoAgent).
@@ -219,7 +224,13 @@ func Read(source string, data []byte, d *Dialect) (*File, error) {
 
 // parse reads data as JSON unless the dialect is YAML, and detects the dialect when unknown.
 func parse(source string, data []byte, d *Dialect) (*fastjson.Value, *Dialect, error) {
-	if d != nil && (d.YAML || d.Script) {
+	if d != nil && (d.YAML || d.Script) || (d == nil || d == Codex) && isTOML(source) {
+		if d == nil {
+			d = Detect(source, nil)
+		}
+		if d == nil {
+			return nil, nil, fmt.Errorf("unrecognised configuration: a .toml file is read only as Codex's config.toml, in a .codex directory")
+		}
 		return nil, d, nil
 	}
 	v, err := fastjson.ParseBytes(data)

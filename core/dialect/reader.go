@@ -125,7 +125,7 @@ func (p *Reader) eventList(name string, list *fastjson.Value) {
 				p.skip("%s is %s, want an object", hw, hv.Type())
 				continue
 			}
-			h := p.hook(hw, hv, group, hookKeys)
+			h := p.hook(hw, hv, group, p.handlerKeys())
 			p.add(&h, hw, ev, problem)
 		}
 	}
@@ -298,6 +298,11 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 			bad("timeout is %s, want a number", t.Type())
 		case f <= 0 || math.IsNaN(f):
 			bad("timeout %v is not positive", f)
+		case f*float64(p.unit) >= math.MaxInt64 || p.dialect.TimeoutOf != nil && float64(p.dialect.TimeoutOf(1))*f >= math.MaxInt64:
+			bad("timeout %v is too large", f)
+		case p.dialect.TimeoutOf != nil:
+			h.Timeout = p.dialect.TimeoutOf(f)
+			h.TimeoutSet = true
 		default:
 			h.Timeout = time.Duration(f * float64(p.unit))
 			h.TimeoutSet = true
@@ -319,6 +324,12 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		if b := v.Get(f.key); b != nil {
 			*f.dst = p.boolean(where, f.key, b)
 		}
+	}
+	if p.dialect.Handler != nil {
+		p.dialect.Handler(p, where, v, &h)
+	}
+	if p.dialect.RegexToolMatchers && event.Lookup(h.Event).Tool {
+		h.RegexMatcher = true
 	}
 	if h.Persistent && h.Type != "command" {
 		bad("persistent applies to command hooks only, not type %s", h.Type)
@@ -386,6 +397,18 @@ func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad
 	if h.Type == "prompt" || h.Type == "agent" || h.Type == "mcp_tool" {
 		h.Definition = v.MarshalTo(nil)
 	}
+}
+
+// handlerKeys are the fields a handler of the reader's dialect may have.
+func (p *Reader) handlerKeys() map[string]bool {
+	if len(p.dialect.HandlerKeys) == 0 {
+		return hookKeys
+	}
+	m := keySet(p.dialect.HandlerKeys...)
+	for k := range hookKeys {
+		m[k] = true
+	}
+	return m
 }
 
 var flatKeys = func() map[string]bool {

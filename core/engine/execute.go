@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/run"
 )
@@ -22,6 +23,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, f.e.maxParallel)
 	stopped := false
+	spread := spreadSequential(hs)
 	for i, h := range hs {
 		if stopped {
 			results[i] = h.skipped(notRun)
@@ -39,7 +41,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 			continue
 		}
 		ctx := f.budgetFor(h)
-		if h.cfg.Sequential || len(hs) == 1 {
+		if h.cfg.Sequential || spread[h.cfg.Dialect] || len(hs) == 1 {
 			wg.Wait()
 			results[i], verdicts[i] = job.execute(ctx)
 			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
@@ -53,6 +55,22 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 		}()
 	}
 	wg.Wait()
+}
+
+// spreadSequential lists the dialects whose hooks all run one after another in this fire:
+// those where one sequential group makes the whole fire sequential (Gemini CLI), when a
+// selected hook of theirs is sequential.
+func spreadSequential(hs []*hook) map[*dialect.Dialect]bool {
+	var out map[*dialect.Dialect]bool
+	for _, h := range hs {
+		if d := h.cfg.Dialect; d != nil && d.SequentialSpreads && h.cfg.Sequential {
+			if out == nil {
+				out = map[*dialect.Dialect]bool{}
+			}
+			out[d] = true
+		}
+	}
+	return out
 }
 
 // notRun is the error of hooks a sequential block kept from running (AutoAgent).
@@ -162,7 +180,10 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 		Blocking:   j.h.cfg.Blocking,
 
-		DecisionObjects: j.h.cfg.Dialect.DecisionObjects,
+		DecisionObjects:   j.h.cfg.Dialect.DecisionObjects,
+		ContinueAfterTool: j.h.cfg.Dialect.ContinueAfterTool,
+		Vocabulary:        j.h.cfg.Dialect.Output,
+		ContextLimit:      j.h.cfg.ContextLimit,
 	})
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))

@@ -80,7 +80,7 @@ func TestHTTPHooks(t *testing.T) {
 		{name: "2xx empty body is success", handler: map[string]any{"url": srv.URL + "/empty"}, decision: "none", status: 200},
 		{name: "2xx json denies", handler: map[string]any{"url": srv.URL + "/deny"}, blocked: true, decision: "deny", reason: "policy says no", status: 200},
 		{name: "2xx json decision block", handler: map[string]any{"url": srv.URL + "/block"}, blocked: true, decision: "deny", reason: "not yet", status: 200},
-		{name: "2xx text is context", handler: map[string]any{"url": srv.URL + "/text"}, decision: "none", context: "deploy target is staging", status: 200},
+		{name: "2xx text is a non-blocking error, not context (Claude Code 2.1.330)", handler: map[string]any{"url": srv.URL + "/text"}, decision: "none", status: 200, errSub: "not JSON"},
 		{name: "non-2xx is a non-blocking error", handler: map[string]any{"url": srv.URL + "/500"}, decision: "none", status: 500, errSub: "HTTP status 500: backend down"},
 		{name: "403 is a non-blocking error", handler: map[string]any{"url": srv.URL + "/403"}, decision: "none", status: 403, errSub: "HTTP status 403"},
 		{name: "connection failure is a non-blocking error", handler: map[string]any{"url": deadURL}, decision: "none", errSub: "request failed"},
@@ -452,4 +452,32 @@ func TestSessionEndBudgetIgnoresPluginTimeouts(t *testing.T) {
 	e2, _ := open(t, hookCfg("SessionEnd", map[string]any{"type": "command", "command": "true", "timeout": 5}), claudeProfile,
 		func(o *Options) { o.Plugins = []string{plugin} })
 	require.Equal(t, 5*time.Second, e2.plan.Load().sessionEnd)
+}
+
+// CLAUDE_CODE_SHELL_PREFIX (Claude Code 2.1.330): a shell-form hook runs as the prefix with
+// the command as its one argument; an exec-form hook is not prefixed. Other dialects ignore it.
+func TestClaudeShellPrefix(t *testing.T) {
+	dir := t.TempDir()
+	prefix := dir + "/prefix.sh"
+	require.NoError(t, os.WriteFile(prefix, []byte("#!/bin/sh\nprintf '%s\\n' \"$#:$1\" >> \""+dir+"/seen\"\nexec /bin/sh -c \"$1\"\n"), 0o755))
+	cfg := `{"hooks":{"PreToolUse":[{"hooks":[
+		{"type":"command","command":"echo shell-form"},
+		{"type":"command","command":"printf '%s' \"it's $HOOK_EVENT\""},
+		{"type":"command","command":"echo","args":["exec-form"]}]}]}}`
+	env := func(o *Options) { o.Env = map[string]string{"CLAUDE_CODE_SHELL_PREFIX": prefix} }
+	e, _ := open(t, cfg, claudeProfile, env)
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash"}`)
+	require.Equal(t, "shell-form\n", r.Hooks[0].Stdout)
+	require.Equal(t, "it's PreToolUse", r.Hooks[1].Stdout)
+	require.Equal(t, "exec-form\n", r.Hooks[2].Stdout)
+	seen, err := os.ReadFile(dir + "/seen")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(seen)), "\n")
+	require.ElementsMatch(t, []string{"1:echo shell-form", `1:printf '%s' "it's $HOOK_EVENT"`}, lines)
+
+	require.NoError(t, os.Remove(dir+"/seen"))
+	other, _ := open(t, cfg, env) // cli-agent: no prefix
+	fireT(t, other, "PreToolUse", `{"tool_name":"Bash"}`)
+	_, err = os.Stat(dir + "/seen")
+	require.True(t, os.IsNotExist(err), "the prefix ran for a dialect that does not have it")
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -30,9 +31,9 @@ func httpSpec(h *hook, stdin []byte, env []string, cap int, policy []string) run
 	return run.HTTPSpec{URL: h.cfg.URL, Headers: headers, Body: stdin, Timeout: h.cfg.Timeout, OutputCap: cap}
 }
 
-// post runs an http hook and reads its response the way Claude Code's reference says: 2xx
+// post runs an http hook and reads its response the way Claude Code 2.1.330 does: 2xx
 // with an empty body is success, with JSON it is read like a command's JSON stdout, with
-// other text the text is context; a non-2xx status, a connection failure or a timeout is a
+// other text it is a non-blocking error; a non-2xx status, a connection failure or a timeout is a
 // non-blocking error (blocking only with fail_closed).
 func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 	r := run.Post(ctx, j.http)
@@ -57,15 +58,18 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		}
 	case unread != "":
 		failure = unread
+	case len(bytes.TrimSpace(body)) > 0 && bytes.TrimSpace(body)[0] != '{':
+		// Claude Code 2.1.330: a 2xx body that is not JSON is a non-blocking error; its
+		// text reaches nobody.
+		failure = "the response body is not JSON: " + firstLine(strings.TrimSpace(string(body)))
 	default:
 		hr.ExitCode = 0
 	}
 	v := decide.Read(decide.Input{
-		Event:         j.ev,
-		Stdout:        body,
-		Failure:       failure,
-		FailClosed:    j.h.cfg.FailClosed,
-		TextIsContext: true,
+		Event:      j.ev,
+		Stdout:     body,
+		Failure:    failure,
+		FailClosed: j.h.cfg.FailClosed,
 	})
 	j.finish(&hr, &v)
 	return hr, v

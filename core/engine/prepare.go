@@ -68,7 +68,9 @@ func (e *Engine) newFire(name string, ev event.Info, doc *payload.Doc, now time.
 }
 
 // view returns the stdin for hooks of dialect d: the event spelt their way (autohand
-// hooks see "pre-tool" even when the host fired PreToolUse) in their envelope.
+// hooks see "pre-tool" even when the host fired PreToolUse), and the tool too for
+// dialects that spell tools their own way (Gemini hooks see run_shell_command for Bash),
+// in their envelope.
 func (f *fire) view(d *dialect.Dialect, spelling string) *dialectView {
 	key := viewKey{d, spelling}
 	if d.Stdin == nil {
@@ -86,6 +88,9 @@ func (f *fire) view(d *dialect.Dialect, spelling string) *dialectView {
 		}
 		v.stdin = d.Stdin(dialect.Fire{Event: frame.Event, Canonical: f.ev.Name, Payload: f.doc.Root(), Frame: frame})
 	} else {
+		if f.ev.Tool {
+			frame.ToolName = d.ToolName(f.doc.String("tool_name"))
+		}
 		v.stdin = f.doc.Stdin(d.Envelope, frame)
 	}
 	if f.dialects == nil {
@@ -235,6 +240,18 @@ func (f *fire) prepare(h *hook) *job {
 		j.spec.OutputCap = f.e.cap // what the result shows of the body
 		return j
 	}
+	if c := h.cfg.Cmd; c != nil && c.Mode() != template.Args && h.cfg.Dialect == dialect.Claude {
+		if prefix := lastEnv(env, "CLAUDE_CODE_SHELL_PREFIX"); prefix != "" {
+			// Claude Code 2.1.330 runs a shell-form hook as `$CLAUDE_CODE_SHELL_PREFIX
+			// '<command>'` (the command one argument); exec-form hooks are not prefixed.
+			argv := c.Argv(render(h.cfg.CmdPaths))
+			if c.Mode() == template.Direct {
+				argv = c.ShellArgv(render(h.cfg.CmdPaths))
+			}
+			j.argv = []string{"/bin/sh", "-c", prefix + " " + shellQuote(argv[len(argv)-1])}
+			j.shellArgv = nil
+		}
+	}
 	dir := h.cfg.Cwd
 	if dir == "" {
 		dir = f.e.opts.ProjectDir
@@ -291,4 +308,14 @@ func (j *job) pending() HookResult {
 	r := j.h.base()
 	r.ExitCode, r.Decision = -1, "none"
 	return r
+}
+
+// lastEnv is the value of name in env (KEY=VALUE pairs, the last one winning); "" if unset.
+func lastEnv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }

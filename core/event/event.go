@@ -26,7 +26,7 @@ type Info struct {
 	// Feedback marks events whose "block" is feedback to the model (the action already ran).
 	Feedback bool
 	// ExitIgnored: the exit code means nothing (exit 2 is not even an error), and with
-	// OutputIgnored the output is not read either (StopFailure).
+	// OutputIgnored the output is not read either (StopFailure, InstructionsLoaded).
 	ExitIgnored   bool
 	OutputIgnored bool
 	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
@@ -71,7 +71,8 @@ var table = []Info{
 	{Name: "Stop", CanBlock: true},
 	{Name: "StopFailure", Subject: []string{"error"}, NarrowNames: true, ExitIgnored: true, OutputIgnored: true},
 	{Name: "TeammateIdle", CanBlock: true},
-	{Name: "InstructionsLoaded", Subject: []string{"load_reason"}, ExitIgnored: true},
+	// Claude Code 2.1.330 discards InstructionsLoaded output too (systemMessage, continue).
+	{Name: "InstructionsLoaded", Subject: []string{"load_reason"}, ExitIgnored: true, OutputIgnored: true},
 	{Name: "ConfigChange", Subject: []string{"source"}, CanBlock: true, Unblockable: []string{"policy_settings"}},
 	{Name: "CwdChanged"},
 	{Name: "DirectoryAdded", Subject: []string{"source"}},
@@ -89,6 +90,13 @@ var table = []Info{
 	{Name: "PreIteration"},
 	{Name: "PostIteration"},
 	{Name: "TaskComplete"},
+	// Gemini CLI's model events: a BeforeModel or AfterModel hook can deny the request or
+	// response (the turn ends); BeforeToolSelection only narrows the tools on offer.
+	{Name: "BeforeModel", CanBlock: true},
+	{Name: "AfterModel", CanBlock: true},
+	{Name: "BeforeToolSelection"},
+	// Qwen Code's: a session removed from the session list.
+	{Name: "SessionDelete"},
 }
 
 // ClaudeCodeEvents is how many events of the table are Claude Code's.
@@ -116,6 +124,12 @@ var aliases = map[string]string{
 	"pre_iteration":      "PreIteration",
 	"post_iteration":     "PostIteration",
 	"on_task_complete":   "TaskComplete",
+	// Gemini CLI: a turn starts with the user's prompt and ends with the agent's answer.
+	"BeforeAgent": "UserPromptSubmit",
+	"AfterAgent":  "Stop",
+	// Qwen Code's todo events are Claude Code's task events.
+	"TodoCreated":   "TaskCreated",
+	"TodoCompleted": "TaskCompleted",
 }
 
 var byName = func() map[string]Info {

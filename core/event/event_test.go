@@ -89,6 +89,7 @@ func TestBlockingRules(t *testing.T) {
 	}
 	require.True(t, Lookup("StopFailure").OutputIgnored)
 	require.True(t, Lookup("InstructionsLoaded").ExitIgnored)
+	require.True(t, Lookup("InstructionsLoaded").OutputIgnored, "Claude Code 2.1.330 discards its systemMessage and continue")
 	require.True(t, Lookup("PermissionDenied").ExitIgnored)
 	require.True(t, Lookup("WorktreeCreate").AnyNonZeroBlocks)
 	require.True(t, Lookup("PermissionRequest").DecisionObject)

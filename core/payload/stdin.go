@@ -18,6 +18,9 @@ const (
 	AutoAgent
 	// Bare: the payload as the host sent it (autohand, iteratr).
 	Bare
+	// Gemini: Claude's four fields plus timestamp, an ISO 8601 time in UTC with
+	// milliseconds as JavaScript's toISOString writes it (Gemini CLI, Qwen Code).
+	Gemini
 )
 
 // Frame holds the values that fill an envelope.
@@ -27,6 +30,9 @@ type Frame struct {
 	TranscriptPath string
 	Cwd            string
 	Time           time.Time // AutoAgent's timestamp: milliseconds since the epoch, as Date.now()
+	// ToolName, when set, replaces the payload's tool_name (the tool as the hook's agent
+	// spells it).
+	ToolName string
 }
 
 // Stdin renders the payload inside env as one line of compact JSON ending in "\n".
@@ -53,11 +59,14 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		}
 	}
 	switch env {
-	case Claude:
+	case Claude, Gemini:
 		str("session_id", f.SessionID)
 		str("transcript_path", f.TranscriptPath)
 		str("cwd", f.Cwd)
 		str("hook_event_name", f.Event)
+		if env == Gemini {
+			str("timestamp", f.Time.UTC().Format("2006-01-02T15:04:05.000Z"))
+		}
 	case AutoAgent:
 		str("eventName", f.Event)
 		str("sessionId", f.SessionID)
@@ -67,9 +76,13 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		}
 	}
 	obj.Visit(func(k []byte, v *fastjson.Value) {
+		if f.ToolName != "" && string(k) == "tool_name" {
+			field("tool_name", AppendJSONString(nil, f.ToolName))
+			return
+		}
 		field(string(k), AppendJSON(nil, v))
 	})
-	if env == Claude && obj.Get("tool_input") == nil {
+	if (env == Claude || env == Gemini) && obj.Get("tool_input") == nil {
 		if v := obj.Get("tool_args"); v != nil {
 			field("tool_input", AppendJSON(nil, v))
 		}

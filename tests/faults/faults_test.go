@@ -289,6 +289,7 @@ func catalogue(t *testing.T, dir string) []fault {
 		{
 			name:    "stdout and stderr closed early, then exit",
 			command: `echo started; exec 1>&- 2>&-; sleep 0.2; exit 3`,
+			timeout: 30 * time.Second, // not a timeout case: the exit must be waited for, however loaded the machine
 			check: func(t *testing.T, r *engine.Result, h engine.HookResult) {
 				require.Equal(t, 3, h.ExitCode, "the exit is still waited for")
 				require.Equal(t, "started\n", h.Stdout)
@@ -335,7 +336,8 @@ func silentServer(t *testing.T) string {
 // bigPayload is a case whose hook gets a 16 MiB payload and leaves most of it unread.
 func bigPayload(name, command string) fault {
 	return fault{
-		name: name, command: command, work: 30 * time.Second,
+		// Not a timeout case: a timeout of its own that only a hang reaches.
+		name: name, command: command, work: 30 * time.Second, timeout: 30 * time.Second,
 		payload: func() string {
 			return `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", 16<<20) + `"}}`
 		},

@@ -69,7 +69,8 @@ def _closed_port() -> int:
     [
         ("/empty", False, "none", "", 204, ""),
         ("/deny", True, "deny", "", 200, ""),
-        ("/text", False, "none", "deploy target is staging", 200, ""),
+        # Claude Code 2.1.330: a 2xx body that is not JSON is a non-blocking error, not context.
+        ("/text", False, "none", "", 200, "the response body is not JSON: deploy target is staging"),
         ("/500", False, "none", "", 500, "HTTP status 500: backend down"),
     ],
 )

@@ -1,0 +1,131 @@
+// Package agents installs the pinned versions of the live agents (tests/live/versions.json)
+// into a cache directory with npm, once, and finds their binaries. It does not update
+// anything: a version moves only when versions.json does.
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// ErrNoNpm is returned when npm is missing or the registry cannot be reached: the one case
+// in which a live suite skips instead of failing.
+var ErrNoNpm = errors.New("agents: npm or its registry is unreachable")
+
+// Versions reads the pinned versions (package name → version) from versions.json, found
+// next to this package's directory (tests/live/versions.json).
+func Versions() (map[string]string, error) {
+	path, err := versionsPath()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("agents: %w", err)
+	}
+	var v map[string]string
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("agents: %s: %w", path, err)
+	}
+	return v, nil
+}
+
+func versionsPath() (string, error) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", errors.New("agents: cannot locate versions.json")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "versions.json"), nil
+}
+
+// CacheDir is where pkg@version is installed: $HOOKEXEC_AGENT_CACHE, default
+// ~/.cache/hookexec/agents, then "<pkg with / as +>@<version>".
+func CacheDir(pkg, version string) (string, error) {
+	root := os.Getenv("HOOKEXEC_AGENT_CACHE")
+	if root == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("agents: no cache directory: %w", err)
+		}
+		root = filepath.Join(home, ".cache", "hookexec", "agents")
+	}
+	return filepath.Join(root, strings.ReplaceAll(pkg, "/", "+")+"@"+version), nil
+}
+
+// Install makes sure the pinned version of pkg is installed in its cache directory and
+// returns the path of its executable bin (node_modules/.bin/<bin>). An install that is
+// already there is reused without touching the network. npm missing or the registry
+// unreachable is ErrNoNpm (wrapped with npm's words); any other failure is an error.
+func Install(ctx context.Context, pkg, bin string) (string, string, error) {
+	versions, err := Versions()
+	if err != nil {
+		return "", "", err
+	}
+	version, ok := versions[pkg]
+	if !ok {
+		return "", "", fmt.Errorf("agents: %s is not pinned in versions.json", pkg)
+	}
+	dir, err := CacheDir(pkg, version)
+	if err != nil {
+		return "", "", err
+	}
+	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	done := filepath.Join(dir, ".installed")
+	if _, err := os.Stat(done); err == nil {
+		return path, version, nil
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", "", fmt.Errorf("%w: npm is not installed", ErrNoNpm)
+	}
+	// Install into a fresh sibling directory and rename it into place, so an interrupted
+	// install is never mistaken for a finished one and concurrent installs do not mix.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", "", fmt.Errorf("agents: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".install-*")
+	if err != nil {
+		return "", "", fmt.Errorf("agents: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", tmp, pkg+"@"+version)
+	cmd.Dir = tmp
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		text := string(out)
+		for _, s := range []string{"ENOTFOUND", "ECONNREFUSED", "ETIMEDOUT", "EAI_AGAIN", "ECONNRESET", "network"} {
+			if strings.Contains(text, s) {
+				return "", "", fmt.Errorf("%w: %s", ErrNoNpm, lastLine(text))
+			}
+		}
+		return "", "", fmt.Errorf("agents: npm install %s@%s: %v: %s", pkg, version, err, text)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", bin)); err != nil {
+		return "", "", fmt.Errorf("agents: %s@%s installed no %s: %w", pkg, version, bin, err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".installed"), []byte(pkg+"@"+version+"\n"), 0o644); err != nil {
+		return "", "", fmt.Errorf("agents: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(done); statErr == nil {
+			return path, version, nil // another run finished the same install first
+		}
+		return "", "", fmt.Errorf("agents: %w", err)
+	}
+	return path, version, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -1,0 +1,81 @@
+// Package gemini is Gemini CLI's live conformance suite (tests/live/suite): the pinned
+// @google/gemini-cli in headless mode (-p, --yolo) against a fake Gemini API
+// (GOOGLE_GEMINI_BASE_URL), project hooks trusted with GEMINI_CLI_TRUST_WORKSPACE, and the
+// recorder in the system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH), which hookexec's
+// gemini profile does not read. `make test-gemini` runs it; without HOOKEXEC_LIVE_GEMINI=1
+// every test here skips at once.
+package gemini
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookexec/hookexec/tests/live/fakeapi"
+	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/suite"
+)
+
+var agent = suite.Agent{
+	Name: "gemini", Title: "Gemini CLI", Package: "@google/gemini-cli", Bin: "gemini", Gate: "HOOKEXEC_LIVE_GEMINI",
+	Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd", "Notification", "PreCompress"},
+	NewModel: func(v suite.Vector) suite.Model {
+		return (&fakeapi.Gemini{}).With(v.Script)
+	},
+	Command: command,
+	ShellCommand: func(tool string, input map[string]any) string {
+		if tool != "run_shell_command" {
+			return ""
+		}
+		s, _ := input["command"].(string)
+		return s
+	},
+}
+
+func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
+	hooks := map[string]any{}
+	for ev, c := range recorder {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c, "name": "recorder"}}}}
+	}
+	system := map[string]any{
+		"hooks":     hooks,
+		"telemetry": map[string]any{"enabled": false},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	}
+	data, _ := json.Marshal(system)
+	// Gemini CLI skips a system settings file under a world-writable directory (/tmp), so
+	// it goes in a private directory of the user's cache, removed with the tree.
+	dir, err := suite.SecureDir(tree)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "system-settings.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return nil, err
+	}
+	prompt := v.Prompt
+	if prompt == "" {
+		prompt = "go"
+	}
+	cmd := exec.Command(bin, "-p", prompt, "--yolo", "--output-format", "json")
+	cmd.Dir = tree.Project
+	env["GEMINI_API_KEY"] = "fake-key-for-offline-tests"
+	env["GOOGLE_GEMINI_BASE_URL"] = base
+	env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+	env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = path
+	env["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = filepath.Join(dir, "system-defaults.json")
+	env["GEMINI_TELEMETRY_ENABLED"] = "false"
+	env["CI"] = "1"
+	for k, val := range env {
+		cmd.Env = append(cmd.Env, k+"="+val)
+	}
+	return cmd, nil
+}
+
+func TestMain(m *testing.M) { suite.Main(m, agent) }
+
+func TestGeminiLive(t *testing.T) { suite.Test(t) }

@@ -1,0 +1,77 @@
+// Package qwen is Qwen Code's live conformance suite (tests/live/suite): the pinned
+// @qwen-code/qwen-code in one-shot mode (--yolo) against a fake Chat Completions API
+// (OPENAI_BASE_URL), with the recorder in the system settings file
+// (QWEN_CODE_SYSTEM_SETTINGS_PATH), which hookexec's qwen profile does not read.
+// `make test-qwen` runs it; without HOOKEXEC_LIVE_QWEN=1 every test here skips at once.
+package qwen
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookexec/hookexec/tests/live/fakeapi"
+	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/suite"
+)
+
+var agent = suite.Agent{
+	Name: "qwen", Title: "Qwen Code", Package: "@qwen-code/qwen-code", Bin: "qwen", Gate: "HOOKEXEC_LIVE_QWEN",
+	Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart",
+		"SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "SubagentStop", "PreCompact"},
+	NewModel: func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
+	Command:  command,
+	ShellCommand: func(tool string, input map[string]any) string {
+		if tool != "run_shell_command" {
+			return ""
+		}
+		s, _ := input["command"].(string)
+		return s
+	},
+}
+
+func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
+	hooks := map[string]any{}
+	for ev, c := range recorder {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c, "name": "recorder"}}}}
+	}
+	system := map[string]any{
+		"hooks":     hooks,
+		"telemetry": map[string]any{"enabled": false},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"model":     map[string]any{"name": "fake-model"},
+	}
+	data, _ := json.Marshal(system)
+	dir, err := suite.SecureDir(tree)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "system-settings.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return nil, err
+	}
+	prompt := v.Prompt
+	if prompt == "" {
+		prompt = "go"
+	}
+	cmd := exec.Command(bin, "--yolo", "--output-format", "json", prompt)
+	cmd.Dir = tree.Project
+	env["OPENAI_API_KEY"] = "fake-key-for-offline-tests"
+	env["OPENAI_BASE_URL"] = base
+	env["OPENAI_MODEL"] = "fake-model"
+	env["QWEN_CODE_SYSTEM_SETTINGS_PATH"] = path
+	env["QWEN_CODE_SYSTEM_DEFAULTS_PATH"] = filepath.Join(dir, "system-defaults.json")
+	env["CI"] = "1"
+	for k, val := range env {
+		cmd.Env = append(cmd.Env, k+"="+val)
+	}
+	return cmd, nil
+}
+
+func TestMain(m *testing.M) { suite.Main(m, agent) }
+
+func TestQwenLive(t *testing.T) { suite.Test(t) }
