@@ -22,7 +22,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel test test-go test-cross test-install test-wheel test-c test-cpp test-python test-node test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -49,7 +49,11 @@ $(CLI): $(GO_SOURCES) ## the hookexec command
 
 hookexec: $(CLI) ## alias for build/hookexec
 
-all: $(LIB) $(CLI) $(PYVERSION) ## the library, the command and the Python package's version module (what a source-tree host needs)
+$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"' -o $@ $<
+
+all: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## the library, the command, its fast dispatcher and the Python package's version module (what a source-tree host needs)
 
 $(BUILD)/test_capi: tests/c/test_capi.c tests/c/trust.c include/hookexec.h $(LIB) ## the C test program
 	$(CC) -std=c11 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
@@ -87,6 +91,10 @@ test-node: $(CLI) ## the Node host example (examples/node_host) with Node's buil
 test-claude: ## Claude Code live conformance: the pinned binary (tests/live/versions.json, cached) vs hookexec on every vector
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+
+test-claude-dispatch: $(CLI) ## each live vector through real Claude Code natively and with hookexec installed (the dispatcher and daemon); the two must agree
+	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
+	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
 live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
@@ -133,8 +141,9 @@ demo: $(LIB) $(PYVERSION) ## a small Python agent firing real tool events throug
 demo-cli-agent: $(LIB) $(PYVERSION) ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(PYVERSION) ## one table: C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; median, p90, ratios
+bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; how cost grows; then the dispatcher as an agent runs it
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
 
 bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...

@@ -117,7 +117,8 @@ func (s *scenario) runIn(stdin string, args ...string) output {
 	full := append([]string{"--project", s.project, "--home", s.home}, args...)
 	cmd := exec.Command(binary, full...)
 	cmd.Dir = s.project
-	cmd.Env = append(os.Environ(), "HOME="+s.home, "NO_COLOR=", "HOOKEXEC_LOG=")
+	// No daemon unless a test asks for one (with a runtime dir of its own).
+	cmd.Env = append(os.Environ(), "HOME="+s.home, "NO_COLOR=", "HOOKEXEC_LOG=", "HOOKEXEC_DAEMON=off")
 	cmd.Env = append(cmd.Env, s.env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer

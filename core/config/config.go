@@ -91,6 +91,11 @@ type Options struct {
 	// precedence; "" means the profile's (Claude Code's platform location for "claude",
 	// none for the others).
 	ManagedSettings string
+	// AgentRuns lists source files whose hooks the agent runs itself (hookexec is the
+	// agent's dispatcher): their settings apply (disableAllHooks, disabledHooks,
+	// allowedHttpHookUrls, ...) but their hooks, and the managed settings' hooks, are
+	// listed as disabled. nil: hookexec runs every hook it loads.
+	AgentRuns []string
 	// Untrusted reports the sources whose hooks await the user's approval (trust "project":
 	// files inside the project). Nothing such a file carries reaches another source's
 	// hooks: its disableAllHooks, disabledHooks and allowedHttpHookUrls apply to untrusted
@@ -147,9 +152,29 @@ func Load(o Options) (*Set, error) {
 	}
 	l.policy()
 	l.finish()
+	l.agentRuns(o.AgentRuns)
 	l.compile()
 	l.locate()
 	return l.set, nil
+}
+
+// RunByAgent is the disabled reason of the hooks the agent runs itself (Options.AgentRuns).
+const RunByAgent = "run by the agent itself, not through hookexec"
+
+// agentRuns disables the hooks of the files the agent runs itself, and the managed ones.
+func (l *loader) agentRuns(files []string) {
+	if files == nil {
+		return
+	}
+	own := map[string]bool{}
+	for _, f := range files {
+		own[l.expand(f)] = true
+	}
+	for i := range l.set.Hooks {
+		if h := &l.set.Hooks[i]; (own[h.Source] || h.Managed) && h.Disabled == "" {
+			h.Disabled = RunByAgent
+		}
+	}
 }
 
 // loader accumulates one Load.

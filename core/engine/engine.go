@@ -65,6 +65,10 @@ type Options struct {
 	// location for the claude profile (/etc/claude-code/managed-settings.json on Linux) and
 	// none for the others.
 	ManagedSettings string `json:"managed_settings"`
+	// AgentRuns lists source files whose hooks the agent runs itself (hookexec is the
+	// agent's dispatcher): their settings apply but their hooks, and the managed
+	// settings' hooks, do not run here. nil: every hook loaded runs.
+	AgentRuns []string `json:"agent_runs"`
 	// MaxStopBlocks caps consecutive blocked Stop fires per session; past it a block is
 	// overridden with a warning. 0 means 8 (Claude Code's cap), -1 no cap.
 	MaxStopBlocks int `json:"max_stop_blocks"`
@@ -218,6 +222,7 @@ func (e *Engine) load() (*plan, error) {
 		Plugins:    e.opts.Plugins,
 
 		ManagedSettings: e.opts.ManagedSettings,
+		AgentRuns:       e.opts.AgentRuns,
 	}
 	co.Untrusted = e.policy.Untrusted()
 	if e.opts.DefaultTimeoutMs > 0 {

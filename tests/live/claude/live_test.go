@@ -94,6 +94,9 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		recBin, err = livetest.BuildRec(dir)
 	}
+	if err == nil && dispatchMode() {
+		hookexecBin, err = buildHookexec(dir)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tests/live/claude:", err)
 		os.Exit(1)
@@ -133,7 +136,11 @@ func TestClaudeLive(t *testing.T) {
 			t.Parallel()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			problems, deliberate := runVector(t, path)
+			run := runVector
+			if dispatchMode() {
+				run = runDispatchVector
+			}
+			problems, deliberate := run(t, path)
 			report.Add(name, problems, deliberate)
 			if len(problems) > 0 {
 				t.Errorf("%s differs:\n  %s", name, strings.Join(problems, "\n  "))

@@ -1,0 +1,98 @@
+//go:build unix
+
+package daemon
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/hookexec/hookexec/core/dispatch"
+	"github.com/hookexec/hookexec/core/serve"
+)
+
+// dialTimeout bounds connecting to the socket: a daemon that does not accept within it is
+// treated as absent.
+const dialTimeout = time.Second
+
+// Dispatch asks the daemon in dir to run req. ErrUnavailable: nobody listens (or the
+// connection failed before an answer); ErrVersion: the daemon is another build and exits.
+func Dispatch(dir, identity string, req dispatch.Request) (dispatch.Reply, error) {
+	var reply dispatch.Reply
+	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Request: req})
+	if err != nil {
+		return reply, err
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return reply, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return reply, nil
+}
+
+// Ask calls a method of the daemon (status, shutdown) and returns its result.
+func Ask(dir, method string) (json.RawMessage, error) { return call(dir, method, nil) }
+
+func call(dir, method string, params any) (json.RawMessage, error) {
+	conn, err := net.DialTimeout("unix", filepath.Join(dir, SocketName), dialTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	defer conn.Close()
+	msg := map[string]any{"jsonrpc": "2.0", "id": 1, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Write(append(b, '\n')); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	r := bufio.NewReaderSize(conn, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return nil, fmt.Errorf("%w: no answer: %v", ErrUnavailable, err)
+		}
+		var m serve.Message
+		if json.Unmarshal(line, &m) != nil || string(m.ID) != "1" {
+			continue // a notification
+		}
+		if m.Error != nil {
+			if m.Error.Code == CodeVersion {
+				return nil, ErrVersion
+			}
+			return nil, fmt.Errorf("%w: %s", ErrUnavailable, m.Error.Message)
+		}
+		return m.Result, nil
+	}
+}
+
+// Start starts `exe daemon` in the background, detached from the caller (its own session,
+// no terminal, stdio on /dev/null), and does not wait for it.
+func Start(exe string) error {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer null.Close()
+	cmd := exec.Command(exe, "daemon")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if cmd.Process == nil {
+		return errors.New("hookexec: the daemon did not start")
+	}
+	return cmd.Process.Release()
+}

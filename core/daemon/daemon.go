@@ -1,0 +1,112 @@
+// Package daemon keeps hookexec's dispatcher warm between an agent's hook calls: one
+// process per user, listening on a Unix socket in a private runtime directory (0700,
+// owned by the user; on Linux each peer's uid is checked with SO_PEERCRED), speaking
+// core/serve's JSON-RPC with three added methods (dispatch, status, shutdown). It holds
+// one core/dispatch Dispatcher, so persistent hooks stay up across tool calls, engines
+// reload when their files change, and PreToolUse rewrites are remembered per session.
+//
+// The client side (Dispatch, Start) never makes a hook call fail: any error means "run it
+// in-process". The first dispatch that finds no daemon starts one in the background; a
+// daemon whose Identity differs from the caller's (another version or build) answers
+// ErrVersion and exits, and the caller starts its own. The daemon exits after Idle without
+// requests.
+//
+// It does not decide anything about hooks and writes nothing to stdout or stderr.
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/hookexec/hookexec/core/dispatch"
+	"github.com/hookexec/hookexec/core/version"
+)
+
+// Environment variables the daemon and its clients read.
+const (
+	EnvDir  = "HOOKEXEC_RUNTIME_DIR" // the runtime directory; default below (RuntimeDir)
+	EnvIdle = "HOOKEXEC_DAEMON_IDLE" // idle time before exit, a Go duration ("10m")
+	EnvMode = "HOOKEXEC_DAEMON"      // "off": dispatch in-process, never start a daemon
+)
+
+// DefaultIdle is how long a daemon without requests stays up.
+const DefaultIdle = 10 * time.Minute
+
+// Names in the runtime directory.
+const (
+	SocketName = "daemon.sock"
+	LockName   = "daemon.lock"
+)
+
+// CodeVersion is the JSON-RPC error a daemon of another identity answers a dispatch with.
+const CodeVersion = -32010
+
+// Errors of the client side.
+var (
+	ErrUnavailable = errors.New("hookexec: no daemon")                     // none listening, or it failed
+	ErrVersion     = errors.New("hookexec: the daemon is another version") // it exits; start a new one
+	ErrRunning     = errors.New("hookexec: a daemon is already running")   // Run found the lock taken
+)
+
+// Off reports whether the environment turns the daemon off.
+func Off() bool { return os.Getenv(EnvMode) == "off" }
+
+// Idle is the idle time from the environment, else DefaultIdle.
+func Idle() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(EnvIdle)); err == nil && d > 0 {
+		return d
+	}
+	return DefaultIdle
+}
+
+// RuntimeDir is $HOOKEXEC_RUNTIME_DIR, else $XDG_RUNTIME_DIR/hookexec, else
+// <tmp>/hookexec-<uid>.
+func RuntimeDir() string {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "hookexec")
+	}
+	return filepath.Join(os.TempDir(), "hookexec-"+strconv.Itoa(os.Getuid()))
+}
+
+// Identity names this build: its version and its executable's size and time, so that a
+// reinstalled or rebuilt binary replaces a daemon started by the old one.
+func Identity() string {
+	id := version.Version
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			id += fmt.Sprintf("+%d.%d", st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return id
+}
+
+// dispatchParams are the params of the dispatch method.
+type dispatchParams struct {
+	Identity string           `json:"identity"`
+	Request  dispatch.Request `json:"request"`
+}
+
+// Status is the answer of the status method.
+type Status struct {
+	Version  string `json:"version"`
+	Identity string `json:"identity"`
+	PID      int    `json:"pid"`
+	Engines  int    `json:"engines"`
+	Requests int64  `json:"requests"`
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return b
+}

@@ -1,0 +1,67 @@
+//go:build unix
+
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The runtime directory is the daemon's only protection on systems without SO_PEERCRED:
+// anything but a 0700 directory of this user is refused.
+func TestPrivateDir(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	fresh := filepath.Join(root, "fresh")
+	require.NoError(t, privateDir(fresh))
+	st, err := os.Stat(fresh)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+
+	open := filepath.Join(root, "open")
+	require.NoError(t, os.Mkdir(open, 0o755))
+	require.NoError(t, os.Chmod(open, 0o755))
+	assert.ErrorContains(t, privateDir(open), "open to others")
+
+	link := filepath.Join(root, "link")
+	require.NoError(t, os.Symlink(fresh, link))
+	assert.ErrorContains(t, privateDir(link), "not a directory")
+
+	file := filepath.Join(root, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	assert.Error(t, privateDir(file))
+}
+
+// A second daemon in the same directory finds the lock taken and does not start.
+func TestOneDaemonPerDirectory(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "run")
+	done := make(chan error, 1)
+	go func() { done <- Run(Options{Dir: dir, Idle: time.Hour, Identity: "a"}) }()
+	deadline := time.Now().Add(time.Minute) // a hang guard
+	for {
+		if _, err := Ask(dir, "status"); err == nil {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the daemon did not start")
+		time.Sleep(10 * time.Millisecond)
+	}
+	err := Run(Options{Dir: dir, Idle: time.Hour, Identity: "b"})
+	if err == nil {
+		t.Fatal("a second daemon ran")
+	}
+	assert.ErrorIs(t, err, ErrRunning)
+	_, err = Ask(dir, "shutdown")
+	require.NoError(t, err)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("the daemon did not shut down")
+	}
+}

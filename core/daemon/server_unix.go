@@ -1,0 +1,205 @@
+//go:build unix
+
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hookexec/hookexec/core/dispatch"
+	"github.com/hookexec/hookexec/core/serve"
+	"github.com/hookexec/hookexec/core/version"
+)
+
+// Options configure Run; zero values mean the documented defaults.
+type Options struct {
+	Dir      string        // "" means RuntimeDir()
+	Idle     time.Duration // 0 means Idle()
+	Identity string        // "" means Identity()
+}
+
+// privateDir creates dir (0700) or checks that an existing one is a real directory of
+// this user that nobody else can enter.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("hookexec: %s is not a directory", dir)
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("hookexec: %s belongs to uid %d, not to this user", dir, sys.Uid)
+	case st.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("hookexec: %s is open to others (mode %o); want 0700", dir, st.Mode().Perm())
+	}
+	return nil
+}
+
+// lock takes the daemon lock, waiting up to wait for a daemon that is exiting.
+func lock(path string, wait time.Duration) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			return nil, ErrRunning
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Run is the daemon: it serves until it has been idle for Options.Idle, is told to shut
+// down, or a client of another identity asks it to dispatch. Hooks get the process's
+// environment overlaid with each call's; a daemon process should clear its own first
+// (hookexec daemon does) so that nothing of the call that started it reaches the others.
+func Run(o Options) error {
+	if o.Dir == "" {
+		o.Dir = RuntimeDir()
+	}
+	if o.Idle <= 0 {
+		o.Idle = Idle()
+	}
+	if o.Identity == "" {
+		o.Identity = Identity()
+	}
+	if err := privateDir(o.Dir); err != nil {
+		return err
+	}
+	lk, err := lock(filepath.Join(o.Dir, LockName), 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer lk.Close()
+	sock := filepath.Join(o.Dir, SocketName)
+	_ = os.Remove(sock) // a socket left by a daemon that died; the lock says none runs
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return err
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
+	mine, _ := os.Stat(sock)
+	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
+	d.touch()
+	go d.watchIdle()
+	d.serve()
+	// Remove the socket only if it is still ours.
+	if now, err := os.Stat(sock); err == nil && mine != nil && os.SameFile(now, mine) {
+		_ = os.Remove(sock)
+	}
+	d.conns.Wait()
+	d.disp.Close()
+	return nil
+}
+
+type daemon struct {
+	o        Options
+	ln       net.Listener
+	disp     *dispatch.Dispatcher
+	conns    sync.WaitGroup
+	active   atomic.Int64
+	last     atomic.Int64 // unix nanoseconds of the last request's end
+	requests atomic.Int64
+	once     sync.Once
+	stop     chan struct{}
+}
+
+func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
+
+func (d *daemon) shutdown() {
+	d.once.Do(func() {
+		close(d.stop)
+		_ = d.ln.Close()
+	})
+}
+
+func (d *daemon) watchIdle() {
+	tick := time.NewTicker(min(d.o.Idle/4, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-tick.C:
+		}
+		d.disp.CloseIdle(d.o.Idle)
+		if d.active.Load() == 0 && time.Since(time.Unix(0, d.last.Load())) > d.o.Idle {
+			d.shutdown()
+			return
+		}
+	}
+}
+
+func (d *daemon) serve() {
+	methods := map[string]serve.Method{
+		"dispatch": d.dispatch,
+		"status": func(json.RawMessage) (json.RawMessage, error) {
+			return mustJSON(Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
+				Engines: d.disp.Engines(), Requests: d.requests.Load()}), nil
+		},
+		"shutdown": func(json.RawMessage) (json.RawMessage, error) {
+			go d.shutdown()
+			return json.RawMessage("null"), nil
+		},
+	}
+	for {
+		conn, err := d.ln.Accept()
+		if err != nil {
+			return
+		}
+		if !samePeer(conn) {
+			conn.Close()
+			continue
+		}
+		d.conns.Add(1)
+		d.active.Add(1)
+		go func() {
+			// A connection holds the daemon up while open; only dispatches count as use
+			// (asking for the status does not keep an idle daemon alive).
+			defer func() { d.active.Add(-1); d.conns.Done() }()
+			defer conn.Close()
+			_ = serve.New(conn, conn, serve.Options{Methods: methods}).Serve()
+		}()
+	}
+}
+
+func (d *daemon) dispatch(params json.RawMessage) (json.RawMessage, error) {
+	var p dispatchParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &serve.Error{Code: serve.CodeInvalidParams, Message: "params: " + err.Error()}
+	}
+	if p.Identity != d.o.Identity {
+		go d.shutdown()
+		return nil, &serve.Error{Code: CodeVersion, Message: fmt.Sprintf("this daemon is %s, the caller %s: exiting", d.o.Identity, p.Identity)}
+	}
+	d.requests.Add(1)
+	defer d.touch()
+	r, err := d.disp.Dispatch(p.Request)
+	if err != nil {
+		return nil, err
+	}
+	return mustJSON(r), nil
+}

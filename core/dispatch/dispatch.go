@@ -1,0 +1,303 @@
+// Package dispatch runs one native hook call of an agent through the engine: the agent's
+// payload in, the agent's native answer out (core/native). A Dispatcher keeps one engine
+// per agent, project, home and environment, reloads it when one of its files changes, and
+// remembers per session what a PreToolUse rewrite replaced, so that the PostToolUse hooks
+// of the same tool call receive the input the model asked for in OriginalInputField.
+// The daemon holds one Dispatcher for all its connections; a dispatch without the daemon
+// uses one for a single call (Once).
+//
+// It does not listen, connect or read stdin: the CLI and core/daemon carry requests.
+package dispatch
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/native"
+)
+
+// OriginalInputField is added to a PostToolUse payload (with the daemon) when a PreToolUse
+// hook of the same tool call (same session_id and tool_use_id) rewrote the input: the
+// tool_input as the model asked for it, before updatedInput replaced it. tool_input holds
+// what ran.
+const OriginalInputField = "original_tool_input"
+
+// Request is one hook call of an agent.
+type Request struct {
+	Agent   string          `json:"agent"`
+	Project string          `json:"project"` // "" means the payload's cwd
+	Home    string          `json:"home"`
+	Env     []string        `json:"env"` // the environment the agent gave the hook, KEY=VALUE
+	LogFile string          `json:"log_file"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Reply is the native answer plus what the caller must apply on the agent's side.
+type Reply struct {
+	ExitCode int               `json:"exit_code"`
+	Stdout   string            `json:"stdout"`
+	Stderr   string            `json:"stderr"`
+	Env      map[string]string `json:"env"` // exports for the agent's CLAUDE_ENV_FILE
+}
+
+// maxRewrites bounds the rewrites remembered per dispatcher; the oldest go first.
+const maxRewrites = 4096
+
+// Dispatcher runs requests on engines it keeps.
+type Dispatcher struct {
+	keep     bool // keep engines between requests (the daemon)
+	mu       sync.Mutex
+	engines  map[string]*entry
+	rewrites map[string]json.RawMessage // session\x00tool_use_id → original tool_input
+	order    []string                   // rewrites keys, oldest first
+}
+
+type entry struct {
+	sources []string
+	busy    int       // requests using it; guarded by Dispatcher.mu
+	used    time.Time // last request; guarded by Dispatcher.mu
+	load    sync.Mutex
+	eng     *engine.Engine // guarded by load
+	stamp   string         // the sources' stat signature at the last load; guarded by load
+}
+
+// New makes a Dispatcher that keeps its engines (warm persistent hooks, per-session
+// memory) until Close or CloseIdle.
+func New() *Dispatcher {
+	return &Dispatcher{keep: true, engines: map[string]*entry{}, rewrites: map[string]json.RawMessage{}}
+}
+
+// Once runs one request on an engine of its own and closes it (async hooks finish first).
+// afterAnswer is called with the reply before the engine closes, so the agent's answer
+// does not wait for async hooks.
+func Once(req Request, afterAnswer func(Reply)) (Reply, error) {
+	d := &Dispatcher{engines: map[string]*entry{}, rewrites: map[string]json.RawMessage{}}
+	r, err := d.Dispatch(req)
+	if err == nil && afterAnswer != nil {
+		afterAnswer(r)
+	}
+	d.Close()
+	return r, err
+}
+
+// Dispatch runs one request.
+func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
+	ag, err := native.Lookup(req.Agent)
+	if err != nil {
+		return Reply{}, err
+	}
+	var p fastjson.Parser
+	doc, err := p.ParseBytes(req.Payload)
+	if err != nil || doc.Type() != fastjson.TypeObject {
+		return Reply{}, errors.New(`hookexec: the payload is not a JSON object`)
+	}
+	event := string(doc.GetStringBytes("hook_event_name"))
+	if event == "" {
+		return Reply{}, errors.New(`hookexec: the payload has no "hook_event_name"`)
+	}
+	project := req.Project
+	if project == "" {
+		project = string(doc.GetStringBytes("cwd"))
+	}
+	if project == "" {
+		return Reply{}, errors.New(`hookexec: no project: neither the agent's project dir nor the payload's "cwd"`)
+	}
+	e, err := d.engine(ag, project, req)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer d.release(e)
+	payload := req.Payload
+	key := rewriteKey(doc)
+	if event == "PostToolUse" || event == "PostToolUseFailure" {
+		if orig := d.takeRewrite(key); orig != nil {
+			doc.Set(OriginalInputField, fastjson.MustParseBytes(orig))
+			payload = doc.MarshalTo(nil)
+		}
+	}
+	res, err := e.eng.Fire(event, payload)
+	if err != nil {
+		return Reply{}, err
+	}
+	if event == "PreToolUse" && res.UpdatedInput != nil && d.keep && key != "" {
+		if in := doc.Get("tool_input"); in != nil {
+			d.remember(key, in.MarshalTo(nil))
+		}
+	}
+	if event == "SessionEnd" {
+		d.forgetSession(string(doc.GetStringBytes("session_id")))
+	}
+	ans := ag.Answer(res)
+	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: string(ans.Stderr), Env: res.Env}, nil
+}
+
+func rewriteKey(doc *fastjson.Value) string {
+	s, id := doc.GetStringBytes("session_id"), doc.GetStringBytes("tool_use_id")
+	if len(id) == 0 {
+		return ""
+	}
+	return string(s) + "\x00" + string(id)
+}
+
+func (d *Dispatcher) remember(key string, orig []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.rewrites[key]; !ok {
+		d.order = append(d.order, key)
+	}
+	d.rewrites[key] = orig
+	for len(d.order) > maxRewrites {
+		delete(d.rewrites, d.order[0])
+		d.order = d.order[1:]
+	}
+}
+
+func (d *Dispatcher) takeRewrite(key string) []byte {
+	if key == "" {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	orig := d.rewrites[key]
+	delete(d.rewrites, key)
+	return orig
+}
+
+func (d *Dispatcher) forgetSession(session string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	prefix := session + "\x00"
+	kept := d.order[:0]
+	for _, k := range d.order {
+		if strings.HasPrefix(k, prefix) {
+			delete(d.rewrites, k)
+		} else {
+			kept = append(kept, k)
+		}
+	}
+	d.order = kept
+}
+
+// engine returns the entry for the request, loaded from its files as they are now, and
+// marked busy until release. The engine fires concurrently; a reload swaps its
+// configuration without disturbing fires in flight.
+func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*entry, error) {
+	env := append([]string(nil), req.Env...)
+	sort.Strings(env)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, strings.Join(env, "\x00"))
+	key := hex.EncodeToString(h.Sum(nil))
+	d.mu.Lock()
+	e := d.engines[key]
+	if e == nil {
+		e = &entry{sources: ag.Sources(project, req.Home)}
+		d.engines[key] = e
+	}
+	e.busy++
+	e.used = time.Now()
+	d.mu.Unlock()
+	e.load.Lock()
+	defer e.load.Unlock()
+	stamp := stampOf(e.sources)
+	switch {
+	case e.eng == nil:
+		envMap := map[string]string{}
+		for _, kv := range req.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				envMap[k] = v
+			}
+		}
+		eng, err := engine.Open(engine.Options{Profile: ag.Profile, ProjectDir: project, Home: req.Home,
+			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile})
+		if err != nil {
+			d.release(e)
+			return nil, err
+		}
+		e.eng, e.stamp = eng, stamp
+	case stamp != e.stamp:
+		if err := e.eng.Reload(); err != nil {
+			d.release(e)
+			return nil, err
+		}
+		e.stamp = stamp
+	}
+	return e, nil
+}
+
+func (d *Dispatcher) release(e *entry) {
+	d.mu.Lock()
+	e.busy--
+	e.used = time.Now()
+	d.mu.Unlock()
+}
+
+// stampOf is a hash of the files' content: any change reloads the engine, even one
+// within the file system's timestamp granularity that keeps the size.
+func stampOf(paths []string) string {
+	h := sha256.New()
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(h, "-%d\x00", len(p))
+			continue
+		}
+		fmt.Fprintf(h, "%d\x00", len(b))
+		h.Write(b)
+	}
+	return string(h.Sum(nil))
+}
+
+// Engines is the number of engines kept.
+func (d *Dispatcher) Engines() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.engines)
+}
+
+// CloseIdle closes the engines no request used for longer than idle (their persistent
+// hooks stop).
+func (d *Dispatcher) CloseIdle(idle time.Duration) {
+	d.mu.Lock()
+	var stale []*entry
+	for k, e := range d.engines {
+		if e.busy == 0 && time.Since(e.used) > idle {
+			stale = append(stale, e)
+			delete(d.engines, k)
+		}
+	}
+	d.mu.Unlock()
+	closeAll(stale)
+}
+
+// Close closes every engine (async hooks finish, persistent hooks stop).
+func (d *Dispatcher) Close() {
+	d.mu.Lock()
+	var all []*entry
+	for _, e := range d.engines {
+		all = append(all, e)
+	}
+	d.engines = map[string]*entry{}
+	d.mu.Unlock()
+	closeAll(all)
+}
+
+func closeAll(es []*entry) {
+	for _, e := range es {
+		e.load.Lock()
+		if e.eng != nil {
+			_ = e.eng.Close()
+		}
+		e.load.Unlock()
+	}
+}

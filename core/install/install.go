@@ -1,0 +1,476 @@
+// Package install makes hookexec the one hook an agent runs. For each settings file of a
+// scope it moves the matcher groups hookexec can run into a hookexec-managed file beside
+// it (same format: the moved text is copied, not re-encoded), and puts one dispatcher
+// entry per event those groups used into the agent's settings, keeping the rest of the
+// file as it was. The original file is kept byte for byte in a backup, and Uninstall puts
+// it back exactly when neither file changed since; otherwise it merges the managed hooks
+// back into the current settings and says so.
+//
+// Every write is atomic (core/atomicfile), and nothing is written through a symbolic link
+// that leads outside the scope's directory (the project, or the home). Install is
+// idempotent: a second install changes nothing. Groups holding a handler the agent
+// evaluates itself (Claude Code's prompt, agent and mcp_tool hooks) stay with the agent.
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookexec/hookexec/core/atomicfile"
+	"github.com/hookexec/hookexec/core/jsontext"
+	"github.com/hookexec/hookexec/core/native"
+)
+
+// ErrOutside is returned when a file to write resolves outside the scope's directory.
+var ErrOutside = errors.New("hookexec: refusing to write outside the scope")
+
+// Marker is in every dispatcher command: "hook --agent NAME".
+func Marker(agent string) string { return "hook --agent " + agent }
+
+// DispatchTimeoutMargin is added to the longest timeout of an event's moved hooks to give
+// the dispatcher entry's timeout (seconds), so the agent never kills the dispatcher
+// before the hooks' own timeouts end them.
+const DispatchTimeoutMargin = 5
+
+// defaultTimeout is Claude Code's timeout for a command hook without one (seconds).
+const defaultTimeout = 600
+
+// Change reports what happened to one settings file.
+type Change struct {
+	File   native.File
+	Action string   // "installed", "already installed", "no hooks", "no settings", "restored", "merged", "not installed"
+	Events []string // the events given a dispatcher entry (install)
+	Moved  int      // matcher groups moved to the managed file
+	Kept   int      // matcher groups left with the agent (handlers it evaluates itself)
+}
+
+// Install installs the dispatcher command into every settings file of the scope (dir is
+// the project for Project, the home for User).
+func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, error) {
+	var out []Change
+	for _, f := range a.Files(s, dir) {
+		c, err := installFile(a, f, dir, command)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", f.Settings, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func installFile(a *native.Agent, f native.File, root, command string) (Change, error) {
+	c := Change{File: f}
+	orig, err := os.ReadFile(f.Settings)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Action = "no settings"
+		return c, nil
+	}
+	if err != nil {
+		return c, err
+	}
+	if _, err := os.Stat(f.Backup); err == nil {
+		c.Action = "already installed"
+		return c, nil
+	}
+	p, err := plan(a, orig, command)
+	if err != nil {
+		return c, err
+	}
+	c.Moved, c.Kept, c.Events = p.moved, p.kept, p.events
+	if p.moved == 0 {
+		c.Action = "no hooks"
+		return c, nil
+	}
+	if _, err := os.Lstat(f.Managed); err == nil {
+		return c, fmt.Errorf("%s exists but no install is recorded (no %s); move it away first", f.Managed, filepath.Base(f.Backup))
+	}
+	for _, path := range []string{f.Backup, f.Managed, f.Settings} {
+		if err := inside(root, path); err != nil {
+			return c, err
+		}
+	}
+	// Backup first: a crash after it leaves an install that uninstall can undo.
+	if err := atomicfile.Write(f.Backup, orig, 0o600); err != nil {
+		return c, err
+	}
+	if err := atomicfile.Write(f.Managed, p.managed, 0o644); err != nil {
+		return c, err
+	}
+	if err := atomicfile.Write(f.Settings, p.settings, 0o644); err != nil {
+		return c, err
+	}
+	c.Action = "installed"
+	return c, nil
+}
+
+// group is one matcher group of a settings file's hooks.
+type group struct {
+	raw      json.RawMessage
+	dispatch bool // a dispatcher entry of ours
+	keep     bool // holds a handler the agent evaluates itself
+	timeout  int  // the longest handler timeout, seconds
+}
+
+type event struct {
+	name   string
+	groups []group
+}
+
+// result of planning an install of one file.
+type planned struct {
+	settings, managed []byte
+	events            []string
+	moved, kept       int
+}
+
+// plan computes both files' new text from the settings file's original text.
+func plan(a *native.Agent, orig []byte, command string) (planned, error) {
+	var p planned
+	hooksRaw, err := jsontext.Get(orig, jsontext.K("hooks"))
+	if errors.Is(err, jsontext.ErrNotFound) {
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	events, err := parseHooks(a, hooksRaw)
+	if err != nil {
+		return p, err
+	}
+	// The managed file: the original hooks text with the kept groups (and events left
+	// empty) deleted, so every moved group keeps its text.
+	managed := append(append([]byte("{\n  \"hooks\": "), reindent(hooksRaw)...), "\n}\n"...)
+	newHooks := jsontext.Object{}
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		var kept []any
+		moved, longest := 0, 0
+		for j := len(ev.groups) - 1; j >= 0; j-- {
+			g := ev.groups[j]
+			if g.dispatch {
+				return p, fmt.Errorf("it already runs %q but hookexec has no record of installing it; remove that entry first", command)
+			}
+			if !g.keep {
+				moved++
+				longest = max(longest, g.timeout)
+				continue
+			}
+			kept = append([]any{g.raw}, kept...)
+			if managed, err = jsontext.Delete(managed, jsontext.K("hooks"), jsontext.K(ev.name), jsontext.I(j)); err != nil {
+				return p, err
+			}
+		}
+		if moved == 0 {
+			if managed, err = jsontext.Delete(managed, jsontext.K("hooks"), jsontext.K(ev.name)); err != nil {
+				return p, err
+			}
+		}
+		var groups []any
+		if moved > 0 {
+			p.events = append([]string{ev.name}, p.events...)
+			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
+				{Key: "type", Value: "command"}, {Key: "command", Value: command},
+				{Key: "timeout", Value: longest + DispatchTimeoutMargin}}}}})
+		}
+		groups = append(groups, kept...)
+		if len(groups) > 0 {
+			newHooks = append(jsontext.Object{{Key: ev.name, Value: groups}}, newHooks...)
+		}
+		p.moved += moved
+		p.kept += len(kept)
+	}
+	if p.moved == 0 {
+		return p, nil
+	}
+	p.managed = managed
+	if p.settings, err = jsontext.Set(orig, newHooks, jsontext.K("hooks")); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// reindent shifts the continuation lines of a value cut from a file so that it reads
+// right one level in ("  " per level, as the managed file is written).
+func reindent(raw []byte) []byte {
+	lines := bytes.Split(raw, []byte("\n"))
+	if len(lines) < 2 {
+		return raw
+	}
+	// The closing line's indent is the value's own.
+	last := lines[len(lines)-1]
+	own := len(last) - len(bytes.TrimLeft(last, " \t"))
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		cut := min(own, len(l)-len(bytes.TrimLeft(l, " \t")))
+		lines[i] = append([]byte("  "), l[cut:]...)
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// parseHooks reads the hooks object in file order.
+func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New(`"hooks" is not an object`)
+	}
+	var out []event
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := t.(string)
+		var groups []json.RawMessage
+		if err := dec.Decode(&groups); err != nil {
+			return nil, fmt.Errorf("hooks.%s: want an array of matcher groups: %v", name, err)
+		}
+		ev := event{name: name}
+		for i, raw := range groups {
+			var g struct {
+				Hooks []struct {
+					Type    string  `json:"type"`
+					Command string  `json:"command"`
+					Timeout float64 `json:"timeout"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(raw, &g); err != nil {
+				return nil, fmt.Errorf("hooks.%s[%d]: %v", name, i, err)
+			}
+			gr := group{raw: raw}
+			for _, h := range g.Hooks {
+				if a.Evaluates(h.Type) {
+					gr.keep = true
+				}
+				if strings.Contains(h.Command, Marker(a.Name)) {
+					gr.dispatch = true
+				}
+				t := int(h.Timeout + 0.999)
+				if t <= 0 {
+					t = defaultTimeout
+				}
+				gr.timeout = max(gr.timeout, t)
+			}
+			ev.groups = append(ev.groups, gr)
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// Uninstall puts back every settings file of the scope that Install changed.
+func Uninstall(a *native.Agent, s native.Scope, dir string) ([]Change, error) {
+	var out []Change
+	for _, f := range a.Files(s, dir) {
+		c, err := uninstallFile(a, f, dir)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", f.Settings, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) {
+	c := Change{File: f, Action: "not installed"}
+	backup, err := os.ReadFile(f.Backup)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, err
+	}
+	for _, path := range []string{f.Backup, f.Managed, f.Settings} {
+		if err := inside(root, path); err != nil {
+			return c, err
+		}
+	}
+	current, err := os.ReadFile(f.Settings)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return c, err
+	}
+	managed, err := os.ReadFile(f.Managed)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return c, err
+	}
+	restored := backup
+	c.Action = "restored"
+	if p, err := plan(a, backup, dispatcherCommand(a, current)); err != nil || !bytes.Equal(p.settings, current) || !bytes.Equal(p.managed, managed) {
+		// Something changed since install: the current settings without our entries, plus
+		// the managed hooks as they are now.
+		if restored, err = merge(a, current, managed); err != nil {
+			return c, err
+		}
+		c.Action = "merged"
+	}
+	if err := atomicfile.Write(f.Settings, restored, 0o644); err != nil {
+		return c, err
+	}
+	for _, path := range []string{f.Managed, f.Backup} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// dispatcherCommand finds the dispatcher command in settings text ("" if none).
+func dispatcherCommand(a *native.Agent, settings []byte) string {
+	raw, err := jsontext.Get(settings, jsontext.K("hooks"))
+	if err != nil {
+		return ""
+	}
+	var hooks map[string][]struct {
+		Hooks []struct {
+			Command string `json:"command"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(raw, &hooks) != nil {
+		return ""
+	}
+	for _, groups := range hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if strings.Contains(h.Command, Marker(a.Name)) {
+					return h.Command
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// merge removes the dispatcher groups from settings and appends the managed file's groups
+// to their events.
+func merge(a *native.Agent, settings, managed []byte) ([]byte, error) {
+	var cur []event
+	if raw, err := jsontext.Get(settings, jsontext.K("hooks")); err == nil {
+		if cur, err = parseHooks(a, raw); err != nil {
+			return nil, err
+		}
+	}
+	var moved []event
+	if raw, err := jsontext.Get(managed, jsontext.K("hooks")); err == nil {
+		if moved, err = parseHooks(a, raw); err != nil {
+			return nil, err
+		}
+	}
+	out := jsontext.Object{}
+	index := map[string]int{}
+	add := func(name string, g json.RawMessage) {
+		i, ok := index[name]
+		if !ok {
+			i = len(out)
+			index[name] = i
+			out = append(out, jsontext.Field{Key: name, Value: []any{}})
+		}
+		out[i].Value = append(out[i].Value.([]any), g)
+	}
+	for _, ev := range cur {
+		for _, g := range ev.groups {
+			if !g.dispatch {
+				add(ev.name, g.raw)
+			}
+		}
+	}
+	for _, ev := range moved {
+		for _, g := range ev.groups {
+			add(ev.name, g.raw)
+		}
+	}
+	return jsontext.Set(settings, out, jsontext.K("hooks"))
+}
+
+// FileStatus is what is installed in one settings file.
+type FileStatus struct {
+	File      native.File
+	Installed bool
+	Events    []string // events whose dispatcher entry is in the settings
+	Managed   int      // matcher groups in the managed file
+	Native    int      // matcher groups the agent still runs itself
+}
+
+// Status reports every settings file of the scope.
+func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
+	var out []FileStatus
+	for _, f := range a.Files(s, dir) {
+		st := FileStatus{File: f}
+		if _, err := os.Stat(f.Backup); err == nil {
+			st.Installed = true
+		}
+		if text, err := os.ReadFile(f.Settings); err == nil {
+			if raw, err := jsontext.Get(text, jsontext.K("hooks")); err == nil {
+				evs, err := parseHooks(a, raw)
+				if err != nil {
+					return out, fmt.Errorf("%s: %w", f.Settings, err)
+				}
+				for _, ev := range evs {
+					for _, g := range ev.groups {
+						if g.dispatch {
+							st.Events = append(st.Events, ev.name)
+						} else {
+							st.Native++
+						}
+					}
+				}
+			}
+		}
+		if text, err := os.ReadFile(f.Managed); err == nil {
+			if raw, err := jsontext.Get(text, jsontext.K("hooks")); err == nil {
+				evs, err := parseHooks(a, raw)
+				if err != nil {
+					return out, fmt.Errorf("%s: %w", f.Managed, err)
+				}
+				for _, ev := range evs {
+					st.Managed += len(ev.groups)
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// inside checks that path, following every symbolic link on the way (the file's own and
+// its directories'), stays under root.
+func inside(root, path string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, rest := path, ""
+	for {
+		r, err := filepath.EvalSymlinks(real)
+		if err == nil {
+			real = filepath.Join(r, rest)
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		// A link whose target is missing still points somewhere: follow it by hand.
+		if target, lerr := os.Readlink(real); lerr == nil {
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(real), target)
+			}
+			real = target
+			continue
+		}
+		parent := filepath.Dir(real)
+		if parent == real {
+			break
+		}
+		rest = filepath.Join(filepath.Base(real), rest)
+		real = parent
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return fmt.Errorf("%w: %s leads to %s, outside %s", ErrOutside, path, real, root)
+	}
+	return nil
+}

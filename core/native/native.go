@@ -1,0 +1,130 @@
+// Package native speaks to an agent that runs hooks itself (Claude Code, ...) in that
+// agent's own hook protocol, so that hookexec can be the one hook the agent runs: it names
+// where each agent keeps its settings and where hookexec keeps the hooks it manages for
+// it, and it turns a fire's Result into the answer one native hook would give (exit code,
+// stdout, stderr) so that the agent does what it would have done had it run the hooks.
+//
+// Adding an agent is one entry in the agents table. The package does not run hooks (the
+// engine does), read payloads or touch files.
+package native
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hookexec/hookexec/core/engine"
+)
+
+// Scope is where an agent's settings live: for one user, or for one project.
+type Scope int
+
+const (
+	User    Scope = iota // the user's settings, in the home directory
+	Project              // the project's settings (shared and local files)
+)
+
+func (s Scope) String() string { return [...]string{"user", "project"}[s] }
+
+// Answer is what one native hook gives back to the agent.
+type Answer struct {
+	ExitCode int
+	Stdout   []byte
+	Stderr   []byte
+}
+
+// File is one settings file of an agent and the file hookexec moves its hooks to.
+type File struct {
+	Settings string // the agent's settings file
+	Managed  string // hookexec's file beside it, same format, holding the moved hooks
+	Backup   string // the settings file as it was before install, byte for byte
+}
+
+// Agent describes one agent that runs hooks natively.
+type Agent struct {
+	Name    string // as in --agent
+	Display string // for people: "Claude Code"
+	Profile string // the engine profile whose dialect reads its settings
+	// files lists the settings files of a scope, highest precedence first; dir is the
+	// project dir or the home.
+	files func(s Scope, dir string) []File
+	// answer turns a fire's result into the native answer.
+	answer func(r *engine.Result) Answer
+	// Evaluated lists handler types the agent evaluates itself and hookexec cannot (they
+	// need the agent's model or MCP servers): matcher groups holding one stay with the agent.
+	Evaluated []string
+}
+
+var agents = map[string]*Agent{
+	"claude": {
+		Name: "claude", Display: "Claude Code", Profile: "claude",
+		files: func(s Scope, dir string) []File {
+			d := filepath.Join(dir, ".claude")
+			if s == User {
+				return []File{file(d, "settings.json")}
+			}
+			return []File{file(d, "settings.local.json"), file(d, "settings.json")}
+		},
+		answer:    claudeAnswer,
+		Evaluated: []string{"prompt", "agent", "mcp_tool"},
+	},
+}
+
+// file names hookexec's files beside a settings file: settings.json → hookexec-hooks.json,
+// settings.local.json → hookexec-hooks.local.json.
+func file(dir, name string) File {
+	managed := "hookexec-hooks" + strings.TrimPrefix(name, "settings")
+	return File{Settings: filepath.Join(dir, name), Managed: filepath.Join(dir, managed),
+		Backup: filepath.Join(dir, "."+name+".hookexec-backup")}
+}
+
+// Lookup finds an agent by name.
+func Lookup(name string) (*Agent, error) {
+	if a := agents[name]; a != nil {
+		return a, nil
+	}
+	return nil, fmt.Errorf("hookexec: unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the agents, sorted.
+func Names() []string {
+	names := make([]string, 0, len(agents))
+	for n := range agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Files lists the agent's settings files of a scope, highest precedence first.
+func (a *Agent) Files(s Scope, dir string) []File { return a.files(s, dir) }
+
+// Sources are the files the dispatcher loads for a project and a home, highest precedence
+// first as the agent orders its settings, each settings file followed by hookexec's file
+// beside it. The settings files are loaded for what they say besides hooks (policy,
+// disabledHooks); their hooks are the agent's to run (see Settings).
+func (a *Agent) Sources(project, home string) []string {
+	var out []string
+	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
+		out = append(out, f.Settings, f.Managed)
+	}
+	return out
+}
+
+// Settings are the agent's own settings files for a project and a home: the hooks in them
+// (the dispatcher, and hooks the agent runs itself) never run through hookexec.
+func (a *Agent) Settings(project, home string) []string {
+	var out []string
+	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
+		out = append(out, f.Settings)
+	}
+	return out
+}
+
+// Answer is the native answer for a fire's result.
+func (a *Agent) Answer(r *engine.Result) Answer { return a.answer(r) }
+
+// Evaluates reports whether the agent evaluates handlers of this type itself.
+func (a *Agent) Evaluates(handlerType string) bool { return slices.Contains(a.Evaluated, handlerType) }

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""`make bench`, second table: hookexec as the one hook an agent runs (install + dispatcher +
+daemon), measured as the agent sees it: exec to exit, the payload on stdin, stdout and stderr
+drained (tests/bench/floor.c does exactly that for any command, once per line it prints).
+
+Rows, each against a baseline measured in the same run:
+  /bin/true                   the start of the cheapest hook an agent can run
+  dispatch, no matching hook  the dispatcher for a tool no hook matches: the C client
+                              (build/hookexec-hook, what install registers) and the Go
+                              `hookexec hook --agent claude`, with the warm daemon, and the Go
+                              one without it (HOOKEXEC_DAEMON=off, in-process)
+  Python guard, one-shot      the guard script as the agent runs it without hookexec
+  Python guard, dispatcher    the same guard, installed with "persistent": true, through the
+                              dispatcher (C client, then Go) and the warm daemon
+
+Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale).
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = REPO / "build"
+SCALE = float(os.environ.get("HOOKEXEC_BENCH_SCALE", "1"))
+HOOKEXEC = os.environ.get("HOOKEXEC_BIN", str(BUILD / "hookexec"))
+FAST = str(Path(HOOKEXEC).parent / "hookexec-hook")
+
+GUARD = """import json, sys
+def answer(event):
+    cmd = event.get("tool_input", {}).get("command", "")
+    if "rm -rf" in cmd:
+        return {"exit_code": 2, "stderr": "rm -rf is not allowed"}
+    return {}
+if __name__ == "__main__":
+    import os
+    if os.environ.get("HOOKEXEC_PERSISTENT"):
+        for line in sys.stdin:
+            print(json.dumps(answer(json.loads(line))), flush=True)
+    else:
+        a = answer(json.load(sys.stdin))
+        sys.stderr.write(a.get("stderr", ""))
+        sys.exit(a.get("exit_code", 0))
+"""
+
+
+def n(count: int) -> int:
+    return max(5, int(count * SCALE))
+
+
+def floor_samples(floor: str, count: int, payload: str, argv: List[str], env: Dict[str, str], cwd: str) -> List[float]:
+    p = subprocess.run([floor, str(count), payload + "\n", *argv], capture_output=True, text=True, env=env, cwd=cwd)
+    if p.returncode != 0:
+        raise RuntimeError(f"floor {argv[0]} failed: {p.stderr.strip()}")
+    return [int(x) / 1e9 for x in p.stdout.split()]
+
+
+def fmt(s: float) -> str:
+    return f"{s * 1e6:.0f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms"
+
+
+def main() -> int:
+    floor = str(BUILD / "bench-floor")
+    r = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-o", floor, str(REPO / "tests" / "bench" / "floor.c")], capture_output=True, text=True)
+    if r.returncode != 0:
+        print("bench_dispatch: cannot compile tests/bench/floor.c:", r.stderr, file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="hookexec-bench-") as root:
+        project, home, run = Path(root, "project"), Path(root, "home"), Path(root, "run")
+        for d in (project / ".claude", home):
+            d.mkdir(parents=True)
+        guard = project / "guard.py"
+        guard.write_text(GUARD)
+        python = sys.executable
+        settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": f"{python} {guard}", "persistent": True}]}]}}
+        (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+        env = dict(os.environ, HOME=str(home), CLAUDE_PROJECT_DIR=str(project), HOOKEXEC_RUNTIME_DIR=str(run),
+                   HOOKEXEC_DAEMON="", HOOKEXEC_DAEMON_IDLE="5m", HOOKEXEC_LOG="")
+        inst = subprocess.run([HOOKEXEC, "--project", str(project), "install", "--agent", "claude"], capture_output=True, text=True, env=env)
+        if inst.returncode != 0:
+            print("bench_dispatch: install failed:", inst.stderr, file=sys.stderr)
+            return 1
+        bash = json.dumps({"hook_event_name": "PreToolUse", "session_id": "bench", "cwd": str(project), "tool_name": "Bash",
+                           "tool_input": {"command": "ls -la"}})
+        read = json.dumps({"hook_event_name": "PreToolUse", "session_id": "bench", "cwd": str(project), "tool_name": "Read",
+                           "tool_input": {"file_path": "x"}})
+        hook = [HOOKEXEC, "hook", "--agent", "claude"]
+        fast = [FAST, "--agent", "claude"] if os.access(FAST, os.X_OK) else None
+        # Start the daemon and warm the guard: the first call starts it; wait until it answers.
+        subprocess.run(hook, input=bash, capture_output=True, text=True, env=env, cwd=project)
+        deadline = time.time() + 60
+        while subprocess.run([HOOKEXEC, "daemon", "--ask", "status"], capture_output=True, env=env).returncode != 0:
+            if time.time() > deadline:
+                print("bench_dispatch: the daemon did not start", file=sys.stderr)
+                return 1
+            time.sleep(0.05)
+        subprocess.run(hook, input=bash, capture_output=True, text=True, env=env, cwd=project)
+        try:
+            off = dict(env, HOOKEXEC_DAEMON="off")
+            rows = [("/bin/true", floor_samples(floor, n(400), read, ["/bin/true"], env, str(project)))]
+            if fast:
+                rows.append(("dispatch, no matching hook (C client + daemon)", floor_samples(floor, n(400), read, fast, env, str(project))))
+            rows += [
+                ("dispatch, no matching hook (Go + daemon)", floor_samples(floor, n(400), read, hook, env, str(project))),
+                ("dispatch, no matching hook (Go, in-process)", floor_samples(floor, n(200), read, hook, off, str(project))),
+                ("Python guard, one-shot", floor_samples(floor, n(100), bash, [python, str(guard)], env, str(project))),
+            ]
+            if fast:
+                rows.append(("Python guard, C client + daemon", floor_samples(floor, n(400), bash, fast, env, str(project))))
+            rows.append(("Python guard, Go + daemon", floor_samples(floor, n(400), bash, hook, env, str(project))))
+        finally:
+            subprocess.run([HOOKEXEC, "daemon", "--ask", "shutdown"], capture_output=True, env=env)
+    med = {name: statistics.median(s) for name, s in rows}
+    print()
+    print("hookexec as the agent's one hook: exec to exit, payload on stdin (tests/bench/bench_dispatch.py)")
+    print(f"{'':48}{'median':>10}{'p90':>10}  ratio")
+    base = med["/bin/true"]
+    for name, s in rows:
+        s = sorted(s)
+        p90 = s[min(len(s) - 1, int(len(s) * 0.9))]
+        ratio = med[name] / base
+        print(f"{name:48}{fmt(med[name]):>10}{fmt(p90):>10}  {ratio:.2f}× /bin/true")
+    best = "C client" if fast else "Go"
+    guard_d, guard_1, none = med[f"Python guard, {best} + daemon"], med["Python guard, one-shot"], med[f"dispatch, no matching hook ({best} + daemon)"]
+    targets = [
+        f"persistent guard through the dispatcher ≤ 3 ms median: {fmt(guard_d)} {'met' if guard_d <= 3e-3 else 'MISSED'}",
+        f"≥ 10× faster than one-shot: {guard_1 / guard_d:.1f}× {'met' if guard_1 / guard_d >= 10 else 'MISSED'}",
+        f"no matching hook ≤ 1.5× /bin/true: {none / base:.2f}× {'met' if none / base <= 1.5 else 'MISSED'}",
+    ]
+    print(f"targets ({best} dispatcher): " + "; ".join(targets))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
