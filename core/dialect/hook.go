@@ -10,6 +10,9 @@ import (
 	"github.com/valyala/fastjson"
 )
 
+// MaxWorkers bounds a persistent hook's "workers": each is a process kept running.
+const MaxWorkers = 64
+
 // Hook is one handler after translation from its dialect. Zero values mean "not set".
 type Hook struct {
 	ID          string // Name if given, else a short hash of event+matcher+command; unique in a Set
@@ -99,6 +102,9 @@ type Hook struct {
 	// Persistent keeps one process of the command running across fires, speaking the
 	// one-line JSON protocol on its stdin and stdout (see core/persist).
 	Persistent bool
+	// Workers (with Persistent) declares the hook stateless and runs that many processes
+	// of it, so as many fires are served in parallel; 0 means one process, one queue.
+	Workers int
 	// StopOnBlock: once this hook blocks, the later hooks of the fire are not run (AutoAgent).
 	StopOnBlock bool
 	Source      string

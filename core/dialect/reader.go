@@ -185,7 +185,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
-	"enabled", "statusMessage", "model", "once", "blocking", "persistent", "if", "shell",
+	"enabled", "statusMessage", "model", "once", "blocking", "persistent", "workers", "if", "shell",
 	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
@@ -333,6 +333,19 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 	}
 	if h.Persistent && h.Type != "command" {
 		bad("persistent applies to command hooks only, not type %s", h.Type)
+	}
+	if w := v.Get("workers"); w != nil {
+		n, err := w.Int()
+		switch {
+		case err != nil:
+			bad("workers is %s, want an integer", w.Type())
+		case n < 1 || n > MaxWorkers:
+			bad("workers %d is out of range (1 to %d)", n, MaxWorkers)
+		case !h.Persistent:
+			bad("workers applies to persistent hooks only (\"persistent\": true)")
+		default:
+			h.Workers = n
+		}
 	}
 	if e := v.Get("enabled"); e != nil && !p.boolean(where, "enabled", e) && h.Disabled == "" {
 		h.Disabled = "enabled is false"

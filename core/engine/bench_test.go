@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -85,4 +88,83 @@ func BenchmarkFireParallelHooks(b *testing.B) {
 		wall += time.Since(start)
 	}
 	b.ReportMetric(float64(wall)/float64(b.N)/float64(one), "x-one-hook")
+}
+
+// shEcho is the `true` of the persistent protocol: a sh loop answering every request with {}.
+const shEcho = `while IFS= read -r line; do printf '{}\n'; done`
+
+// BenchmarkBaselinePipeRoundTrip is the floor of a persistent hook: one line written to the
+// same sh loop and its answer read back, nothing else.
+func BenchmarkBaselinePipeRoundTrip(b *testing.B) {
+	cmd := exec.Command("sh", "-c", shEcho)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Wait() }()
+	buf := make([]byte, 64)
+	line := []byte(benchPayload + "\n")
+	defer switches(b)()
+	for b.Loop() {
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := out.Read(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFirePersistentEcho(b *testing.B) { benchPersistentEcho(b, false) }
+
+// BenchmarkFirePersistentEchoLocked fires from a goroutine locked to its thread, as every
+// fire through the C library is (the host's thread): each wake of it is a hand-off to that
+// thread.
+func BenchmarkFirePersistentEchoLocked(b *testing.B) { benchPersistentEcho(b, true) }
+
+func benchPersistentEcho(b *testing.B, locked bool) {
+	if locked {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	script := filepath.Join(b.TempDir(), "echo.sh")
+	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	e := benchEngine(b, `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"sh `+script+`","persistent":true}]}]}}`)
+	b.ReportAllocs()
+	if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil { // the process starts
+		b.Fatal(err)
+	}
+	defer switches(b)()
+	for b.Loop() {
+		r, err := e.Fire("PreToolUse", []byte(benchPayload))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Hooks[0].Error != "" {
+			b.Fatal(r.Hooks[0].Error)
+		}
+	}
+}
+
+// BenchmarkResultJSON is what the C library adds to every fire that ran a hook: the result
+// encoded for the host.
+func BenchmarkResultJSON(b *testing.B) {
+	e := benchEngine(b, `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"true"}]}]}}`)
+	r, err := e.Fire("PreToolUse", []byte(benchPayload))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.JSON()
+	}
 }

@@ -42,7 +42,7 @@ func (e *Engine) persistSpec(h *hook) persist.Spec {
 	if dir == "" {
 		dir = e.opts.ProjectDir
 	}
-	s := persist.Spec{Argv: h.cfg.Cmd.Argv(nil), Env: env, Dir: dir, Grace: e.grace}
+	s := persist.Spec{Argv: h.cfg.Cmd.Argv(nil), Env: env, Dir: dir, Grace: e.grace, Workers: h.cfg.Workers}
 	if h.cfg.Cmd.Mode() == template.Direct {
 		s.Fallback = h.cfg.Cmd.ShellArgv(nil)
 	}

@@ -336,3 +336,71 @@ func TestPersistentConfigErrors(t *testing.T) {
 	require.Contains(t, r.Hooks[0].Error, "exited with status 127")
 	require.Contains(t, r.Hooks[0].Error, "not found")
 }
+
+// rendezvousHook answers a request only once another process of it holds a request too:
+// each request leaves in.$$ in $MEET and waits until two such marks exist. Two fires can
+// both be answered only when two processes serve them at the same time.
+const rendezvousHook = `while IFS= read -r line; do
+  : > "$MEET/in.$$"
+  while set -- "$MEET"/in.*; [ $# -lt 2 ]; do sleep 0.01; done
+  printf '{"stdout":"pid=%s"}\n' "$$"
+done`
+
+func TestPersistentWorkersServeFiresInParallel(t *testing.T) {
+	var dir string
+	e, _ := open(t, "", func(o *Options) {
+		dir = o.ProjectDir
+		script := filepath.Join(dir, "meet.sh")
+		require.NoError(t, os.WriteFile(script, []byte(rendezvousHook), 0o644))
+		meet := filepath.Join(dir, "meet")
+		require.NoError(t, os.Mkdir(meet, 0o755))
+		// timeout is a hang guard: with one process serving, the first fire never returns.
+		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
+			map[string]any{"command": "sh " + script, "persistent": true, "workers": 2, "timeout": 120,
+				"env": map[string]string{"MEET": meet}}}}}}})
+		o.Config = b
+	})
+	info := processOf(t, e)
+	require.Equal(t, 2, info.Workers)
+	require.Equal(t, 2, info.Process.Workers)
+
+	results := make([]*Result, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = fireT(t, e, "PreToolUse", bash("ls"))
+		}()
+	}
+	wg.Wait()
+	a, b := answeredPID(t, results[0]), answeredPID(t, results[1])
+	require.NotEqual(t, a, b, "two processes answered")
+	info = processOf(t, e)
+	require.Equal(t, "running", info.Process.State)
+	require.ElementsMatch(t, []int{a, b}, info.Process.PIDs)
+	require.NoError(t, e.Close())
+	require.True(t, gone(a) && gone(b), "Close stops every worker")
+}
+
+func TestPersistentWorkersConfigErrors(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"PreToolUse":[{"hooks":[
+		{"command":"guard a","workers":2},
+		{"command":"guard b","persistent":true,"workers":0},
+		{"command":"guard c","persistent":true,"workers":65},
+		{"command":"guard d","persistent":true,"workers":"2"},
+		{"command":"guard e","persistent":true,"workers":1.5}]}]}}`)
+	c, err := e.Config()
+	require.NoError(t, err)
+	require.Len(t, c.Hooks, 5)
+	for i, want := range []string{
+		`workers applies to persistent hooks only ("persistent": true)`,
+		"workers 0 is out of range (1 to 64)",
+		"workers 65 is out of range (1 to 64)",
+		"workers is string, want an integer",
+		"workers is number, want an integer",
+	} {
+		require.False(t, c.Hooks[i].Enabled, "hook %d", i)
+		require.Contains(t, c.Hooks[i].Disabled, want, "hook %d", i)
+	}
+}

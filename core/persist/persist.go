@@ -6,7 +6,10 @@
 // one-shot hook's exit code and output are.
 //
 // One process serves one hook, one request at a time: concurrent fires of the same hook
-// queue (their wait counts against their timeout). A timeout, a cancelled request, or an
+// queue (their wait counts against their timeout). A hook declared stateless with
+// Spec.Workers N runs up to N processes of its command, each serving one request at a
+// time, so N requests are answered in parallel; each worker starts its process at its first
+// request. Failures count for the hook as a whole. A timeout, a cancelled request, or an
 // answer that is not one JSON object line kills the process group; a process that exits or
 // closes its stdout is reaped. Either way the next request starts a fresh process, after a
 // back-off once failures repeat, and a hook that fails maxFailures times in a row is
@@ -80,10 +83,12 @@ type Spec struct {
 	Dir string
 	// Grace is the time between SIGTERM and SIGKILL to the group; zero or negative means 1s.
 	Grace time.Duration
+	// Workers is how many processes may serve requests in parallel; below 1 means one.
+	Workers int
 }
 
 func (s *Spec) key(id string) string {
-	parts := []string{id, strings.Join(s.Argv, "\x00"), strings.Join(s.Fallback, "\x00"), strings.Join(s.Env, "\x00"), s.Dir, s.Grace.String()}
+	parts := []string{id, strings.Join(s.Argv, "\x00"), strings.Join(s.Fallback, "\x00"), strings.Join(s.Env, "\x00"), s.Dir, s.Grace.String(), strconv.Itoa(max(s.Workers, 1))}
 	return strings.Join(parts, "\x01")
 }
 
@@ -93,8 +98,11 @@ type Status struct {
 	// the restart delay), "disabled" (until reload) or "stopped" (reload removed the hook,
 	// or the engine closed).
 	State string `json:"state"`
-	// PID of the running process; 0 when none runs.
+	// PID of the running process (the first worker's that runs); 0 when none runs.
 	PID int `json:"pid"`
+	// Workers is the number of processes the hook may run; PIDs those running, by worker.
+	Workers int   `json:"workers"`
+	PIDs    []int `json:"pids,omitempty"`
 	// Starts counts the processes started for the hook.
 	Starts int `json:"starts"`
 	// Failures counts failures since the last good answer.
@@ -127,7 +135,13 @@ func (p *Pool) Hook(id string, spec Spec) *Hook {
 	if spec.Grace <= 0 {
 		spec.Grace = time.Second
 	}
-	h := &Hook{id: id, key: k, spec: spec, sem: make(chan struct{}, 1)}
+	spec.Workers = max(spec.Workers, 1)
+	h := &Hook{id: id, key: k, spec: spec, free: make(chan *worker, spec.Workers)}
+	for range spec.Workers {
+		w := &worker{}
+		h.workers = append(h.workers, w)
+		h.free <- w
+	}
 	if p.closed {
 		h.stopped = true
 	}
@@ -184,15 +198,16 @@ func (p *Pool) Close(wait time.Duration) {
 	p.stopping.Wait()
 }
 
-// Hook is one persistent hook: at most one process, serving one request at a time.
+// Hook is one persistent hook: at most Spec.Workers processes, each serving one request
+// at a time.
 type Hook struct {
-	id   string
-	key  string
-	spec Spec
-	sem  chan struct{} // held by the request talking to the process
+	id      string
+	key     string
+	spec    Spec
+	workers []*worker
+	free    chan *worker // the idle workers: a request takes one and gives it back
 
-	mu       sync.Mutex // guards what follows, for Status and stop
-	p        conn
+	mu       sync.Mutex // guards what follows and the workers' processes, for Status and stop
 	starts   int
 	failures int       // in a row, since the last good answer
 	retryAt  time.Time // no restart before
@@ -201,18 +216,28 @@ type Hook struct {
 	stopped  bool
 }
 
+// worker is one slot of a hook: the request holding it talks to its process.
+type worker struct {
+	p conn // nil when no process runs (under Hook.mu)
+}
+
 // Status reports the hook's state.
 func (h *Hook) Status() Status {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := Status{State: "idle", Starts: h.starts, Failures: h.failures, LastError: h.lastErr}
+	s := Status{State: "idle", Starts: h.starts, Failures: h.failures, LastError: h.lastErr, Workers: len(h.workers)}
+	for _, w := range h.workers {
+		if w.p != nil {
+			s.PIDs = append(s.PIDs, w.p.PID())
+		}
+	}
 	switch {
 	case h.stopped:
-		s.State = "stopped"
+		s.State, s.PIDs = "stopped", nil
 	case h.disabled != "":
-		s.State = "disabled"
-	case h.p != nil:
-		s.State, s.PID = "running", h.p.PID()
+		s.State, s.PIDs = "disabled", nil
+	case len(s.PIDs) > 0:
+		s.State, s.PID = "running", s.PIDs[0]
 	case time.Now().Before(h.retryAt):
 		s.State = "backoff"
 	}
@@ -248,16 +273,17 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	if spec.Timeout > 0 {
 		deadline = start.Add(spec.Timeout)
 	}
+	var w *worker
 	select {
-	case h.sem <- struct{}{}:
+	case w = <-h.free:
 	default:
-		if !h.queue(ctx, deadline, &r) {
+		if w = h.queue(ctx, deadline, &r); w == nil {
 			return r
 		}
 	}
-	defer func() { <-h.sem }()
+	defer func() { h.free <- w }()
 
-	p, err := h.ready()
+	p, err := h.ready(w)
 	if err != nil {
 		r.Err = err
 		return r
@@ -270,19 +296,19 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	switch {
 	case timedOut:
 		r.TimedOut = true
-		h.fail(p, "timed out", true)
+		h.fail(w, p, "timed out", true)
 	case answer == nil && failure == "":
 		r.Err = fmt.Errorf("hookexec: persistent hook: %w", ctx.Err())
-		h.fail(p, "cancelled", true)
+		h.fail(w, p, "cancelled", true)
 	case failure != "":
-		r.Err = h.fail(p, failure, false)
+		r.Err = h.fail(w, p, failure, false)
 	default:
 		outCap := spec.OutputCap
 		if spec.StdoutCap > 0 {
 			outCap = spec.StdoutCap
 		}
 		if err := decode(answer, &r, outCap, spec.OutputCap); err != nil {
-			r.Err = h.fail(p, err.Error(), true)
+			r.Err = h.fail(w, p, err.Error(), true)
 			return r
 		}
 		h.mu.Lock()
@@ -292,9 +318,9 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 	return r
 }
 
-// queue waits for the request in flight to finish. It reports false, with r saying why,
-// when the deadline or ctx ends the wait first.
-func (h *Hook) queue(ctx context.Context, deadline time.Time, r *run.Result) bool {
+// queue waits for a request in flight to finish and returns its worker. It returns nil,
+// with r saying why, when the deadline or ctx ends the wait first.
+func (h *Hook) queue(ctx context.Context, deadline time.Time, r *run.Result) *worker {
 	var expired <-chan time.Time
 	if !deadline.IsZero() {
 		t := time.NewTimer(time.Until(deadline))
@@ -302,19 +328,19 @@ func (h *Hook) queue(ctx context.Context, deadline time.Time, r *run.Result) boo
 		expired = t.C
 	}
 	select {
-	case h.sem <- struct{}{}:
-		return true
+	case w := <-h.free:
+		return w
 	case <-expired:
 		r.TimedOut = true // still queued behind another request: that process is not ours to kill
 	case <-ctx.Done():
 		r.Err = fmt.Errorf("hookexec: persistent hook: %w", ctx.Err())
 	}
-	return false
+	return nil
 }
 
-// ready returns the running process, starting one when there is none and the back-off
-// allows it. Only the request holding sem calls it.
-func (h *Hook) ready() (conn, error) {
+// ready returns w's running process, starting one when there is none and the back-off
+// allows it. Only the request holding w calls it.
+func (h *Hook) ready(w *worker) (conn, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -322,8 +348,8 @@ func (h *Hook) ready() (conn, error) {
 		return nil, fmt.Errorf("%w: stopped (removed by a reload, or the engine closed)", ErrFailed)
 	case h.disabled != "":
 		return nil, fmt.Errorf("%w: %s", ErrDisabled, h.disabled)
-	case h.p != nil:
-		return h.p, nil
+	case w.p != nil:
+		return w.p, nil
 	}
 	if wait := time.Until(h.retryAt); wait > 0 {
 		return nil, fmt.Errorf("%w: backing off after %d failures in a row (last: %s); next start in %s",
@@ -335,14 +361,14 @@ func (h *Hook) ready() (conn, error) {
 		h.failed()
 		return nil, fmt.Errorf("%w: cannot start: %v", ErrFailed, err)
 	}
-	h.p = p
+	w.p = p
 	h.starts++
 	return p, nil
 }
 
-// fail retires p after a failed request: killed (kill) or reaped, so the next request
-// starts afresh. It returns the error for the request.
-func (h *Hook) fail(p conn, why string, kill bool) error {
+// fail retires w's process p after a failed request: killed (kill) or reaped, so the next
+// request on w starts afresh. It returns the error for the request.
+func (h *Hook) fail(w *worker, p conn, why string, kill bool) error {
 	if kill {
 		p.terminate(h.spec.Grace)
 	} else {
@@ -350,8 +376,8 @@ func (h *Hook) fail(p conn, why string, kill bool) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.p == p {
-		h.p = nil
+	if w.p == p {
+		w.p = nil
 	}
 	h.lastErr = why
 	h.failed()
@@ -373,21 +399,35 @@ func (h *Hook) failed() {
 	}
 }
 
-// stop ends the hook for good: it waits for a request in flight, closes the process's
-// stdin, gives it up to wait to exit, then kills its group.
+// stop ends the hook for good: it waits for the requests in flight, closes the processes'
+// stdin, gives them up to wait to exit, then kills their groups.
 func (h *Hook) stop(wait time.Duration) {
 	h.mu.Lock()
 	h.stopped = true
 	h.mu.Unlock()
-	h.sem <- struct{}{} // no request talks to the process from here on
-	defer func() { <-h.sem }()
-	h.mu.Lock()
-	p := h.p
-	h.p = nil
-	h.mu.Unlock()
-	if p != nil {
-		p.close(wait, h.spec.Grace)
+	held := make([]*worker, 0, len(h.workers))
+	for range h.workers {
+		held = append(held, <-h.free) // no request talks to the processes from here on
 	}
+	defer func() {
+		for _, w := range held {
+			h.free <- w
+		}
+	}()
+	var wg sync.WaitGroup
+	h.mu.Lock()
+	for _, w := range h.workers {
+		if p := w.p; p != nil {
+			w.p = nil
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p.close(wait, h.spec.Grace)
+			}()
+		}
+	}
+	h.mu.Unlock()
+	wg.Wait()
 }
 
 // conn is one running process of a hook (pipeConn). Measured on the way: waiting for the

@@ -56,6 +56,11 @@ class ReadOnlyDict(Dict[str, Any]):
         return (dict, (dict(self),))
 
 
+# Shared by every result that has nothing there: both refuse mutation.
+_EMPTY_LIST: "ReadOnlyList[Any]" = ReadOnlyList()
+_EMPTY_DICT = ReadOnlyDict()
+
+
 def _fast_init(cls: Any) -> Any:
     """Gives a frozen dataclass an __init__ with the same signature that stores every field
     with one dict update, instead of the generated one's object.__setattr__ per field: a fire
@@ -82,6 +87,16 @@ def _fast_init(cls: Any) -> Any:
     ns["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = ns["__init__"]
     return cls
+
+
+def _ro_list(items: Optional[List[Any]]) -> "ReadOnlyList[Any]":
+    """items as a ReadOnlyList; the one shared empty list when there are none (most fires
+    have no warnings, agent output or watch paths: no list built for them)."""
+    return ReadOnlyList(items) if items else _EMPTY_LIST
+
+
+def _ro_dict(d: Optional[Dict[str, Any]]) -> "ReadOnlyDict":
+    return ReadOnlyDict(d) if d else _EMPTY_DICT
 
 
 @_fast_init
@@ -233,12 +248,12 @@ class FireResult:
             updated_input=g("updated_input"),
             additional_context=g("additional_context") or "",
             system_message=g("system_message") or "",
-            agent_output=ReadOnlyList(g("agent_output") or ()),
+            agent_output=_ro_list(g("agent_output")),
             duration_ms=float(g("duration_ms") or 0.0),
-            warnings=ReadOnlyList(g("warnings") or ()),
-            hooks=ReadOnlyList(HookResult.from_dict(h) for h in g("hooks") or ()),
+            warnings=_ro_list(g("warnings")),
+            hooks=_ro_list([HookResult.from_dict(h) for h in g("hooks") or ()]),
             raw=ReadOnlyDict(d),
-            env=ReadOnlyDict(g("env") or {}),
+            env=_ro_dict(g("env")),
             worktree_path=g("worktree_path") or "",
             updated_tool_output=g("updated_tool_output"),
             updated_permissions=g("updated_permissions"),
@@ -246,10 +261,10 @@ class FireResult:
             retry=bool(g("retry")),
             session_title=g("session_title") or "",
             initial_user_message=g("initial_user_message") or "",
-            watch_paths=ReadOnlyList(g("watch_paths") or ()),
+            watch_paths=_ro_list(g("watch_paths")),
             reload_skills=bool(g("reload_skills")),
             terminal_sequence=g("terminal_sequence") or "",
-            awaiting_approval=ReadOnlyList(AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()),
+            awaiting_approval=_ro_list([AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()]),
         )
 
     @classmethod

@@ -24,9 +24,16 @@ def test_make_all_builds_what_a_source_tree_import_needs(tmp_path: Path) -> None
         shutil.copy2(REPO / name, tree / name)
     shutil.copytree(REPO / "pybind" / "hookexec", tree / "pybind" / "hookexec",
                     ignore=shutil.ignore_patterns("_version.py", "__pycache__", "*.so"))
-    shutil.copytree(REPO / "build", tree / "build", symlinks=True,
-                    # not the venv, release tools (a debootstrap root with device nodes), cross builds or site
-                    ignore=shutil.ignore_patterns("wheel", "test_*", "cpp_host", "*.a", "venv", "tools", "cross", "site"))
+    # Only the built artifacts at the top of build/ (regular files and their links): never
+    # its directories (a venv, release tools with a debootstrap root full of device nodes).
+    (tree / "build").mkdir()
+    for f in (REPO / "build").iterdir():
+        if not (f.name.startswith("libhookexec.so") or f.name in ("hookexec", "hookexec-hook")):
+            continue
+        if f.is_symlink():
+            (tree / "build" / f.name).symlink_to(os.readlink(f))
+        elif f.is_file():
+            shutil.copy2(f, tree / "build" / f.name)
     for f in (tree / "build").iterdir():
         if not f.is_symlink():
             os.utime(f)  # newer than the copied sources: make rebuilds nothing it need not
