@@ -74,8 +74,9 @@ type Hook struct {
 	PluginData string
 	// Managed: the hook comes from managed policy settings.
 	Managed bool
-	// Shell is the handler's "shell" field: "" or "bash" run the command with /bin/sh
-	// ("bash" with bash); "powershell" cannot run off Windows: a non-blocking error.
+	// Shell is the handler's "shell" field: "" and "bash" both run the command with /bin/sh,
+	// as Claude Code 2.1.330 does (live vector once_and_shell); "powershell" cannot run off
+	// Windows: a non-blocking error.
 	Shell string
 	// Git built-ins (AutoAgent): git-commit's message template and --no-verify; git-push's
 	// remote and branch ("current" is the checked-out branch).

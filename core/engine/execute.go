@@ -76,15 +76,6 @@ func spreadSequential(hs []*hook) map[*dialect.Dialect]bool {
 // notRun is the error of hooks a sequential block kept from running (AutoAgent).
 const notRun = "not run: an earlier hook blocked"
 
-// withShell runs a shell-form command with bash when the hook asks for it ("shell": "bash");
-// Claude Code's default, sh, is what /bin/sh -c gives.
-func withShell(shell string, argv []string) []string {
-	if shell == "bash" && len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
-		return []string{"bash", "-c", argv[2]}
-	}
-	return argv
-}
-
 // execute runs the hook and reads its outcome.
 func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	switch {

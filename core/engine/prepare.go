@@ -225,9 +225,9 @@ func (f *fire) prepare(h *hook) *job {
 			j.refused = strings.TrimPrefix(err.Error(), "hookexec: template: ")
 			return j
 		}
-		j.argv = withShell(h.cfg.Shell, argv)
+		j.argv = argv
 		if c.Mode() == template.Direct {
-			shell := withShell(h.cfg.Shell, c.ShellArgv(render(h.cfg.CmdPaths))) // rendered now: the payload dies with the fire
+			shell := c.ShellArgv(render(h.cfg.CmdPaths)) // rendered now: the payload dies with the fire
 			j.shellArgv = func() []string { return shell }
 		}
 	}
