@@ -142,6 +142,18 @@ var codeShapes = []struct {
 	{"cat <<EO\\\nF\na\\\nEOF\necho <<x>>\nEOF", "refuse", "here-document"},
 	{"cat <<\\\nEOF\nx\\\nEOF\necho <<x>>\nEOF", "refuse", "here-document"},
 	{"cat <\\\n<EOF\n<<x>>\nEOF", "refuse", "here-document"},
+	// attack round: wrappers and spellings not tried above
+	{"nohup sh -c 'eval <<x>>'", "refuse", "eval"},
+	{"stdbuf -o0 sh -c 'eval <<x>>'", "refuse", "eval"},
+	{"setsid sh -c 'eval <<x>>'", "refuse", "eval"},
+	{"exec -a foo sh -c 'eval <<x>>'", "refuse", "eval"},
+	{"bash --rcfile <<x>> -i", "refuse", "--rcfile"},
+	{"echo <<x>> | sudo sh", "refuse", "piped"},
+	{"echo <<x>> | env sh", "refuse", "piped"},
+	{"mapfile -t a <<< <<x>>; \"${a[@]}\"", "refuse", "standard input"},
+	{"exec {fd}<<<<<x>>", "refuse", "standard input"},
+	{"getopts a <<x>>", "refuse", "getopts"},
+	{"bash -c 'x=$1; eval \"$x\"' sh <<x>>", "refuse", "eval"},
 }
 
 func TestCodeShapes(t *testing.T) {
