@@ -82,6 +82,16 @@ func TestAnalysePins(t *testing.T) {
 		{command: "bash -c true", env: []string{"BASH_ENV=.envrc"}, want: want{".envrc", "true"}},
 		{args: []string{"python3", "hooks/x.py", "tool"}, want: want{"hooks/x.py", "tool"}},
 		{args: []string{"sh", "-c", "cd sub && ./x.sh"}, want: want{"sub/x.sh", "x.sh"}},
+		// attack round: spellings of running a project file not tried above
+		{command: "source scripts/check.sh", want: want{"scripts/check.sh"}},
+		{command: ". ./scripts/check.sh", want: want{"scripts/check.sh"}},
+		{command: `./too\l`, want: want{"tool"}},
+		{command: "./'tool'", want: want{"tool"}},
+		{command: `s\h scripts/check.sh`, want: want{"scripts/check.sh"}},
+		{command: "cat scripts/check.sh | sh", want: want{"scripts/check.sh"}},
+		{command: "bash <(cat scripts/check.sh)", want: want{"./"}},
+		{command: "eval ./tool", want: want{"tool"}},
+		{command: "nohup ./tool", want: want{"tool"}},
 	} {
 		dir := tc.dir
 		if dir == "" {
