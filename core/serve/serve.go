@@ -159,7 +159,11 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > max+1 { // +1: the newline is not part of the message
+			limit := max
+			if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+				limit++ // the newline is not part of the message; a last line may have none
+			}
+			if len(line)+len(chunk) > limit {
 				tooLong, line = true, nil
 			} else {
 				line = append(line, chunk...)

@@ -263,6 +263,11 @@ func TestReadLineBound(t *testing.T) {
 		{"abcde\nrest", "", true},
 		{"abcd", "abcd", false},
 		{strings.Repeat("x", 300) + "\nrest", "", true},
+		// attack round: a last message with no newline is bounded like the others; an
+		// empty line and a CR before the newline count as they are
+		{"abcde", "", true},
+		{"\nrest", "\n", false},
+		{"abcd\r\nrest", "", true},
 	} {
 		r := bufio.NewReaderSize(strings.NewReader(tc.in), 16)
 		line, tooLong, _ := readLine(r, 4)
