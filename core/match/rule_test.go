@@ -105,6 +105,18 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "sudo $CMD x", true},
 		{"Bash(git push *)", "timeout 60 git push origin main", true},
 		{"Bash(git push *)", "nohup git push", true},
+		// attack round: spellings not tried above
+		{"Bash(rm *)", "timeout -- 5 rm x", true}, // operands after --
+		{"Bash(rm *)", "flock -- /tmp/l rm x", true},
+		{"Bash(rm *)", "r\\m x", true},
+		{"Bash(rm *)", "'rm' x", true},
+		{"Bash(rm *)", "chrt 1 rm x", true},
+		{"Bash(rm *)", "env -- rm x", true},
+		{"Bash(rm *)", "{ rm x; }", true},
+		{"Bash(rm *)", "if true; then rm x; fi", true},
+		{"Bash(rm *)", "x=$(rm x)", true},
+		{"Bash(rm *)", "xargs -I{} rm {}", true},
+		{"Bash(rm *)", "bash -lc 'rm x'", true},
 		// What the wrappers run is matched like any command: no more.
 		{"Bash(rm *)", "timeout 5 ls -la", false},
 		{"Bash(rm *)", "sudo apt install x", false},

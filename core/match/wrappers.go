@@ -213,7 +213,7 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 			return
 		}
 		if a == "--" {
-			i++
+			i += 1 + operands // the operands still come before the command: timeout -- 5 rm x
 			break
 		}
 		if long, ok := strings.CutPrefix(a, "--"); ok {
