@@ -169,6 +169,20 @@ echo started
 wait
 `
 
+// setsidScript's grandchild leaves the process group and session (setsid) and ignores
+// SIGTERM: a kill of the group alone would miss it.
+const setsidScript = `
+trap '' TERM
+echo $$ > "$PIDS.tmp"
+setsid sh -c 'trap "" TERM; echo $$ >> "$PIDS.tmp"; exec sleep 30' >/dev/null 2>&1 &
+sleep 30 &
+echo $! >> "$PIDS.tmp"
+while [ $(wc -l < "$PIDS.tmp") -lt 3 ]; do sleep 0.01; done
+mv "$PIDS.tmp" "$PIDS"
+echo started
+wait
+`
+
 func TestRunTimeoutKillsTree(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -176,6 +190,7 @@ func TestRunTimeoutKillsTree(t *testing.T) {
 	}{
 		{name: "all ignore TERM, grandchild holds stdout", script: treeScript, signal: "SIGKILL"},
 		{name: "detached grandchild ignores TERM", script: detachedScript, signal: "SIGTERM"},
+		{name: "grandchild in its own session ignores TERM", script: setsidScript, signal: "SIGKILL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
