@@ -888,7 +888,11 @@ var bashLong = set("--norc --noprofile --posix --login --noediting --restricted 
 func (a *analysis) nested(script arg, positional []int) {
 	if a.raw {
 		a.denyArgs([]arg{script}, "a variable holding it is expanded into a "+"nested shell script, unescaped, which runs it as code")
-		return
+		if len(positional) == 0 {
+			return
+		}
+		// A variable holding a value passed on as the script's argument (sh -c '...' sh
+		// "$1"): followed into that script too, at every level, as a value given there.
 	}
 	var pieces []piece
 	text := script.lit

@@ -154,6 +154,9 @@ var codeShapes = []struct {
 	{"exec {fd}<<<<<x>>", "refuse", "standard input"},
 	{"getopts a <<x>>", "refuse", "getopts"},
 	{"bash -c 'x=$1; eval \"$x\"' sh <<x>>", "refuse", "eval"},
+	{`sh -c 'sh -c "eval \"\$1\"" sh "$1"' sh <<x>>`, "refuse", "eval"},
+	{`sh -c 'F=$1; bash -c "eval \"\$1\"" sh "$F"' sh <<x>>`, "refuse", "eval"},
+	{`sh -c 'sh -c "printf \"%s\\\\0\" \"\$1\"" sh "$1"' sh <<x>>`, "safe", ""},
 }
 
 func TestCodeShapes(t *testing.T) {
