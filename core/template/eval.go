@@ -682,7 +682,42 @@ func (a *analysis) command(ws []arg) {
 		case "jq":
 			a.jq(base, ws)
 		default:
+			a.codeOptions(baseName(base), ws)
 			a.data(ws[1:], false)
+		}
+	}
+}
+
+// commandOptions are options of programs that otherwise take data whose value is a
+// command line or configuration that runs one (git -c core.sshCommand=..., tar
+// --to-command=..., rsync -e ...): a value in such an option is refused.
+var commandOptions = map[string][]string{
+	"git":   {"-c", "--config-env", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-u"},
+	"tar":   {"--to-command", "--use-compress-program", "-I", "--rsh-command", "--info-script", "--new-volume-script", "-F", "--checkpoint-action"},
+	"rsync": {"-e", "--rsh", "--rsync-path"},
+	"scp":   {"-S", "-o", "-F"},
+	"sftp":  {"-S", "-o", "-F", "-D"},
+}
+
+// codeOptions refuses a value given to one of name's commandOptions, as the option's
+// next word (-e <<x>>), after = (--rsh=<<x>>) or glued to a short option (-e<<x>>).
+func (a *analysis) codeOptions(name string, ws []arg) {
+	opts := commandOptions[name]
+	if len(opts) == 0 {
+		return
+	}
+	for i := 1; i < len(ws); i++ {
+		text := a.word(ws[i])
+		if ws[i].literal && text == "--" {
+			return
+		}
+		for _, o := range opts {
+			switch {
+			case ws[i].literal && text == o && i+1 < len(ws):
+				a.denyArgs(ws[i+1:i+2], "it is the value of "+name+" "+o+", which runs a command")
+			case strings.HasPrefix(text, o+"=") || (len(o) == 2 && len(text) > 2 && strings.HasPrefix(text, o)):
+				a.denyArgs(ws[i:i+1], "it is the value of "+name+" "+o+", which runs a command")
+			}
 		}
 	}
 }
