@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -77,22 +76,30 @@ static char go_bin[PATH_MAX];
 static char **args; /* [go_bin, "hook", this program's arguments..., NULL] */
 
 static void fallback(const char *payload, size_t n) {
-    int fd = memfd_create("hookexec-payload", 0);
-    if (fd < 0) {
-        char tmpl[] = "/tmp/hookexec-payload-XXXXXX";
-        fd = mkstemp(tmpl);
-        if (fd >= 0) unlink(tmpl);
-    }
-    if (fd >= 0) {
-        size_t off = 0;
-        while (off < n) {
-            ssize_t w = write(fd, payload + off, n - off);
-            if (w <= 0) break;
-            off += (size_t)w;
+    /* The payload was read from stdin already: a child writes it into a pipe that becomes
+     * the command's stdin (no temporary file, so nothing can be left or cut short on disk). */
+    int p[2];
+    if (pipe(p) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[0]);
+            size_t off = 0;
+            while (off < n) {
+                ssize_t w = write(p[1], payload + off, n - off);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) _exit(1);
+                off += (size_t)w;
+            }
+            _exit(0);
         }
-        lseek(fd, 0, SEEK_SET);
-        dup2(fd, 0);
-        if (fd != 0) close(fd);
+        if (pid > 0) {
+            close(p[1]);
+            dup2(p[0], 0);
+            if (p[0] != 0) close(p[0]);
+        } else {
+            close(p[0]);
+            close(p[1]);
+        }
     }
     execv(go_bin, args);
     fprintf(stderr, "hookexec-hook: cannot run %s: %s\n", go_bin, strerror(errno));

@@ -77,6 +77,11 @@ func TestFastClient(t *testing.T) {
 	s.env = append(s.env, "HOOKEXEC_DAEMON=off")
 	off := s.prompt(fast, "s1")
 	assert.True(t, strings.HasPrefix(off, "call 1 pid "), off)
+	// A payload larger than a pipe's buffer reaches the in-process fallback whole.
+	big, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.project, "tool_name": "Write",
+		"tool_use_id": "toolu_10", "tool_input": map[string]any{"file_path": "big.txt", "content": strings.Repeat("x", 300<<10)}})
+	assert.Equal(t, s.hookWith(goBin, string(big)), s.hookWith(fast, string(big)))
+	assert.Contains(t, s.hookWith(fast, string(big)).stdout, `"updatedInput":{"file_path":"safe.txt"}`)
 
 	// The install registers the fast client when it sits beside the binary.
 	s2 := newScenario(t)
