@@ -299,8 +299,9 @@ var events = map[string][]Event{
 	Codex: claudeNames("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
 		"PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"),
 	// qwenlm.github.io/qwen-code-docs hooks: Claude Code's names.
-	Qwen: claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
+	Qwen: append(claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
 		"Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
+		Event{"TodoCreated", "TaskCreated", ""}, Event{"TodoCompleted", "TaskCompleted", ""}),
 }
 
 func claudeNames(names ...string) []Event {
