@@ -20,12 +20,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/vocab"
 )
 
@@ -648,3 +651,64 @@ func unwrap(line, from, to string) (string, bool) {
 
 // quote is s as one single-quoted shell word.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// Merge writes a conversion's hooks into an existing configuration file of the target
+// (text): each converted matcher group is appended to its event's list unless an equal
+// group is there already (merging twice changes nothing); every other key and event, the
+// layout and the comments-free formatting of the rest are kept byte for byte. A version
+// the target needs is added when the file has none.
+func Merge(text, output []byte) ([]byte, error) {
+	var doc struct {
+		Version any                          `json:"version"`
+		Hooks   map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(output, &doc); err != nil {
+		return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+	}
+	var have struct {
+		Version any                        `json:"version"`
+		Hooks   map[string]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(text, &have); err != nil {
+		return nil, fmt.Errorf("hookexec: convert: merge: the file is not a JSON object: %w", err)
+	}
+	out := text
+	var err error
+	if doc.Version != nil && have.Version == nil {
+		if out, err = jsontext.Set(out, doc.Version, jsontext.K("version")); err != nil {
+			return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+		}
+	}
+	if have.Hooks == nil {
+		if out, err = jsontext.Set(out, jsontext.Object{}, jsontext.K("hooks")); err != nil {
+			return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+		}
+	}
+	for _, ev := range slices.Sorted(maps.Keys(doc.Hooks)) {
+		var existing []json.RawMessage
+		if raw, ok := have.Hooks[ev]; ok {
+			if err := json.Unmarshal(raw, &existing); err != nil {
+				return nil, fmt.Errorf("hookexec: convert: merge: hooks.%s is not a list", ev)
+			}
+		}
+		for _, group := range doc.Hooks[ev] {
+			if slices.ContainsFunc(existing, func(e json.RawMessage) bool { return sameJSON(e, group) }) {
+				continue
+			}
+			var v any
+			_ = json.Unmarshal(group, &v) // it came from Unmarshal
+			if out, err = jsontext.Insert(out, -1, v, jsontext.K("hooks"), jsontext.K(ev)); err != nil {
+				return nil, fmt.Errorf("hookexec: convert: merge: hooks.%s: %w", ev, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
