@@ -131,8 +131,12 @@ func (c *conv) lost(feature, format string, args ...any) {
 // answers names the vocabulary each agent reads hook output in.
 func answers(agent string) string {
 	switch agent {
-	case vocab.Claude, vocab.Factory, vocab.CliAgent, vocab.Mycode, vocab.Qwen, vocab.Codex:
+	case vocab.Claude, vocab.Factory, vocab.CliAgent, vocab.Mycode:
 		return "Claude Code's (exit 2, decision, hookSpecificOutput)"
+	case vocab.Qwen:
+		return "Qwen Code's (Claude Code's, but a new tool input is ignored)"
+	case vocab.Codex:
+		return "Codex's (Claude Code's, strictly: an ask or a rewrite without allow fails the hook open)"
 	case vocab.Gemini:
 		return "Gemini CLI's (exit 2, decision deny, hookSpecificOutput.tool_input)"
 	case vocab.Cursor:
