@@ -63,10 +63,23 @@ func configs(t *testing.T) map[string][2]string {
 			raw, err := os.ReadFile(f)
 			require.NoError(t, err)
 			var v struct {
-				Files map[string]json.RawMessage `json:"files"`
+				Files   map[string]json.RawMessage `json:"files"`
+				Convert *struct {
+					Agent, From string
+				} `json:"convert"`
 			}
 			require.NoError(t, json.Unmarshal(raw, &v))
-			add("live_"+agent+"_"+strings.TrimSuffix(filepath.Base(f), ".json"), agent, v.Files)
+			name := "live_" + agent + "_" + strings.TrimSuffix(filepath.Base(f), ".json")
+			own := map[string]json.RawMessage{}
+			for path, content := range v.Files {
+				if strings.Contains(path, "/."+agent+"/") {
+					own[path] = content
+				}
+			}
+			add(name, agent, own)
+			if v.Convert != nil { // a conversion vector's source, in its own agent's format
+				add(name, v.Convert.Agent, map[string]json.RawMessage{v.Convert.From: v.Files[v.Convert.From]})
+			}
 		}
 	}
 	require.NotEmpty(t, out)
