@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/vocab"
@@ -35,11 +36,17 @@ func configs(t *testing.T) map[string][2]string {
 			if strings.Contains(name, "managed") {
 				continue
 			}
-			f, err := dialect.Read(name, []byte(text), d)
+			fd := d
+			// A file of another agent's format (the mixed vectors) is read in its own.
+			v, _ := fastjson.Parse(text)
+			if found := dialect.Detect(name, v); found != nil && found != dialect.Claude {
+				fd = found
+			}
+			f, err := dialect.Read(name, []byte(text), fd)
 			if err != nil || len(f.Hooks) == 0 {
 				continue
 			}
-			out[vector+":"+name] = [2]string{agent, text}
+			out[vector+":"+name] = [2]string{fd.Name, text}
 		}
 	}
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "tests", "conformance", "*", "*.json"))
