@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookexec/hookexec/core/adapt"
 	"github.com/hookexec/hookexec/core/engine"
@@ -73,8 +75,18 @@ func runAdapt(a *app, args []string) int {
 	if logFile == "" {
 		logFile = os.Getenv(engine.LogEnv)
 	}
+	// The agent ends a hook that outlives its timeout with a signal: the command goes too.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	stop := make(chan struct{})
+	go func() {
+		if _, ok := <-sig; ok {
+			close(stop)
+		}
+	}()
 	ans, err := adapt.Run(adapt.Request{From: o.from, To: o.to, Command: args[0], Payload: payload,
-		Project: project, Home: a.homeDir(), LogFile: logFile})
+		Project: project, Home: a.homeDir(), LogFile: logFile, Stop: stop})
 	if err != nil {
 		return blocked(err)
 	}

@@ -36,7 +36,13 @@ type Request struct {
 	Home     string
 	Env      map[string]string
 	LogFile  string
+	// Stop, when closed, ends the run at once: the command is killed (the agent's own
+	// timeout ended the hook that runs adapt) and Run returns ErrStopped.
+	Stop <-chan struct{}
 }
+
+// ErrStopped is returned when Request.Stop ended the run.
+var ErrStopped = errors.New("hookexec: adapt: stopped")
 
 // Sources lists the agents whose commands Run can adapt: those convert writes.
 func Sources() []string { return slices.Clone(convert.Targets) }
@@ -84,12 +90,28 @@ func Run(r Request) (native.Answer, error) {
 	if project == "" {
 		project = string(doc.GetStringBytes("cwd"))
 	}
+	// One sync hook and nothing after it: Close need not wait before killing.
 	eng, err := engine.Open(engine.Options{Profile: "cli-agent", ProjectDir: project, Home: r.Home,
-		Sources: []string{}, Config: cfg, ConfigDialect: r.From, Trust: "all", Env: r.Env, LogFile: r.LogFile})
+		Sources: []string{}, Config: cfg, ConfigDialect: r.From, Trust: "all", Env: r.Env, LogFile: r.LogFile,
+		CloseTimeoutMs: 1})
 	if err != nil {
 		return native.Answer{}, err
 	}
-	defer eng.Close()
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	defer func() {
+		close(done)
+		<-stopped
+		_ = eng.Close() // ErrClosed after a stop
+	}()
+	go func() {
+		defer close(stopped)
+		select {
+		case <-r.Stop:
+			_ = eng.Close() // kills the running command; Fire returns
+		case <-done:
+		}
+	}()
 	rep, err := eng.Config()
 	if err != nil {
 		return native.Answer{}, err
@@ -98,6 +120,11 @@ func Run(r Request) (native.Answer, error) {
 		return native.Answer{}, fmt.Errorf("hookexec: adapt: the %s hook does not run: %v", r.From, rep.Warnings)
 	}
 	res, err := eng.Fire(ev.Name, doc.MarshalTo(nil))
+	select {
+	case <-r.Stop:
+		return native.Answer{}, ErrStopped
+	default:
+	}
 	if err != nil {
 		return native.Answer{}, err
 	}
