@@ -154,6 +154,7 @@ func carried(t *testing.T, want, got map[sig]string, format string, args ...any)
 // the same way; the reports are the golden files testdata/<config>.report.
 func TestRoundTrip(t *testing.T) {
 	pairs, back := 0, 0
+	per := map[string]int{} // source agent → pairs
 	for name, c := range configs(t) {
 		agent, data := c[0], []byte(c[1])
 		var report strings.Builder
@@ -174,6 +175,7 @@ func TestRoundTrip(t *testing.T) {
 			ctx := fmt.Sprintf("%s -> %s:\n%s\n%s", name, to, there.Report(agent, to), there.Output)
 			carried(t, want, signatures(t, to, name+" ("+to+")", there.Output, nil), "%s", ctx)
 			pairs++
+			per[agent]++
 			if !slices.Contains(Targets, agent) {
 				continue
 			}
@@ -191,7 +193,7 @@ func TestRoundTrip(t *testing.T) {
 		require.NoError(t, err, "golden %s (go test ./core/convert -update)", golden)
 		require.Equal(t, string(want), report.String(), golden)
 	}
-	t.Logf("%d source x target pairs converted, %d of them back again", pairs, back)
+	t.Logf("%d source x target pairs converted, %d of them back again; per source: %v", pairs, back, per)
 }
 
 func TestGuardsAreNeverDroppedSilently(t *testing.T) {
