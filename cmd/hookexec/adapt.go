@@ -19,7 +19,7 @@ import (
 // exitBlock is the exit status every agent adapt answers reads as a block.
 const exitBlock = 2
 
-var adaptOpts struct{ from, to string }
+var adaptOpts struct{ from, to, event string }
 
 func init() {
 	register(&verb{
@@ -38,6 +38,7 @@ Sources: ` + strings.Join(adapt.Sources(), ", ") + `. Targets: ` + strings.Join(
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&adaptOpts.from, "from", adaptOpts.from, "the `AGENT` the command was written for")
 			fs.StringVar(&adaptOpts.to, "to", adaptOpts.to, "the `AGENT` running this hook")
+			fs.StringVar(&adaptOpts.event, "event", adaptOpts.event, "the `EVENT` as --to spells it, for payloads that do not name it (Copilot CLI's camelCase events)")
 		},
 		run: runAdapt,
 	})
@@ -85,7 +86,7 @@ func runAdapt(a *app, args []string) int {
 			close(stop)
 		}
 	}()
-	ans, err := adapt.Run(adapt.Request{From: o.from, To: o.to, Command: args[0], Payload: payload,
+	ans, err := adapt.Run(adapt.Request{From: o.from, To: o.to, Command: args[0], Payload: payload, Event: o.event,
 		Project: project, Home: a.homeDir(), LogFile: logFile, Stop: stop})
 	if err != nil {
 		return blocked(err)
