@@ -56,6 +56,9 @@ func runAdapt(a *app, args []string) int {
 	case len(args) != 1:
 		return blocked(usagef("adapt: takes one COMMAND (got %d arguments)", len(args)))
 	}
+	if code, ok := superviseAdapt(a); ok {
+		return code
+	}
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
 	if err != nil {
 		return blocked(fmt.Errorf("adapt: reading the payload: %w", err))

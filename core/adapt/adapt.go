@@ -66,19 +66,14 @@ func Run(r Request) (native.Answer, error) {
 	if err != nil {
 		return native.Answer{}, err
 	}
-	tool, _ := c.payload["tool_name"].(string)
-	payload, err := json.Marshal(c.payload)
-	if err != nil {
-		return native.Answer{}, fmt.Errorf("hookexec: adapt: %w", err)
-	}
 	ev := event.Lookup(c.event)
-	cfg, err := config(r.From, ev.Name, tool, r.Command)
+	cfg, err := config(r.From, ev.Name, c.tool, r.Command)
 	if err != nil {
 		return native.Answer{}, err
 	}
 	project := r.Project
 	if project == "" {
-		project, _ = c.payload["cwd"].(string)
+		project = c.cwd
 	}
 	// One sync hook and nothing after it: Close need not wait before killing.
 	eng, err := engine.Open(engine.Options{Profile: "cli-agent", ProjectDir: project, Home: r.Home,
@@ -109,7 +104,7 @@ func Run(r Request) (native.Answer, error) {
 	if len(rep.Hooks) != 1 || rep.Hooks[0].Disabled != "" {
 		return native.Answer{}, fmt.Errorf("hookexec: adapt: the %s hook does not run: %v", r.From, rep.Warnings)
 	}
-	res, err := eng.Fire(ev.Name, payload)
+	res, err := eng.Fire(ev.Name, c.payload)
 	select {
 	case <-r.Stop:
 		return native.Answer{}, ErrStopped

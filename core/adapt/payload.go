@@ -3,8 +3,12 @@ package adapt
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/vocab"
@@ -12,9 +16,11 @@ import (
 
 // call is one hook call of the running agent, read into canonical words.
 type call struct {
-	spelled string         // the event as the running agent spells it
-	event   string         // the canonical event
-	payload map[string]any // Claude Code's payload of it (hook_event_name, tool_name, tool_input, ...)
+	spelled string // the event as the running agent spells it
+	event   string // the canonical event
+	tool    string // the canonical tool, "" for none
+	cwd     string
+	payload []byte // Claude Code's payload of it (hook_event_name, tool_name, tool_input, ...)
 }
 
 // read turns the running agent's hook payload into a canonical one. spelled is the event
@@ -35,7 +41,18 @@ func read(to, spelled string, raw []byte) (call, error) {
 	case vocab.Windsurf:
 		return readWindsurf(spelled, p)
 	}
-	name := str(p, "hook_event_name")
+	return readClaude(spelled, raw)
+}
+
+// readClaude reads the payload of an agent that spells it as Claude Code does (Claude
+// Code, Codex, Gemini CLI, Qwen Code): the event and the tool in canonical words, every
+// other field as it was, in its order.
+func readClaude(spelled string, raw []byte) (call, error) {
+	doc, err := fastjson.ParseBytes(raw)
+	if err != nil || doc.Type() != fastjson.TypeObject {
+		return call{}, errors.New("hookexec: adapt: the payload is not a JSON object")
+	}
+	name := string(doc.GetStringBytes("hook_event_name"))
 	if spelled != "" && name != "" && spelled != name {
 		return call{}, fmt.Errorf("hookexec: adapt: the payload is for %q, not %q", name, spelled)
 	}
@@ -46,11 +63,14 @@ func read(to, spelled string, raw []byte) (call, error) {
 	if name == "" || !ev.Known {
 		return call{}, fmt.Errorf("hookexec: adapt: the payload's hook_event_name %q is no event hookexec knows", name)
 	}
-	p["hook_event_name"] = ev.Name
-	if c := vocab.Tool(str(p, "tool_name")); c != "" {
-		p["tool_name"] = c
+	var a fastjson.Arena
+	doc.Set("hook_event_name", a.NewString(ev.Name))
+	tool := string(doc.GetStringBytes("tool_name"))
+	if c := vocab.Tool(tool); c != "" {
+		tool = c
+		doc.Set("tool_name", a.NewString(tool))
 	}
-	return call{spelled: name, event: ev.Name, payload: p}, nil
+	return call{spelled: name, event: ev.Name, tool: tool, cwd: string(doc.GetStringBytes("cwd")), payload: doc.MarshalTo(nil)}, nil
 }
 
 // eventOf resolves the running agent's spelling of the event: the flag's, else the
@@ -214,7 +234,52 @@ func finish(e vocab.Event, out map[string]any) (call, error) {
 		return call{}, fmt.Errorf("hookexec: adapt: %q maps to %q, which hookexec does not know", e.Name, e.Canonical)
 	}
 	out["hook_event_name"] = ev.Name
-	return call{spelled: e.Name, event: ev.Name, payload: out}, nil
+	payload, err := ordered(out)
+	if err != nil {
+		return call{}, fmt.Errorf("hookexec: adapt: %w", err)
+	}
+	tool, _ := out["tool_name"].(string)
+	cwd, _ := out["cwd"].(string)
+	return call{spelled: e.Name, event: ev.Name, tool: tool, cwd: cwd, payload: payload}, nil
+}
+
+// claudeOrder is the order of Claude Code's payload fields: a command that reads its
+// payload as text finds them where Claude Code puts them.
+var claudeOrder = []string{"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name",
+	"tool_name", "tool_input", "tool_use_id", "tool_response", "error", "prompt", "stop_hook_active"}
+
+// ordered encodes the payload with Claude Code's fields in its order, then the rest sorted.
+func ordered(m map[string]any) ([]byte, error) {
+	keys := make([]string, 0, len(m))
+	for _, k := range claudeOrder {
+		if _, ok := m[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	var others []string
+	for k := range m {
+		if !slices.Contains(claudeOrder, k) {
+			others = append(others, k)
+		}
+	}
+	slices.Sort(others)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range append(keys, others...) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		v, err := json.Marshal(m[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // rest copies p without the keys named.
