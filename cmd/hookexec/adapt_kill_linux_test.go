@@ -26,8 +26,10 @@ func TestAdaptKilledTakesTheCommandTreeWithIt(t *testing.T) {
 	cmd.Dir = s.project
 	cmd.Env = append(os.Environ(), "HOME="+s.home, "HOOKEXEC_LOG=", "HOOKEXEC_DAEMON=off")
 	cmd.Stdin = strings.NewReader(`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"},"session_id":"s","cwd":"` + s.project + `"}`)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr, err := os.Create(filepath.Join(s.root, "adapt.stderr"))
+	require.NoError(t, err)
+	defer stderr.Close()
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
@@ -43,7 +45,10 @@ func TestAdaptKilledTakesTheCommandTreeWithIt(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		require.NotEmpty(t, raw, "the command did not start: %s", stderr.String())
+		if len(raw) == 0 {
+			b, _ := os.ReadFile(stderr.Name())
+			t.Fatalf("the command did not start: %s", b)
+		}
 		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
 		require.NoError(t, err)
 		pids = append(pids, pid)
