@@ -30,6 +30,8 @@ func init() {
 stdin, runs COMMAND (one shell command line, as --from's configuration wrote it) with
 --from's payload, reads its answer in --from's words, and answers in --to's. A new tool
 input --to cannot apply and an "ask" it cannot put to the user become a block with a reason.
+--event names the event for payloads that do not (Copilot CLI's camelCase ones). The
+command dies with adapt, whatever signal ends it (on Linux, even SIGKILL).
 A failure of adapt itself (bad payload, unknown agent) exits 2 with the reason on stderr: a
 block, never a silent allow.
 
