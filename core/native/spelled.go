@@ -85,7 +85,7 @@ func cursorAnswer(spelled string, r *engine.Result) Answer {
 		}
 	}
 	switch spelled {
-	case "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse", "subagentStart":
+	case "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse":
 		switch {
 		case r.Blocked || r.Decision == "deny":
 			out["permission"] = "deny"
