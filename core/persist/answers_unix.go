@@ -15,26 +15,29 @@ import (
 )
 
 // answers: a request writes its line and reads the answer itself, on the calling thread,
-// waiting in poll(2); between requests a goroutine drains stdout through Go's poller and
-// drops what the process writes, so that it never blocks on a full pipe.
+// waiting in poll(2); between requests a goroutine drains stdout and drops what the process
+// writes, so that it never blocks on a full pipe.
 //
 // Why: the answer used to come through a reader goroutine and a channel, and every fire
 // paid for that goroutine's wake-up and for the hand-off of the answer to the waiting one;
 // through the C library the fire runs on the host's thread, where each such hand-off also
-// moves Go's scheduler from one OS thread to another. Waiting in poll(2) on the calling
-// thread leaves only the wake-ups of the pipe round trip itself, and no timer: the deadline
-// is poll's timeout.
+// moves Go's scheduler from one OS thread to another. The pipes are kept out of Go's poller
+// too (its epoll would wake a thread at every answer and every read of a request); the
+// drainer waits in an epoll set of its own that holds stdout only between requests (see
+// idle_linux.go). What is left is the wake-ups of the pipe round trip itself, and no timer:
+// the deadline is poll's timeout.
 //
 // The drainer and a request never read at once: while busy is set the drainer leaves stdout
-// alone (the answer's arrival still wakes it, on another thread, and it goes back to
-// waiting). A wake pipe interrupts a request's poll when the leader dies or the request's
+// alone. A wake pipe interrupts a request's poll when the leader dies or the request's
 // context ends.
 type answers struct {
-	inFd, outFd int      // stdin's write end and stdout's read end, non-blocking
-	stdout      *os.File // kept for the drainer, which waits for it in Go's poller
-	wake        [2]int   // the wake pipe; written by kick
+	inFd, outFd int    // stdin's write end and stdout's read end, non-blocking
+	wake        [2]int // the wake pipe; written by kick
+	idle               // how the drainer waits for output between requests
+	drained     chan struct{}
 
 	mu      sync.Mutex // guards what follows, and reads of outFd outside a request
+	free    sync.Cond  // busy went false, or closed true
 	busy    bool       // a request reads stdout
 	closed  bool       // stop ran: no fd is used any more
 	eof     bool       // stdout ended (or failed)
@@ -42,40 +45,58 @@ type answers struct {
 	tooLong bool       // the line in partial passed maxLine; its bytes are not kept
 	after   []byte     // what came after the answer line in its read, filed at release
 	buf     []byte     // read buffer for unsolicited output
-	read    int        // bytes the last read of unsolicited output got
 
 	standing     context.Context // the context whose end already kicks (the engine's)
 	stopStanding func() bool
 }
 
-func (a *answers) start(stdin, stdout *os.File) error {
-	var err error
-	if a.inFd, err = rawFd(stdin); err != nil {
-		return err
+// pipe makes a pipe whose end ours (0: read, 1: write) is hookexec's: non-blocking and left
+// out of Go's poller (requests and the drainer wait in poll and epoll themselves); the
+// process's end is an ordinary blocking one.
+func pipe(ours int) (r, w *os.File, err error) {
+	var p [2]int
+	if err := cloexecPipe(&p); err != nil {
+		return nil, nil, err
 	}
-	if a.outFd, err = rawFd(stdout); err != nil {
-		return err
+	// Made non-blocking after os.NewFile, which would put a non-blocking one in the poller.
+	r, w = os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1")
+	if err := syscall.SetNonblock(p[ours], true); err != nil {
+		closeAll(r, w)
+		return nil, nil, err
 	}
-	if err := wakePipe(&a.wake); err != nil {
-		return err
-	}
-	a.stdout = stdout
-	a.buf = make([]byte, 16<<10)
-	go a.drain()
-	return nil
+	return r, w, nil
 }
 
-// rawFd is f's descriptor; f stays open (and non-blocking) until stop closes it.
-func rawFd(f *os.File) (int, error) {
-	rc, err := f.SyscallConn()
+func (a *answers) start(stdin, stdout *os.File) error {
+	a.inFd = int(stdin.Fd())
+	// stdout's descriptor is ours from here on: stop closes it, after the drainer left.
+	fd, err := syscall.Dup(int(stdout.Fd()))
+	stdout.Close()
 	if err != nil {
-		return -1, err
+		return err
 	}
-	fd := -1
-	if err := rc.Control(func(u uintptr) { fd = int(u) }); err != nil {
-		return -1, err
+	syscall.CloseOnExec(fd)
+	a.outFd = fd
+	if err = cloexecPipe(&a.wake); err == nil {
+		if err = syscall.SetNonblock(a.wake[0], true); err == nil {
+			err = syscall.SetNonblock(a.wake[1], true)
+		}
 	}
-	return fd, nil
+	if err != nil {
+		syscall.Close(a.outFd)
+		return err
+	}
+	if err := a.idle.open(a.outFd); err != nil {
+		syscall.Close(a.outFd)
+		syscall.Close(a.wake[0])
+		syscall.Close(a.wake[1])
+		return err
+	}
+	a.free.L = &a.mu
+	a.buf = make([]byte, 16<<10)
+	a.drained = make(chan struct{})
+	go a.drain()
+	return nil
 }
 
 // kick wakes a request waiting in poll: the leader died, or the request's context ended.
@@ -87,7 +108,7 @@ func (a *answers) kick() {
 	}
 }
 
-// stop closes stdout (ending the drainer) and the wake pipe. Only after the last request.
+// stop ends the drainer and closes stdout and the wake pipe. Only after the last request.
 func (a *answers) stop() {
 	a.mu.Lock()
 	if a.closed {
@@ -95,39 +116,33 @@ func (a *answers) stop() {
 		return
 	}
 	a.closed = true
-	syscall.Close(a.wake[0])
-	syscall.Close(a.wake[1])
+	a.free.Broadcast()
+	a.idle.interrupt()
 	a.mu.Unlock()
 	if a.stopStanding != nil {
 		a.stopStanding()
 	}
-	// Outside mu: Close waits for the drainer to leave stdout, and the drainer takes mu
-	// to see that it is closed.
-	a.stdout.Close()
+	<-a.drained
+	a.idle.close()
+	syscall.Close(a.outFd)
+	syscall.Close(a.wake[0])
+	syscall.Close(a.wake[1])
 }
 
-// drain reads stdout between requests until it ends, dropping whole lines.
+// drain reads stdout between requests until it ends or stop, dropping whole lines.
 func (a *answers) drain() {
-	rc, err := a.stdout.SyscallConn()
-	if err != nil {
-		return
-	}
-	rc.Read(func(fd uintptr) bool {
-		for {
-			a.mu.Lock()
-			if a.busy || a.closed {
-				a.mu.Unlock()
-				return false // the request reads; its release looks again
-			}
-			n := len(a.buf)
-			ended := a.unsolicited(int(fd), 1)
-			more := !ended && a.read == n // the buffer filled: there may be more
-			a.mu.Unlock()
-			if ended || !more {
-				return ended
-			}
+	defer close(a.drained)
+	for a.idle.wait() {
+		a.mu.Lock()
+		for a.busy && !a.closed {
+			a.free.Wait() // a request reads: this output is its answer
 		}
-	})
+		ended := a.closed || a.eof || a.unsolicited(a.outFd, 1)
+		a.mu.Unlock()
+		if ended {
+			return
+		}
+	}
 }
 
 // unsolicited reads what stdout holds, outside any request, dropping whole lines; at most
@@ -135,7 +150,6 @@ func (a *answers) drain() {
 func (a *answers) unsolicited(fd, reads int) bool {
 	for ; reads != 0; reads-- {
 		n, err := syscall.Read(fd, a.buf)
-		a.read = max(n, 0)
 		switch {
 		case n > 0:
 			a.dropLines(a.buf[:n])
@@ -150,17 +164,13 @@ func (a *answers) unsolicited(fd, reads int) bool {
 	return false
 }
 
-// dropLines files output nobody asked for: whole lines go, an unfinished one is kept (as
-// the old reader did: it becomes the start of the next answer line).
+// dropLines files output nobody asked for: whole lines go, an unfinished one is kept (it
+// becomes the start of the next answer line, which is then no JSON object).
 func (a *answers) dropLines(b []byte) {
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		a.partial, a.tooLong = a.partial[:0], false
 		b = b[i+1:]
 	}
-	a.keepPartial(b)
-}
-
-func (a *answers) keepPartial(b []byte) {
 	switch {
 	case a.tooLong:
 	case len(a.partial)+len(b) > maxLine:
@@ -171,8 +181,7 @@ func (a *answers) keepPartial(b []byte) {
 }
 
 // release ends a request: the answer it returned is no longer used. What came after the
-// answer is filed as unsolicited, and stdout is looked at once more: output that arrived
-// while the request read woke the drainer then, and it may get no other wake-up.
+// answer is filed as unsolicited, and the drainer watches stdout again.
 func (a *answers) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -180,8 +189,7 @@ func (a *answers) release() {
 		return
 	}
 	a.busy = false
-	a.partial = a.partial[:0]
-	a.tooLong = false
+	a.partial, a.tooLong = a.partial[:0], false
 	if len(a.after) > 0 {
 		a.dropLines(a.after)
 		a.after = a.after[:0]
@@ -190,8 +198,9 @@ func (a *answers) release() {
 		a.partial = nil // one long answer does not stay in memory
 	}
 	if !a.eof {
-		a.unsolicited(a.outFd, 4)
+		a.idle.watch()
 	}
+	a.free.Broadcast()
 }
 
 func (p *pipeConn) request(ctx context.Context, line []byte, deadline time.Time) ([]byte, string, bool) {
@@ -199,6 +208,7 @@ func (p *pipeConn) request(ctx context.Context, line []byte, deadline time.Time)
 	a.mu.Lock()
 	a.busy = true
 	if !a.eof && !a.closed {
+		a.idle.unwatch()
 		a.unsolicited(a.outFd, -1) // written before the request: not its answer
 	}
 	eof, closed := a.eof, a.closed

@@ -22,11 +22,11 @@ func startPipes(s *Spec) (conn, error) {
 	if _, err := command(s); err != nil {
 		return nil, err
 	}
-	inR, inW, err := os.Pipe()
+	inR, inW, err := pipe(1)
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe(0)
 	if err != nil {
 		closeAll(inR, inW)
 		return nil, err
