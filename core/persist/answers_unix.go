@@ -190,12 +190,15 @@ func (a *answers) release() {
 	}
 	a.busy = false
 	a.partial, a.tooLong = a.partial[:0], false
+	if cap(a.partial) > 64<<10 {
+		a.partial = nil // one long answer does not stay in memory
+	}
 	if len(a.after) > 0 {
 		a.dropLines(a.after)
 		a.after = a.after[:0]
 	}
-	if cap(a.partial) > 64<<10 {
-		a.partial = nil // one long answer does not stay in memory
+	if cap(a.after) > 64<<10 {
+		a.after = nil
 	}
 	if !a.eof {
 		a.idle.watch()
