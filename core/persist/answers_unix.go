@@ -271,6 +271,44 @@ func (p *pipeConn) write(ctx context.Context, line []byte, deadline time.Time) (
 func (p *pipeConn) read(ctx context.Context, deadline time.Time) ([]byte, string, bool) {
 	a := &p.answers
 	dying := false // the leader is gone: what it wrote before may still be in the pipe
+	// The answer cannot be there yet when the request was just written: wait first, and
+	// save the read that would find nothing.
+	for waited := false; ; waited = false {
+		ready, expired, err := p.wait(a.outFd, unix.POLLIN, deadline)
+		switch {
+		case err != nil:
+			return nil, "cannot wait for the process: " + err.Error(), false
+		case expired && dying:
+			return nil, p.exitText(), false
+		case expired:
+			return nil, "", true
+		case ready:
+			waited = true
+		case ctx.Err() != nil:
+			return nil, "", false
+		}
+		if !waited {
+			select {
+			case <-p.dead:
+				// An answer written just before the exit may still be in the pipe: read
+				// on until stdout ends (briefly: something the leader started may hold it).
+				if !dying {
+					dying, deadline = true, time.Now().Add(100*time.Millisecond)
+				}
+			default:
+			}
+			continue
+		}
+		if line, failure, done := p.readSome(); done {
+			return line, failure, false
+		}
+	}
+}
+
+// readSome reads what stdout holds, up to the answer's newline. done reports the answer
+// (line) or why there is none (failure); not done, the request waits for more.
+func (p *pipeConn) readSome() (line []byte, failure string, done bool) {
+	a := &p.answers
 	for {
 		if cap(a.partial)-len(a.partial) < 4<<10 {
 			a.partial = append(a.partial, make([]byte, 16<<10)...)[:len(a.partial)]
@@ -287,41 +325,19 @@ func (p *pipeConn) read(ctx context.Context, deadline time.Time) ([]byte, string
 				if a.tooLong {
 					line = []byte(tooLongAnswer)
 				}
-				return line, "", false
+				return line, "", true
 			}
 			if len(a.partial) > maxLine {
-				return []byte(tooLongAnswer), "", false
+				return []byte(tooLongAnswer), "", true
 			}
-			continue
 		case err == syscall.EINTR:
-			continue
-		case err != syscall.EAGAIN: // EOF, or an error: an unfinished line is no answer
+		case err == syscall.EAGAIN:
+			return nil, "", false
+		default: // EOF, or an error: an unfinished line is no answer
 			a.mu.Lock()
 			a.eof = true
 			a.mu.Unlock()
-			return nil, p.closedText(), false
-		}
-		ready, expired, err := p.wait(a.outFd, unix.POLLIN, deadline)
-		switch {
-		case err != nil:
-			return nil, "cannot wait for the process: " + err.Error(), false
-		case expired && dying:
-			return nil, p.exitText(), false
-		case expired:
-			return nil, "", true
-		case ready:
-			continue
-		case ctx.Err() != nil:
-			return nil, "", false
-		}
-		select {
-		case <-p.dead:
-			// An answer written just before the exit may still be in the pipe: read on
-			// until stdout ends (briefly: something the leader started may hold it).
-			if !dying {
-				dying, deadline = true, time.Now().Add(100*time.Millisecond)
-			}
-		default:
+			return nil, p.closedText(), true
 		}
 	}
 }
