@@ -52,9 +52,13 @@ $(CLI): $(GO_SOURCES) ## the hookexec command
 
 hookexec: $(CLI) ## alias for build/hookexec
 
+# Linked statically where the C library allows it (glibc's libc.a; the client uses no NSS):
+# the dynamic loader's work is a fifth of a dynamic program's start (docs/performance.md).
+# Without a static libc (macOS, a distribution without libc.a) it is linked dynamically.
+HOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"'
 $(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"' -o $@ $<
+	$(CC) $(HOOK_CFLAGS) -static -o $@ $< 2>/dev/null || $(CC) $(HOOK_CFLAGS) -o $@ $<
 
 all: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## the library, the command, its fast dispatcher and the Python package's version module (what a source-tree host needs)
 
