@@ -61,6 +61,13 @@ func (s *scenario) prompt(bin, session string) string {
 // hookWith runs bin (the built hookexec or a copy) as Claude Code runs the dispatcher.
 func (s *scenario) hookWith(bin, payload string) output {
 	s.t.Helper()
+	return s.startHook(bin, payload)()
+}
+
+// startHook starts bin as Claude Code starts the dispatcher and returns the wait for its
+// output.
+func (s *scenario) startHook(bin, payload string) func() output {
+	s.t.Helper()
 	args := []string{"hook", "--agent", "claude"}
 	if filepath.Base(bin) == "hookexec-hook" { // the C client: the verb is its name
 		args = args[1:]
@@ -71,14 +78,18 @@ func (s *scenario) hookWith(bin, payload string) output {
 	cmd.Stdin = strings.NewReader(payload)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(s.t, err)
+	require.NoError(s.t, cmd.Start())
+	return func() output {
+		s.t.Helper()
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(s.t, err)
+		}
+		return output{stdout: o.String(), stderr: e.String(), code: code}
 	}
-	return output{stdout: o.String(), stderr: e.String(), code: code}
 }
 
 type daemonStatus struct {
