@@ -72,7 +72,7 @@ func TestFreshnessCheck(t *testing.T) {
 		return // without a change time every check reads the files (fresh_other.go)
 	}
 	time.Sleep(settleTime + 100*time.Millisecond) // let the files settle
-	stop("c")                                       // the first check after settling reads them once more
+	stop("c")                                     // the first check after settling reads them once more
 	before := readsUnder(filepath.Dir(project))
 	for i := 0; i < 5; i++ {
 		assert.Contains(t, stop("d"+string(rune('0'+i))), `"two"`)
