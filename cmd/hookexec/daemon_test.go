@@ -240,3 +240,36 @@ func TestDaemonUnreachableDispatchesInProcess(t *testing.T) {
 		})
 	}
 }
+
+// Per-session state lives in the daemon's engine: through it, the ninth consecutive
+// blocked Stop of a session is let through (Claude Code's cap of 8); in-process
+// (HOOKEXEC_DAEMON=off, or no daemon reachable) every call starts afresh and the cap is
+// never reached, as docs/daemon.md says.
+func TestStopCapNeedsTheDaemon(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command",
+		"command": "echo '{\"decision\": \"block\", \"reason\": \"keep going\"}'"}]}]}}`)
+	out := s.run("install", "--agent", "claude")
+	require.Equal(t, 0, out.code, out.stderr)
+	stop := `{"hook_event_name": "Stop", "session_id": "s1", "cwd": "` + s.project + `", "stop_hook_active": true}`
+	blocks := func() (n int) {
+		for i := 0; i < 9; i++ {
+			if strings.Contains(s.hookWith(binary, stop).stdout, `"decision":"block"`) {
+				n++
+			}
+		}
+		return n
+	}
+	s.env = append(s.env, "HOOKEXEC_DAEMON=off")
+	assert.Equal(t, 9, blocks(), "in-process: each call counts from zero")
+
+	s.env = append(s.env, "HOOKEXEC_DAEMON=", "HOOKEXEC_RUNTIME_DIR="+filepath.Join(s.root, "run"), "HOOKEXEC_DAEMON_IDLE=10m")
+	t.Cleanup(func() { _ = s.runQuiet("daemon", "--ask", "shutdown") })
+	d := exec.Command(binary, "daemon")
+	d.Env = append(append(os.Environ(), "HOME="+s.home), s.env...)
+	require.NoError(t, d.Start())
+	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+	eventually(t, "the daemon", func() bool { _, ok := s.status(); return ok })
+	assert.Equal(t, 8, blocks(), "through the daemon: the ninth is let through")
+}
