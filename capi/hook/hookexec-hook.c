@@ -369,7 +369,7 @@ int main(int argc, char **argv) {
         if (grow(&a, 65536)) lost(payload.p, payload.n);
         ssize_t r = read(fd, a.p + a.n, a.cap - a.n);
         if (r < 0 && errno == EINTR) continue;
-        if (r < 0 && errno == ECONNRESET) fallback(payload.p, payload.n);
+        if (r < 0 && errno == ECONNRESET && a.n == 0) fallback(payload.p, payload.n); /* any byte: it had read the call */
         if (r <= 0) lost(payload.p, payload.n);
         a.n += (size_t)r;
         char *nl;

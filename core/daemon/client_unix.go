@@ -60,10 +60,10 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	r := bufio.NewReaderSize(conn, 64<<10)
-	for {
+	for got := false; ; got = true {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return nil, lostAnswer(err)
+			return nil, lostAnswer(err, got || len(line) > 0)
 		}
 		var m serve.Message
 		if json.Unmarshal(line, &m) != nil {
@@ -85,9 +85,10 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 // lostAnswer classifies a connection that ended before the answer. A Unix socket closed
 // with data still unread in its queue resets the peer (ECONNRESET): the daemon never read
 // the whole request (a listener closed with the connection still in its backlog, a peer of
-// another uid refused), so nothing ran. An end of file means the daemon had read it all.
-func lostAnswer(err error) error {
-	if errors.Is(err, syscall.ECONNRESET) {
+// another uid refused), so nothing ran — unless it had sent something (got), which it
+// does only after reading the request. An end of file means the daemon had read it all.
+func lostAnswer(err error, got bool) error {
+	if errors.Is(err, syscall.ECONNRESET) && !got {
 		return fmt.Errorf("%w: the request was not read: %v", ErrUnavailable, err)
 	}
 	return fmt.Errorf("%w: %v", ErrDropped, err)
