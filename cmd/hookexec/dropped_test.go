@@ -86,6 +86,9 @@ func TestDaemonKilledMidCall(t *testing.T) {
 			assert.Contains(t, ans.HookSpecificOutput.PermissionDecisionReason, droppedMsg)
 			assert.Contains(t, out.stderr, droppedMsg)
 			assert.Len(t, runs(t, ran), 1, "the guard is not run a second time")
+			// The client started a daemon for the next call: let it come up, so that the
+			// cleanup's shutdown reaches it.
+			eventually(t, "the next daemon", func() bool { _, ok := s.status(); return ok })
 		})
 	}
 }
@@ -128,6 +131,9 @@ func TestDaemonConnectionDropped(t *testing.T) {
 					_ = c.Close()
 				}()
 				out := s.hookWith(bin, s.bashCall())
+				// Either way the client starts a daemon for the next call; let it come up,
+				// so that the cleanup's shutdown reaches it.
+				eventually(t, "the next daemon", func() bool { _, ok := s.status(); return ok })
 				assert.Equal(t, 0, out.code, out.stderr)
 				assert.Len(t, runs(t, ran), tc.ran)
 				if tc.ran == 1 {
