@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,6 +86,10 @@ type suiteState struct {
 	a                 Agent
 	bin, version, rec string
 	report            livetest.Report
+	// dispatch is the run's hookexec in dispatch mode (DispatchEnv), nil otherwise.
+	dispatch *dispatcher
+	// runs bounds the agent processes running at once.
+	runs chan struct{}
 }
 
 var state *suiteState
@@ -115,16 +120,40 @@ func Main(m *testing.M, a Agent) {
 		fmt.Fprintf(os.Stderr, "tests/live/%s: %v\n", a.Name, err)
 		os.Exit(1)
 	}
-	state = &suiteState{a: a, bin: bin, version: version, rec: rec}
+	state = &suiteState{a: a, bin: bin, version: version, rec: rec, runs: make(chan struct{}, Jobs())}
+	if os.Getenv(DispatchEnv) != "" {
+		state.dispatch, err = startDispatch(dir)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "tests/live/%s: dispatch mode: %v\n", a.Name, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	// Vectors wait on state.runs, not on -test.parallel (GOMAXPROCS, 2 here): an agent run
+	// mostly waits, and dispatch mode keeps two runs per vector.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", "64")
+	}
 	start := time.Now()
 	code := m.Run()
+	var served string
+	if state.dispatch != nil {
+		served = state.dispatch.stop()
+	}
 	os.RemoveAll(dir)
 	secure.Lock()
 	for _, d := range secure.dirs {
 		os.RemoveAll(d)
 	}
 	secure.Unlock()
-	fmt.Printf("%s %s (%s):\n", a.Title, version, bin)
+	mode := ""
+	if state.dispatch != nil {
+		mode = ", each vector also through hookexec install (" + state.dispatch.bin + "; " + served + ")"
+	}
+	fmt.Printf("%s %s (%s)%s:\n", a.Title, version, bin, mode)
 	state.report.Print(os.Stdout)
 	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
 	os.Exit(code)
@@ -137,8 +166,6 @@ func Test(t *testing.T) {
 		t.Fatalf("no vectors: %v", err)
 	}
 	only := os.Getenv("HOOKEXEC_LIVE_ONLY")
-	// 3 at a time: each runs an agent process; more only queues on the shared cores.
-	sem := make(chan struct{}, 3)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		if only != "" && !strings.Contains(name, only) {
@@ -146,8 +173,6 @@ func Test(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			problems, deliberate := runVector(t, path)
 			state.report.Add(name, problems, deliberate)
 			if len(problems) > 0 {
@@ -174,6 +199,7 @@ func runVector(t *testing.T, path string) ([]string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	written := raw
 	raw = livetest.Substitute(raw, map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root, "$REC": state.rec})
 	v = Vector{}
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -209,7 +235,31 @@ func runVector(t *testing.T, path string) ([]string, string) {
 			t.Logf("hookexec %s ran %v: %s", fires[i].Event, ran[i], r.JSON())
 		}
 	}
-	return compare(v, tree, run, fires, results, ran), v.Deliberate
+	problems := compare(v, tree, run, fires, results, ran)
+	if state.dispatch != nil {
+		native, err := outcomeOf(tree, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := runDispatched(t, written, native)
+		if v.Deliberate != "" && len(diff) > 0 {
+			// The documented difference shows through the dispatcher as it does in the engine.
+			t.Logf("deliberate difference (%s):\n  %s", v.Deliberate, strings.Join(diff, "\n  "))
+			diff = nil
+		}
+		problems = append(problems, diff...)
+	}
+	return problems, v.Deliberate
+}
+
+// Jobs is how many agent processes a suite runs at once: $HOOKEXEC_LIVE_JOBS, else 3 (a run
+// spends its time starting the agent and waiting on the shared cores; more only queues).
+func Jobs() int {
+	var n int
+	if _, err := fmt.Sscan(os.Getenv("HOOKEXEC_LIVE_JOBS"), &n); err == nil && n > 0 {
+		return n
+	}
+	return 3
 }
 
 var secure struct {
@@ -271,6 +321,8 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	if err != nil {
 		t.Fatal(err)
 	}
+	state.runs <- struct{}{}
+	defer func() { <-state.runs }()
 	// 240 s is a hang guard only: a run takes a few seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
