@@ -117,7 +117,8 @@ type userTexter interface{ UserTexts() []string }
 // Values that differ between any two runs of the same agent: ids (UUIDs, and the hashes
 // Gemini CLI names its per-project temp directories by), the temp tree and the private
 // directory of the system settings (as written, and as the agents spell them in paths and
-// in their slugs), and what a tool reports of its run (its duration, an output id).
+// in their slugs), what a tool reports of its run (its duration, an output id, a process
+// group), and the names of the files install adds, where an agent lists the project.
 var (
 	uuidRE   = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 	hashRE   = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
@@ -126,6 +127,11 @@ var (
 	// id of its output ("Chunk ID: 1a52db").
 	wallRE  = regexp.MustCompile(`(?i)(wall time: )[0-9.]+( seconds)`)
 	chunkRE = regexp.MustCompile(`(Chunk ID: )[0-9a-f]+`)
+	// Gemini CLI's shell tool reports the process group it ran the command in.
+	pgidRE = regexp.MustCompile(`(Process Group PGID: )[0-9]+`)
+	// The files install adds beside the settings: Gemini CLI lists the project's files in
+	// the first message (a documented difference, docs/use-with-agents.md).
+	installedRE = regexp.MustCompile(`(?m)^.*(hookexec-hooks(\.local)?\.json|\.hookexec-backup)\n`)
 )
 
 func outcomeOf(tree livetest.Tree, run Run) (outcome, error) {
@@ -147,6 +153,8 @@ func outcomeOf(tree livetest.Tree, run Run) (outcome, error) {
 		s = hashRE.ReplaceAllString(uuidRE.ReplaceAllString(s, "$UUID"), "$HASH")
 		s = wallRE.ReplaceAllString(s, "${1}$$S${2}")
 		s = chunkRE.ReplaceAllString(s, "${1}$$ID")
+		s = pgidRE.ReplaceAllString(s, "${1}$$PGID")
+		s = installedRE.ReplaceAllString(s, "")
 		return strings.TrimSpace(s)
 	}
 	var o outcome
