@@ -25,7 +25,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -129,9 +129,20 @@ test-claude: ## Claude Code live conformance: the pinned binary (tests/live/vers
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
 
-test-claude-dispatch: $(CLI) ## each live vector through real Claude Code natively and with hookexec installed (the dispatcher and daemon); the two must agree
-	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
-	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+test-claude-dispatch: $(CLI) $(BUILD)/hookexec-hook ## test-dispatch for Claude Code only
+	$(MAKE) test-dispatch DISPATCH_AGENTS=claude
+
+# Dispatch mode of the live suites (tests/live/suite/dispatch.go): each vector through the real
+# agent natively (checked against the engine, as make test-<agent> does) and with hookexec
+# installed (the C client, the dispatcher and one daemon for the run); the two must agree.
+DISPATCH_AGENTS ?= claude gemini codex qwen
+test-dispatch: $(CLI) $(BUILD)/hookexec-hook ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code): the agent must do the same
+	@status=0; for a in $(DISPATCH_AGENTS); do \
+		gate=$$(echo $$a | tr a-z A-Z); \
+		$(GO) test -c -o $(BUILD)/live-$$a.test ./tests/live/$$a || { status=1; continue; }; \
+		( cd tests/live/$$a && env HOOKEXEC_LIVE_$$gate=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) \
+			$(CURDIR)/$(BUILD)/live-$$a.test -test.count=1 $(if $(V),-test.v) ) || status=1; \
+	done; exit $$status
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
 live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
