@@ -74,6 +74,9 @@ type Vector struct {
 	Unrecorded []Unrecorded `json:"unrecorded"`
 	// Deliberate names a documented difference the vector is marked with.
 	Deliberate string `json:"deliberate"`
+	// DispatchDifference names a documented difference between running the vector's hooks
+	// natively and through hookexec install (dispatch mode; docs/use-with-agents.md).
+	DispatchDifference string `json:"dispatch_difference"`
 	// Skip lists comparisons this vector does not make, with why.
 	Skip map[string]string `json:"skip"`
 }
