@@ -7,8 +7,9 @@
 // Each session is one `claude -p` whose scripted model asks for -calls Bash tool calls, one
 // per turn. A tool call's time is the interval between two consecutive requests of the main
 // conversation (the model's answer is immediate: what remains is Claude Code handling the
-// call, its hooks and the tool). Sessions of the three kinds — no hook, one-shot guard,
-// guard through hookexec — alternate, -sessions of each, and every figure is measured in
+// call, its hooks and the tool). Sessions of the four kinds — no hook, a /bin/true hook
+// (what Claude Code's running any hook costs), the one-shot guard, the guard through
+// hookexec — alternate, -sessions of each, and every figure is measured in
 // the same run: the added time per call is a kind's median minus the no-hook median, the
 // ratio its median over the no-hook median.
 //
@@ -55,11 +56,13 @@ type kind int
 
 const (
 	noHook kind = iota
+	trueHook
 	oneShot
 	dispatched
 )
 
-var kindNames = [...]string{"no hook", "Python guard, one-shot (Claude Code runs it)", "Python guard, persistent (hookexec install)"}
+var kindNames = [...]string{"no hook", "/bin/true hook (Claude Code runs it)", "Python guard, one-shot (Claude Code runs it)",
+	"Python guard, persistent (hookexec install)"}
 
 func main() {
 	hookexec := flag.String("hookexec", "build/hookexec", "the hookexec binary (hookexec-hook beside it is what install registers)")
@@ -144,6 +147,8 @@ func run(hookexec, python string, calls, sessions int) error {
 		fmt.Printf("%-48s%12s%12s%14s%9.2f×\n", kindNames[k], ms(med[k]), ms(p90(samples[k])), added, float64(med[k])/float64(med[noHook]))
 	}
 	one, disp := med[oneShot]-med[noHook], med[dispatched]-med[noHook]
+	fmt.Printf("Claude Code's own cost of running a hook (/bin/true): %s per call; hookexec's dispatch and the warm guard on top of it: %s\n",
+		ms(med[trueHook]-med[noHook]), ms(med[dispatched]-med[trueHook]))
 	fmt.Printf("per tool call the one-shot guard takes %.1f× the time of the guard through hookexec", float64(med[oneShot])/float64(med[dispatched]))
 	if disp > 0 {
 		fmt.Printf("; the guard adds %.1f× less through hookexec (%s vs %s)\n", float64(one)/float64(disp), ms(disp), ms(one))
@@ -171,6 +176,9 @@ func setup(root string, k kind, hookexec, python string) (string, error) {
 		return "", err
 	}
 	hook := map[string]any{"type": "command", "command": python + " " + g}
+	if k == trueHook {
+		hook["command"] = "/bin/true"
+	}
 	if k == dispatched {
 		hook["persistent"] = true // hookexec's; Claude Code ignores it
 	}
