@@ -68,7 +68,7 @@ func NormalizeText(tree livetest.Tree, s string) string {
 	s = strings.ReplaceAll(s, nonAlnum.ReplaceAllString(tree.Root, "-"), "$SLUG")
 	s = uuidRE.ReplaceAllLiteralString(s, "$UUID")
 	s = installedRE.ReplaceAllLiteralString(s, "")
-	if state.a.Normalize != nil {
+	if state != nil && state.a.Normalize != nil {
 		s = state.a.Normalize(s)
 	}
 	return strings.TrimSpace(s)
