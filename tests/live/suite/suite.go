@@ -145,7 +145,7 @@ type Agent struct {
 type suiteState struct {
 	a                 Agent
 	bin, version, rec string
-	// hookexec is the built CLI and daemon the run's daemon (dispatch mode only).
+	// hookexec is the built CLI, daemon the run's one daemon (dispatch mode only).
 	hookexec string
 	daemon   *daemon
 	report   livetest.Report
