@@ -1,11 +1,11 @@
-// Command agentbench is make bench's third table: the time a PreToolUse guard adds to each
-// tool call inside the real Claude Code (the pinned version of tests/live/versions.json,
-// driven offline by tests/live/fakeapi), for a Python guard run one-shot by Claude Code
-// itself and for the same guard kept persistent through hookexec install (the C client, the
-// dispatcher and a warm daemon).
+// Command agentbench is make bench's last tables: the time a PreToolUse guard adds to each
+// tool call inside a real agent — Claude Code, and Codex, which starts in milliseconds (the
+// pinned versions of tests/live/versions.json, driven offline by tests/live/fakeapi) — for
+// a Python guard run one-shot by the agent itself and for the same guard kept persistent
+// through hookexec install (the C client, the dispatcher and a warm daemon).
 //
-// Each session is one `claude -p` whose scripted model asks for -calls Bash tool calls, one
-// per turn. A tool call's time is the interval between two consecutive requests of the main
+// Each session is one `claude -p` (or `codex exec`) whose scripted model asks for -calls
+// shell tool calls, one per turn. A tool call's time is the interval between two consecutive requests of the main
 // conversation (the model's answer is immediate: what remains is Claude Code handling the
 // call, its hooks and the tool). Sessions of the four kinds — no hook, a /bin/true hook
 // (what Claude Code's running any hook costs), the one-shot guard, the guard through
@@ -13,7 +13,7 @@
 // the same run: the added time per call is a kind's median minus the no-hook median, the
 // ratio its median over the no-hook median.
 //
-//	agentbench -hookexec build/hookexec [-calls 20] [-sessions 3]
+//	agentbench -hookexec build/hookexec [-calls 20] [-sessions 3] [-agents claude,codex]
 package main
 
 import (
@@ -61,29 +61,103 @@ const (
 	dispatched
 )
 
-var kindNames = [...]string{"no hook", "/bin/true hook (Claude Code runs it)", "Python guard, one-shot (Claude Code runs it)",
+var kindNames = [...]string{"no hook", "/bin/true hook (the agent runs it)", "Python guard, one-shot (the agent runs it)",
 	"Python guard, persistent (hookexec install)"}
+
+// model is a fake model API the bench drives.
+type model interface {
+	Start() (string, error)
+	Close() error
+	MainRequests() []fakeapi.Request
+	ToolResults() map[string]fakeapi.ToolResult
+}
+
+// benchAgent is what differs between the agents.
+type benchAgent struct {
+	name, title, pkg, bin string
+	settings              string // the project's hooks file, relative to the project
+	newModel              func(script []fakeapi.Turn) model
+	call                  func(i int, command string) fakeapi.ToolCall // the i-th shell call
+	callID                func(i int) string
+	// command is the agent's command for a session; dir holds the kind's project and home.
+	command func(bin, dir, base string) (*exec.Cmd, error)
+}
+
+var benchAgents = map[string]benchAgent{
+	"claude": {
+		name: "claude", title: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude", settings: ".claude/settings.json",
+		newModel: func(script []fakeapi.Turn) model { return &fakeapi.Anthropic{Script: script} },
+		call: func(_ int, command string) fakeapi.ToolCall {
+			in, _ := json.Marshal(map[string]string{"command": command, "description": "step"})
+			return fakeapi.ToolCall{Name: "Bash", Input: in}
+		},
+		callID: func(i int) string { return fmt.Sprintf("toolu_%d_0", i) },
+		command: func(bin, dir, base string) (*exec.Cmd, error) {
+			cmd := exec.Command(bin, "-p", "go", "--output-format", "json", "--dangerously-skip-permissions")
+			cmd.Env = []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-fake-key-for-offline-tests",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+				"DISABLE_ERROR_REPORTING=1", "IS_SANDBOX=1"}
+			return cmd, nil
+		},
+	},
+	"codex": {
+		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json",
+		newModel: func(script []fakeapi.Turn) model { return (&fakeapi.Responses{}).With(script) },
+		call: func(_ int, command string) fakeapi.ToolCall {
+			in, _ := json.Marshal(map[string]string{"cmd": command})
+			return fakeapi.ToolCall{Name: "exec_command", Input: in}
+		},
+		callID: func(i int) string { return fmt.Sprintf("call_%d_0", i) },
+		command: func(bin, dir, base string) (*exec.Cmd, error) {
+			// As tests/live/codex: a fake Responses provider, the project trusted, hooks run
+			// without hash approval.
+			codexHome := filepath.Join(dir, "codex-home")
+			if err := os.MkdirAll(codexHome, 0o700); err != nil {
+				return nil, err
+			}
+			config := fmt.Sprintf("model = \"fake-model\"\nmodel_provider = \"fake\"\napproval_policy = \"never\"\nsandbox_mode = \"danger-full-access\"\n\n"+
+				"[model_providers.fake]\nname = \"fake\"\nbase_url = %q\nwire_api = \"responses\"\nenv_key = \"FAKE_OPENAI_KEY\"\nrequest_max_retries = 0\nstream_max_retries = 0\n\n"+
+				"[projects.%q]\ntrust_level = \"trusted\"\n\n[analytics]\nenabled = false\n\n[otel]\nexporter = \"none\"\n",
+				base, filepath.Join(dir, "project"))
+			if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
+				return nil, err
+			}
+			cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+				"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never", "go")
+			cmd.Env = []string{"CODEX_HOME=" + codexHome, "FAKE_OPENAI_KEY=fake-key-for-offline-tests", "RUST_LOG=error"}
+			return cmd, nil
+		},
+	},
+}
 
 func main() {
 	hookexec := flag.String("hookexec", "build/hookexec", "the hookexec binary (hookexec-hook beside it is what install registers)")
 	calls := flag.Int("calls", 20, "Bash tool calls per session")
 	sessions := flag.Int("sessions", 3, "sessions of each kind")
 	python := flag.String("python", "python3", "the Python that runs the guard")
+	names := flag.String("agents", "claude,codex", "the agents to run, of: claude, codex")
 	flag.Parse()
-	if err := run(*hookexec, *python, *calls, *sessions); err != nil {
-		fmt.Fprintln(os.Stderr, "agentbench:", err)
-		os.Exit(1)
+	for _, name := range strings.Split(*names, ",") {
+		a, ok := benchAgents[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "agentbench: unknown agent %q\n", name)
+			os.Exit(2)
+		}
+		if err := run(a, *hookexec, *python, *calls, *sessions); err != nil {
+			fmt.Fprintf(os.Stderr, "agentbench: %s: %v\n", a.title, err)
+			os.Exit(1)
+		}
 	}
 }
 
-func run(hookexec, python string, calls, sessions int) error {
+func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 	hookexec, err := filepath.Abs(hookexec)
 	if err != nil {
 		return err
 	}
-	claude, version, err := agents.Install(context.Background(), "@anthropic-ai/claude-code", "claude")
+	bin, version, err := agents.Install(context.Background(), a.pkg, a.bin)
 	if errors.Is(err, agents.ErrNoNpm) {
-		fmt.Println("\nhookexec inside the real agent: skipped:", err)
+		fmt.Printf("\nhookexec inside %s: skipped: %v\n", a.title, err)
 		return nil
 	}
 	if err != nil {
@@ -113,7 +187,7 @@ func run(hookexec, python string, calls, sessions int) error {
 	// guard's process) warm across sessions, as a user's project does.
 	projects := map[kind]string{}
 	for k := noHook; k <= dispatched; k++ {
-		dir, err := setup(root, k, hookexec, python)
+		dir, err := setup(a, root, k, hookexec, python)
 		if err != nil {
 			return err
 		}
@@ -124,7 +198,7 @@ func run(hookexec, python string, calls, sessions int) error {
 	samples := map[kind][]time.Duration{}
 	for s := -1; s < sessions; s++ {
 		for k := noHook; k <= dispatched; k++ {
-			d, err := session(claude, projects[k], runtime, calls)
+			d, err := session(a, bin, projects[k], runtime, calls, k >= oneShot)
 			if err != nil {
 				return fmt.Errorf("%s: %w", kindNames[k], err)
 			}
@@ -137,7 +211,7 @@ func run(hookexec, python string, calls, sessions int) error {
 	for k, d := range samples {
 		med[k] = median(d)
 	}
-	fmt.Printf("\nhookexec inside the real agent: Claude Code %s, %d sessions × %d Bash calls per kind (tests/bench/agentbench)\n", version, sessions, calls)
+	fmt.Printf("\nhookexec inside the real agent: %s %s, %d sessions × %d shell calls per kind (tests/bench/agentbench)\n", a.title, version, sessions, calls)
 	fmt.Printf("%-48s%12s%12s%14s%10s\n", "", "per call", "p90", "added", "ratio")
 	for k := noHook; k <= dispatched; k++ {
 		added := "—"
@@ -147,8 +221,8 @@ func run(hookexec, python string, calls, sessions int) error {
 		fmt.Printf("%-48s%12s%12s%14s%9.2f×\n", kindNames[k], ms(med[k]), ms(p90(samples[k])), added, float64(med[k])/float64(med[noHook]))
 	}
 	one, disp := med[oneShot]-med[noHook], med[dispatched]-med[noHook]
-	fmt.Printf("Claude Code's own cost of running a hook (/bin/true): %s per call; hookexec's dispatch and the warm guard on top of it: %s\n",
-		ms(med[trueHook]-med[noHook]), ms(med[dispatched]-med[trueHook]))
+	fmt.Printf("%s's own cost of running a hook (/bin/true): %s per call; hookexec's dispatch and the warm guard on top of it: %s\n",
+		a.title, ms(med[trueHook]-med[noHook]), ms(med[dispatched]-med[trueHook]))
 	fmt.Printf("per tool call the one-shot guard takes %.1f× the time of the guard through hookexec", float64(med[oneShot])/float64(med[dispatched]))
 	if disp > 0 {
 		fmt.Printf("; the guard adds %.1f× less through hookexec (%s vs %s)\n", float64(one)/float64(disp), ms(disp), ms(one))
@@ -159,10 +233,10 @@ func run(hookexec, python string, calls, sessions int) error {
 }
 
 // setup makes a project and a home for one kind and returns the project.
-func setup(root string, k kind, hookexec, python string) (string, error) {
+func setup(a benchAgent, root string, k kind, hookexec, python string) (string, error) {
 	dir := filepath.Join(root, fmt.Sprint(int(k)))
 	project, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
-	if err := os.MkdirAll(filepath.Join(project, ".claude"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(project, a.settings)), 0o755); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(home, 0o755); err != nil {
@@ -184,11 +258,11 @@ func setup(root string, k kind, hookexec, python string) (string, error) {
 	}
 	settings, _ := json.MarshalIndent(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
 		map[string]any{"matcher": "Bash", "hooks": []any{hook}}}}}, "", "  ")
-	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.json"), append(settings, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(project, a.settings), append(settings, '\n'), 0o644); err != nil {
 		return "", err
 	}
 	if k == dispatched {
-		cmd := exec.Command(hookexec, "--project", project, "--home", home, "install", "--agent", "claude")
+		cmd := exec.Command(hookexec, "--project", project, "--home", home, "install", "--agent", a.name)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("hookexec install: %v\n%s", err, out)
@@ -197,45 +271,58 @@ func setup(root string, k kind, hookexec, python string) (string, error) {
 	return project, nil
 }
 
-// session runs one claude -p with calls Bash tool calls and returns each call's time.
-func session(claude, project, runtime string, calls int) ([]time.Duration, error) {
+// session runs one session of calls shell calls and returns each call's time. A last call
+// the guard refuses ("echo rm -rf probe | tr a-z A-Z", not timed) shows that the guard did run (guarded)
+// or that nothing refused it.
+func session(a benchAgent, bin, project, runtime string, calls int, guarded bool) ([]time.Duration, error) {
 	var script []fakeapi.Turn
 	for i := 0; i < calls; i++ {
-		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{{Name: "Bash",
-			Input: json.RawMessage(fmt.Sprintf(`{"command": "echo call-%d", "description": "step"}`, i))}}})
+		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(i, fmt.Sprintf("echo call-%d", i))}})
 	}
-	script = append(script, fakeapi.Turn{Text: "done"})
-	api := &fakeapi.Anthropic{Script: script}
+	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, "echo rm -rf probe | tr a-z A-Z")}}, fakeapi.Turn{Text: "done"})
+	api := a.newModel(script)
 	base, err := api.Start()
 	if err != nil {
 		return nil, err
 	}
 	defer api.Close()
+	dir := filepath.Dir(project)
+	c, err := a.command(bin, dir, base)
+	if err != nil {
+		return nil, err
+	}
 	// 600 s is a hang guard only: a session takes seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", "go", "--output-format", "json", "--dangerously-skip-permissions")
+	cmd := exec.CommandContext(ctx, c.Path, c.Args[1:]...)
 	cmd.Dir = project
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(filepath.Dir(project), "home"), "LANG=C.UTF-8",
-		"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-fake-key-for-offline-tests",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"DISABLE_ERROR_REPORTING=1", "IS_SANDBOX=1", "HOOKEXEC_RUNTIME_DIR=" + runtime}
+	cmd.Env = append(c.Env, "PATH="+os.Getenv("PATH"), "HOME="+filepath.Join(dir, "home"), "LANG=C.UTF-8",
+		"HOOKEXEC_RUNTIME_DIR="+runtime)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return nil, fmt.Errorf("claude: %v\n%s", err, out)
+		return nil, fmt.Errorf("%s: %v\n%s", a.bin, err, out)
 	}
 	reqs := api.MainRequests()
-	if len(reqs) != calls+1 {
-		return nil, fmt.Errorf("claude sent %d requests, want %d (one per tool call and the last): %s", len(reqs), calls+1, out)
+	if len(reqs) != calls+2 {
+		return nil, fmt.Errorf("%s sent %d requests, want %d (one per tool call and the last): %s", a.bin, len(reqs), calls+2, out)
 	}
 	results := api.ToolResults()
 	var d []time.Duration
-	for i := 1; i < len(reqs); i++ {
-		id := fmt.Sprintf("toolu_%d_0", i-1)
+	for i := 1; i <= calls; i++ {
+		id := a.callID(i - 1)
 		if tr, ok := results[id]; !ok || !strings.Contains(tr.Text, fmt.Sprintf("call-%d", i-1)) {
 			return nil, fmt.Errorf("tool call %s did not run: %+v", id, tr)
 		}
 		d = append(d, reqs[i].At.Sub(reqs[i-1].At))
+	}
+	probe, ok := results[a.callID(calls)]
+	switch ran := strings.Contains(probe.Text, "RM -RF PROBE"); {
+	case !ok:
+		return nil, fmt.Errorf("no result for the probe call %s", a.callID(calls))
+	case guarded && ran:
+		return nil, fmt.Errorf("the guard did not refuse the probe call: %q", probe.Text)
+	case !guarded && !ran:
+		return nil, fmt.Errorf("the probe call did not run without the guard: %q", probe.Text)
 	}
 	return d, nil
 }

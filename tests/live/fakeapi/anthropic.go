@@ -43,8 +43,7 @@ type Request struct {
 	// Main is true for requests of the main conversation (they carry tools); side requests
 	// (prompt and agent hooks, titles, quota checks) are false.
 	Main bool `json:"main"`
-	// At is when the request arrived (the Anthropic fake sets it; make bench times the
-	// agent's tool calls by it).
+	// At is when the request arrived (make bench times the agent's tool calls by it).
 	At time.Time `json:"at,omitzero"`
 }
 
