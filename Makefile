@@ -67,7 +67,10 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
+# The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
+# dispatch mode (the same checks, and each vector through hookexec install as well).
+LIVE ?= test-claude test-gemini test-codex test-qwen
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
 # toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
