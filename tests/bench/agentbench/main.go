@@ -132,7 +132,7 @@ var benchAgents = map[string]benchAgent{
 
 func main() {
 	hookexec := flag.String("hookexec", "build/hookexec", "the hookexec binary (hookexec-hook beside it is what install registers)")
-	calls := flag.Int("calls", 20, "Bash tool calls per session")
+	calls := flag.Int("calls", 20, "shell tool calls per session")
 	sessions := flag.Int("sessions", 3, "sessions of each kind")
 	python := flag.String("python", "python3", "the Python that runs the guard")
 	names := flag.String("agents", "claude,codex", "the agents to run, of: claude, codex")
@@ -183,22 +183,33 @@ func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 		_ = ask.Run()
 		_ = daemon.Wait()
 	}()
-	// One project per kind, made once: the dispatched one keeps its daemon engine (and the
-	// guard's process) warm across sessions, as a user's project does.
-	projects := map[kind]string{}
+	// One project and one fake API per kind, made once: the agent's environment (the API's
+	// URL in it) stays the same from session to session, so the daemon keeps the dispatched
+	// kind's engine and its guard's process warm across sessions, as on a user's machine.
+	var script []fakeapi.Turn
+	for i := 0; i < calls; i++ {
+		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(i, fmt.Sprintf("echo call-%d", i))}})
+	}
+	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, "echo rm -rf probe | tr a-z A-Z")}}, fakeapi.Turn{Text: "done"})
+	projects, apis, bases := map[kind]string{}, map[kind]model{}, map[kind]string{}
 	for k := noHook; k <= dispatched; k++ {
 		dir, err := setup(a, root, k, hookexec, python)
 		if err != nil {
 			return err
 		}
 		projects[k] = dir
+		apis[k] = a.newModel(script)
+		if bases[k], err = apis[k].Start(); err != nil {
+			return err
+		}
+		defer apis[k].Close()
 	}
-	// A first session of each kind warms what a user's machine has warm (Claude Code's
-	// files in the page cache, the daemon's engine and the persistent guard); not counted.
+	// A first round warms what a user's machine has warm (the agent's files in the page
+	// cache, the daemon's engine and the persistent guard); not counted.
 	samples := map[kind][]time.Duration{}
 	for s := -1; s < sessions; s++ {
 		for k := noHook; k <= dispatched; k++ {
-			d, err := session(a, bin, projects[k], runtime, calls, k >= oneShot)
+			d, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, k >= oneShot)
 			if err != nil {
 				return fmt.Errorf("%s: %w", kindNames[k], err)
 			}
@@ -271,21 +282,12 @@ func setup(a benchAgent, root string, k kind, hookexec, python string) (string, 
 	return project, nil
 }
 
-// session runs one session of calls shell calls and returns each call's time. A last call
-// the guard refuses ("echo rm -rf probe | tr a-z A-Z", not timed) shows that the guard did run (guarded)
-// or that nothing refused it.
-func session(a benchAgent, bin, project, runtime string, calls int, guarded bool) ([]time.Duration, error) {
-	var script []fakeapi.Turn
-	for i := 0; i < calls; i++ {
-		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(i, fmt.Sprintf("echo call-%d", i))}})
-	}
-	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, "echo rm -rf probe | tr a-z A-Z")}}, fakeapi.Turn{Text: "done"})
-	api := a.newModel(script)
-	base, err := api.Start()
-	if err != nil {
-		return nil, err
-	}
-	defer api.Close()
+// session runs one session of calls shell calls, the script's, on api (which may have served
+// earlier sessions) and returns each call's time. The script's last call, which the guard
+// refuses ("echo rm -rf probe | tr a-z A-Z", not timed), shows that the guard did run
+// (guarded) or that nothing refused it.
+func session(a benchAgent, bin, project, runtime string, api model, base string, calls int, guarded bool) ([]time.Duration, error) {
+	before := len(api.MainRequests())
 	dir := filepath.Dir(project)
 	c, err := a.command(bin, dir, base)
 	if err != nil {
@@ -302,7 +304,7 @@ func session(a benchAgent, bin, project, runtime string, calls int, guarded bool
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s", a.bin, err, out)
 	}
-	reqs := api.MainRequests()
+	reqs := api.MainRequests()[before:]
 	if len(reqs) != calls+2 {
 		return nil, fmt.Errorf("%s sent %d requests, want %d (one per tool call and the last): %s", a.bin, len(reqs), calls+2, out)
 	}
