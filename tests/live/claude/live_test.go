@@ -94,6 +94,9 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		recBin, err = livetest.BuildRec(dir)
 	}
+	if err == nil {
+		mcpBin, err = buildMCP(dir)
+	}
 	if err == nil && dispatchMode() {
 		hookexecBin, err = buildHookexec(dir)
 	}
@@ -204,7 +207,7 @@ func runVector(t *testing.T, path string) ([]string, string) {
 		t.Fatal(err)
 	}
 	vars := map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root,
-		"$REC": recBin, "$HTTP": serveHTTP(t, v.HTTP)}
+		"$REC": recBin, "$HTTP": serveHTTP(t, v.HTTP), "$MCP": mcpBin}
 	raw = livetest.Substitute(raw, vars)
 	v = vector{}
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -245,7 +248,7 @@ func runVector(t *testing.T, path string) ([]string, string) {
 		}
 		return problems, v.Deliberate
 	}
-	return compare(v, tree, cr, fires, results, ran), v.Deliberate
+	return append(compare(v, tree, cr, fires, results, ran), compareMCPCalls(tree)...), v.Deliberate
 }
 
 // env is the environment both sides give hooks (Claude Code passes its own to them).
@@ -300,7 +303,7 @@ func runClaude(t *testing.T, tree livetest.Tree, v vector) claudeRun {
 	// 240 s is a hang guard only: a run takes a few seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd := claudeCommand(ctx, t, tree, claudeBin, args...)
 	cmd.Dir = tree.Project
 	env := baseEnv(tree, v, log)
 	env["ANTHROPIC_BASE_URL"] = base
@@ -340,9 +343,16 @@ func runHookexec(t *testing.T, tree livetest.Tree, v vector, fires []livetest.Fi
 		t.Fatal(err)
 	}
 	defer e.Close()
+	servers, err := mcpServers(tree, v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Prompt and agent hooks: Claude Code asks the fake API, whose answer is v.Side; the
-	// evaluator gives hookexec the same answer.
-	if err := e.SetEvaluator(func(_ context.Context, _ string, _, _ []byte) (engine.Outcome, error) {
+	// evaluator gives hookexec the same answer. mcp_tool hooks call the vector's MCP server.
+	if err := e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
+		if hookType == "mcp_tool" {
+			return mcpEvaluate(ctx, servers, opts["env"].(map[string]string), hook)
+		}
 		var ans struct {
 			OK     bool   `json:"ok"`
 			Reason string `json:"reason"`
