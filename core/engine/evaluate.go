@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -222,6 +223,10 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		}
 	}
 	hr.DurationMs = ms(time.Since(start))
+	var dropped string
+	if failure == "" && typ == "mcp_tool" && j.h.cfg.Dialect == dialect.Claude {
+		failure, dropped = mcpAnswer(j.ev.Name, j.h.cfg.OnFailureBlock, &out)
+	}
 	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
 	if failure == "" {
 		whole, over := capped(out.Stdout, MaxDecisionBytes)
@@ -231,6 +236,9 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		in.ExitCode, in.Stdout, in.Stderr, in.Failure = out.ExitCode, stdout, out.Stderr, unread
 	}
 	v := decide.Read(in)
+	if dropped != "" {
+		v.Warnings = append(v.Warnings, dropped)
+	}
 	if in.Failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
 		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock, out, &v)
 	}
@@ -259,6 +267,21 @@ func modelAnswer(event string, continueOnBlock bool, out Outcome, v *decide.Verd
 		!continueOnBlock && (event == "PreToolUse" || event == "PostToolUse" || event == "TeammateIdle"):
 		v.Continue, v.StopReason = false, ans.Reason
 	}
+}
+
+// mcpAnswer reads an mcp_tool hook's answer as Claude Code 2.1.330 does: only JSON output
+// (or nothing) is a hook's answer, except on PreCompact and WorktreeCreate, where plain text
+// is. Other text is dropped (a warning says so), or, with onFailure "block", is a failure.
+func mcpAnswer(event string, block bool, out *Outcome) (failure, dropped string) {
+	text := bytes.TrimSpace(out.Stdout)
+	if len(text) == 0 || text[0] == '{' || event == "PreCompact" || event == "WorktreeCreate" {
+		return "", ""
+	}
+	if block {
+		return "the MCP tool's answer is not a hook's JSON output, {} or empty", ""
+	}
+	out.Stdout = nil
+	return "", "the MCP tool's answer is plain text, which is not a hook's answer on " + event + "; ignored"
 }
 
 // capped keeps at most n bytes of b, as the runner keeps a child's output.

@@ -197,6 +197,7 @@ func (j *job) refuse(why string) (HookResult, decide.Verdict) {
 }
 
 func (j *job) finish(hr *HookResult, v *decide.Verdict) {
+	j.onFailure(hr, v)
 	hr.Decision = v.Decision.String()
 	if v.Output != nil {
 		hr.Output = v.Output
