@@ -8,15 +8,14 @@ package claude
 // Nothing outside the process sees them, and the machine's /etc is never written.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"testing"
 
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
 // overlayScript mounts $1 (an upper directory holding claude-code/) over /etc with $2 as
@@ -70,22 +69,25 @@ func namespacesWork() error {
 	return namespaceErr
 }
 
-// claudeCommand is the command that runs Claude Code for a vector: plain, or, when the
-// vector has files under root/etc/claude-code, in a mount namespace where that directory
-// is /etc/claude-code. Such a vector is skipped, saying why, where namespaces cannot do it.
-func claudeCommand(ctx context.Context, t *testing.T, tree livetest.Tree, bin string, args ...string) *exec.Cmd {
+// withManaged returns the command that runs Claude Code for a vector: cmd itself, or, when
+// the vector has files under root/etc/claude-code, cmd in a mount namespace where that
+// directory is /etc/claude-code. Such a vector is skipped (suite.ErrSkip), saying why,
+// where namespaces cannot do it.
+func withManaged(tree livetest.Tree, cmd *exec.Cmd) (*exec.Cmd, error) {
 	etc := filepath.Join(tree.Root, "etc")
 	if _, err := os.Stat(filepath.Join(etc, "claude-code")); err != nil {
-		return exec.CommandContext(ctx, bin, args...)
+		return cmd, nil
 	}
 	if err := namespacesWork(); err != nil {
-		t.Skipf("managed settings: %v", err)
+		return nil, fmt.Errorf("%w: managed settings: %v", suite.ErrSkip, err)
 	}
 	work := filepath.Join(tree.Root, "etc-work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	full := append(unshareArgs(), "sh", "-c", overlayScript, "sh", etc, work, bin)
-	full = append(full, args...)
-	return exec.CommandContext(ctx, full[0], full[1:]...)
+	full := append(unshareArgs(), "sh", "-c", overlayScript, "sh", etc, work)
+	full = append(full, cmd.Args...)
+	wrapped := exec.Command(full[0], full[1:]...)
+	wrapped.Dir, wrapped.Env = cmd.Dir, cmd.Env
+	return wrapped, nil
 }

@@ -16,24 +16,34 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
-// mcpBin is the built mcpserver ($MCP in vectors).
-var mcpBin string
+var mcpBuild struct {
+	once sync.Once
+	bin  string
+	err  error
+}
 
-// buildMCP builds tests/live/claude/mcpserver into dir.
-func buildMCP(dir string) (string, error) {
-	out := filepath.Join(dir, "mcpserver")
-	cmd := exec.Command("go", "build", "-o", out, "./mcpserver")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building mcpserver: %v: %s", err, b)
-	}
-	return out, nil
+// vars gives vectors $MCP: the mcpserver helper, built once beside the suite's rec hook
+// (in the suite's temp directory, removed when the suite ends).
+func vars() (map[string]string, error) {
+	mcpBuild.once.Do(func() {
+		out := filepath.Join(filepath.Dir(suite.Rec()), "mcpserver")
+		cmd := exec.Command("go", "build", "-o", out, "./mcpserver")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			mcpBuild.err = fmt.Errorf("building mcpserver: %v: %s", err, b)
+			return
+		}
+		mcpBuild.bin = out
+	})
+	return map[string]string{"$MCP": mcpBuild.bin}, mcpBuild.err
 }
 
 // mcpServerConfig is one entry of an MCP config file's mcpServers (stdio servers only).
@@ -44,16 +54,14 @@ type mcpServerConfig struct {
 }
 
 // mcpServers reads the MCP servers Claude Code was given: the files after --mcp-config in
-// the vector's args, then the project's .mcp.json; the first definition of a name wins.
-func mcpServers(tree livetest.Tree, v vector) (map[string]mcpServerConfig, error) {
+// the vector's args (vectors use those with --strict-mcp-config, so no other server
+// counts); the first definition of a name wins.
+func mcpServers(v suite.Vector) (map[string]mcpServerConfig, error) {
 	var files []string
 	for i, a := range v.Args {
 		if a == "--mcp-config" && i+1 < len(v.Args) {
 			files = append(files, v.Args[i+1])
 		}
-	}
-	if _, err := os.Stat(filepath.Join(tree.Project, ".mcp.json")); err == nil {
-		files = append(files, filepath.Join(tree.Project, ".mcp.json"))
 	}
 	out := map[string]mcpServerConfig{}
 	for _, f := range files {
@@ -80,7 +88,7 @@ func mcpServers(tree livetest.Tree, v vector) (map[string]mcpServerConfig, error
 // MCP config says, calls the tool with the hook's filled input and reads the result like a
 // command's stdout; an error result, or a server that is not configured, is a
 // non-blocking error.
-func mcpEvaluate(ctx context.Context, servers map[string]mcpServerConfig, env map[string]string, hook []byte) (engine.Outcome, error) {
+func mcpEvaluate(ctx context.Context, servers map[string]mcpServerConfig, hook []byte) (engine.Outcome, error) {
 	var def struct {
 		Server string         `json:"server"`
 		Tool   string         `json:"tool"`
@@ -94,9 +102,7 @@ func mcpEvaluate(ctx context.Context, servers map[string]mcpServerConfig, env ma
 		return engine.Outcome{}, fmt.Errorf("MCP server %s is not configured", def.Server)
 	}
 	cmd := exec.Command(s.Command, s.Args...)
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	for k, val := range s.Env {
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}

@@ -1,11 +1,16 @@
-// Package suite runs the live conformance suites of the agents that answer a scripted fake
-// model offline besides Claude Code: Gemini CLI, Codex and Qwen Code. Each vector runs
-// through the real, pinned agent (tests/live/versions.json), whose recorder hook logs every
-// event's stdin; then every recorded event is fired through hookexec's engine with the
-// payload the agent actually sent, and the two are compared on what the host must do (the
-// tool ran or not, with which input; the prompt reached the model or not; the turn went on;
-// context reached the model). The agent-specific parts (how to run it, its fake API, where
-// its recorder goes) are an Agent.
+// Package suite runs the live conformance suites: every vector runs through the real,
+// pinned agent (tests/live/versions.json), whose recorder hook logs every event's stdin;
+// then every recorded event is fired through hookexec's engine with the payload the agent
+// actually sent, and the two are compared on what the host must do (the tool ran or not,
+// with which input; the prompt reached the model or not; the turn went on; context reached
+// the model). Claude Code, Gemini CLI, Codex and Qwen Code each give an Agent: how to run
+// it, its fake API, where its recorder goes, and optionally its own comparison.
+//
+// With HOOKEXEC_LIVE_DISPATCH=1 (dispatch.go) every vector instead runs twice through the
+// real agent, natively and with hookexec installed in front of its hooks.
+//
+// The suite does not start a model: the agents talk to tests/live/fakeapi, which answers
+// from the vector's script.
 package suite
 
 import (
@@ -14,18 +19,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookexec/hookexec/core/engine"
-	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/tests/live/agents"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
@@ -40,29 +46,61 @@ type Model interface {
 	ToolResults() map[string]fakeapi.ToolResult
 }
 
-// Vector is one tests/live/<agent>/vectors/*.json file.
+// Vector is one tests/live/<agent>/vectors/*.json file. Every field's zero value means
+// "not used by this vector".
 type Vector struct {
-	Description string                     `json:"description"`
-	Source      string                     `json:"source"`
-	Prompt      string                     `json:"prompt"`
-	Script      []fakeapi.Turn             `json:"script"`
-	Files       map[string]json.RawMessage `json:"files"`
-	Env         map[string]string          `json:"env"`
+	Description string `json:"description"`
+	// Source says where the behaviour is written down (required unless the Agent says
+	// SourceOptional).
+	Source string         `json:"source"`
+	Prompt string         `json:"prompt"`
+	Script []fakeapi.Turn `json:"script"`
+	// Agents script sub-conversations (fakeapi.Anthropic.Agents).
+	Agents map[string][]fakeapi.Turn `json:"agents"`
+	// Side answers the model requests without tools (prompt and agent hooks).
+	Side  string                     `json:"side"`
+	Files map[string]json.RawMessage `json:"files"`
+	// Args are extra arguments for the agent's command.
+	Args []string          `json:"args"`
+	Env  map[string]string `json:"env"`
+	// HTTP are the routes of a local server the vector's http hooks call ($HTTP/<route>).
+	HTTP map[string]Route `json:"http"`
+	// Hookexec are extra engine options (engine.ParseOptions) for the hookexec side.
+	Hookexec map[string]any `json:"hookexec"`
+	// Unrecorded are the fires to give hookexec when the agent fires no hook at all (not
+	// even the recorder: all hooks disabled), with the payloads it would have sent.
+	Unrecorded []Unrecorded `json:"unrecorded"`
 	// Deliberate names a documented difference the vector is marked with.
 	Deliberate string `json:"deliberate"`
 	// Skip lists comparisons this vector does not make, with why.
 	Skip map[string]string `json:"skip"`
 }
 
+// Unrecorded is one fire the agent would have made.
+type Unrecorded struct {
+	Event   string          `json:"event"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Route is one answer of the vector's HTTP server; a JSON string body is sent as-is.
+type Route struct {
+	Status  int             `json:"status"` // 0: 200
+	Body    json.RawMessage `json:"body"`
+	DelayMs int             `json:"delay_ms"`
+}
+
 // Run is what one run of the real agent left behind.
 type Run struct {
 	Model          Model
 	Stdout, Stderr []byte
+	// Log is the rec log of the run: the recorder's and the vector's hooks.
+	Log []livetest.Entry
 }
 
-// Agent is what differs between the suites.
+// Agent is what differs between the suites. Optional fields' zero values say what the
+// suite does without them.
 type Agent struct {
-	Name    string // as the profile: gemini, codex, qwen
+	Name    string // as the profile and `hookexec install --agent`: claude, gemini, codex, qwen
 	Title   string // for the report: "Gemini CLI"
 	Package string // npm package
 	Bin     string // its executable
@@ -76,22 +114,49 @@ type Agent struct {
 	// recorder's hooks (event → command) to configure where hookexec will not read them,
 	// and the environment both sides share.
 	Command func(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v Vector) (*exec.Cmd, error)
-	// Command is the tool input's shell command of a PreToolUse payload ("" when the call
-	// is not a shell call).
+	// ShellCommand is the tool input's shell command of a PreToolUse payload ("" when the
+	// call is not a shell call); used by the default comparison.
 	ShellCommand func(toolName string, input map[string]any) string
+
+	// Parallel is how many vectors run at a time (0: 3).
+	Parallel int
+	// SourceOptional lets vectors leave Source empty.
+	SourceOptional bool
+	// Env is added to the environment of both sides.
+	Env map[string]string
+	// Setup prepares the hookexec side's engine for a vector (nil: nothing), e.g. an
+	// evaluator that gives prompt hooks the fake API's answer.
+	Setup func(e *engine.Engine, v Vector) error
+	// Compare replaces the default comparison (nil: Compare).
+	Compare func(c *Comparison) []string
+	// PayloadFields is the file recording the payload fields the pinned version sends per
+	// event (fields.go); "" records nothing.
+	PayloadFields string
+	// Normalize rewrites a text of the agent's before dispatch mode compares two runs (nil:
+	// only the paths and ids NormalizeText handles).
+	Normalize func(s string) string
+	// Vars are extra substitutions in vectors ("$MCP" → a helper the suite built; nil: none).
+	Vars func() (map[string]string, error)
 }
+
+// ErrSkip, wrapped in an error of Agent.Command, skips the vector with that error's text
+// (what the vector needs cannot be had on this machine).
+var ErrSkip = errors.New("vector skipped")
 
 type suiteState struct {
 	a                 Agent
 	bin, version, rec string
-	report            livetest.Report
+	// hookexec is the built CLI (dispatch mode only).
+	hookexec string
+	report   livetest.Report
+	fields   fieldSet
 }
 
 var state *suiteState
 
 // Main is the suite's TestMain: it skips unless a.Gate is set, installs the pinned agent
-// (skipping when npm is unreachable), builds the recorder, runs the tests and prints the
-// report.
+// (skipping when npm is unreachable), builds the recorder (and hookexec in dispatch mode),
+// runs the tests and prints the report.
 func Main(m *testing.M, a Agent) {
 	if os.Getenv(a.Gate) == "" {
 		fmt.Printf("tests/live/%s: skipped (set %s=1, or run make test-%s)\n", a.Name, a.Gate, a.Name)
@@ -107,15 +172,18 @@ func Main(m *testing.M, a Agent) {
 		os.Exit(1)
 	}
 	dir, err := os.MkdirTemp("", "hookexec-live-")
-	var rec string
+	var rec, hookexec string
 	if err == nil {
 		rec, err = livetest.BuildRec(dir)
+	}
+	if err == nil && DispatchMode() {
+		hookexec, err = buildHookexec(dir)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tests/live/%s: %v\n", a.Name, err)
 		os.Exit(1)
 	}
-	state = &suiteState{a: a, bin: bin, version: version, rec: rec}
+	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec}
 	start := time.Now()
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -126,9 +194,20 @@ func Main(m *testing.M, a Agent) {
 	secure.Unlock()
 	fmt.Printf("%s %s (%s):\n", a.Title, version, bin)
 	state.report.Print(os.Stdout)
+	if a.PayloadFields != "" && !DispatchMode() {
+		if fc := checkPayloadFields(a.PayloadFields, version, fullRun()); fc != 0 && code == 0 {
+			code = fc
+		}
+	}
 	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
 	os.Exit(code)
 }
+
+// Version is the pinned agent's version (after Main installed it).
+func Version() string { return state.version }
+
+// Rec is the path of the built rec hook.
+func Rec() string { return state.rec }
 
 // Test runs every vector of vectors/*.json (HOOKEXEC_LIVE_ONLY narrows them by name).
 func Test(t *testing.T) {
@@ -137,8 +216,12 @@ func Test(t *testing.T) {
 		t.Fatalf("no vectors: %v", err)
 	}
 	only := os.Getenv("HOOKEXEC_LIVE_ONLY")
-	// 3 at a time: each runs an agent process; more only queues on the shared cores.
-	sem := make(chan struct{}, 3)
+	// A few at a time: each runs an agent process; more only queues on the shared cores.
+	n := state.a.Parallel
+	if n <= 0 {
+		n = 3
+	}
+	sem := make(chan struct{}, n)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		if only != "" && !strings.Contains(name, only) {
@@ -148,7 +231,11 @@ func Test(t *testing.T) {
 			t.Parallel()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			problems, deliberate := runVector(t, path)
+			run := runVector
+			if DispatchMode() {
+				run = runDispatchVector
+			}
+			problems, deliberate := run(t, path)
 			state.report.Add(name, problems, deliberate)
 			if len(problems) > 0 {
 				t.Errorf("%s differs:\n  %s", name, strings.Join(problems, "\n  "))
@@ -157,8 +244,20 @@ func Test(t *testing.T) {
 	}
 }
 
-func runVector(t *testing.T, path string) ([]string, string) {
-	a := state.a
+// fullRun says whether every vector runs: no HOOKEXEC_LIVE_ONLY and no -test.run filter.
+func fullRun() bool {
+	if os.Getenv("HOOKEXEC_LIVE_ONLY") != "" {
+		return false
+	}
+	if f := flagValue("test.run"); f != "" {
+		return false
+	}
+	return flagValue("test.skip") == ""
+}
+
+// loadVector reads a vector, makes its tree, starts its HTTP server and substitutes $PROJECT,
+// $HOME, $ROOT, $REC and $HTTP.
+func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -167,14 +266,28 @@ func runVector(t *testing.T, path string) ([]string, string) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if v.Description == "" || v.Source == "" {
-		t.Fatalf("%s: every vector says what it checks (description) and where the behaviour is written down (source)", path)
+	if v.Description == "" {
+		t.Fatalf("%s: every vector says what it checks (description)", path)
+	}
+	if v.Source == "" && !state.a.SourceOptional {
+		t.Fatalf("%s: every vector says where the behaviour is written down (source)", path)
 	}
 	tree, err := livetest.NewTree(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw = livetest.Substitute(raw, map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root, "$REC": state.rec})
+	vars := map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root,
+		"$REC": state.rec, "$HTTP": serveHTTP(t, v.HTTP)}
+	if state.a.Vars != nil {
+		more, err := state.a.Vars()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, val := range more {
+			vars[k] = val
+		}
+	}
+	raw = livetest.Substitute(raw, vars)
 	v = Vector{}
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -182,12 +295,22 @@ func runVector(t *testing.T, path string) ([]string, string) {
 	if err := tree.WriteFiles(v.Files); err != nil {
 		t.Fatal(err)
 	}
+	return v, tree
+}
+
+func runVector(t *testing.T, path string) ([]string, string) {
+	a := state.a
+	v, tree := loadVector(t, path)
 	run := runAgent(t, tree, v)
-	entries, err := livetest.ReadLog(filepath.Join(tree.Root, "agent.log"))
-	if err != nil {
-		t.Fatal(err)
+	fires := livetest.Fires(run.Log)
+	unrecorded := len(fires) == 0 && len(v.Unrecorded) > 0
+	if unrecorded {
+		for _, u := range v.Unrecorded {
+			fires = append(fires, livetest.Fire{Event: u.Event, Payload: string(u.Payload), Ran: livetest.Names(run.Log)})
+		}
+	} else if a.PayloadFields != "" {
+		state.fields.add(fires)
 	}
-	fires := livetest.Fires(entries)
 	if testing.Verbose() {
 		for _, f := range fires {
 			t.Logf("%s fired %s ran %v: %s", a.Name, f.Event, f.Ran, f.Payload)
@@ -209,7 +332,22 @@ func runVector(t *testing.T, path string) ([]string, string) {
 			t.Logf("hookexec %s ran %v: %s", fires[i].Event, ran[i], r.JSON())
 		}
 	}
-	return compare(v, tree, run, fires, results, ran), v.Deliberate
+	if unrecorded {
+		// The agent ran no hook at all: hookexec must run none either.
+		var problems []string
+		for i, f := range fires {
+			if !reflect.DeepEqual(f.Ran, ran[i]) {
+				problems = append(problems, fmt.Sprintf("%s: hooks run: %s %v, hookexec %v", f.Event, a.Name, f.Ran, ran[i]))
+			}
+		}
+		return problems, v.Deliberate
+	}
+	c := &Comparison{V: v, Tree: tree, Run: run, Fires: fires, Results: results, Ran: ran}
+	cmp := Compare
+	if a.Compare != nil {
+		cmp = a.Compare
+	}
+	return cmp(c), v.Deliberate
 }
 
 var secure struct {
@@ -239,7 +377,7 @@ func SecureDir(tree livetest.Tree) (string, error) {
 	return dir, os.Symlink(dir, filepath.Join(tree.Root, "secure"))
 }
 
-// Env is the environment both sides give hooks.
+// Env is the environment both sides give hooks: the agent passes its own to them.
 func Env(tree livetest.Tree, v Vector, log string) map[string]string {
 	env := map[string]string{
 		"PATH":              os.Getenv("PATH"),
@@ -248,10 +386,45 @@ func Env(tree livetest.Tree, v Vector, log string) map[string]string {
 		"LANG":              "C.UTF-8",
 		"NO_COLOR":          "1",
 	}
+	for k, val := range state.a.Env {
+		env[k] = val
+	}
 	for k, val := range v.Env {
 		env[k] = val
 	}
 	return env
+}
+
+// serveHTTP serves a vector's routes on 127.0.0.1 (an ephemeral port) for the test's
+// life and returns the base URL; "" when the vector has none.
+func serveHTTP(t *testing.T, routes map[string]Route) string {
+	if len(routes) == 0 {
+		return ""
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rt, ok := routes[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(time.Duration(rt.DelayMs) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		var text string
+		body := []byte(rt.Body)
+		if json.Unmarshal(rt.Body, &text) == nil {
+			body = []byte(text)
+		}
+		if rt.Status != 0 {
+			w.WriteHeader(rt.Status)
+		}
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
@@ -266,8 +439,12 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	for _, ev := range a.Events {
 		recorder[ev] = state.rec + " @" + ev
 	}
-	env := Env(tree, v, filepath.Join(tree.Root, "agent.log"))
+	log := filepath.Join(tree.Root, "agent.log")
+	env := Env(tree, v, log)
 	cmd, err := a.Command(state.bin, tree, base, recorder, env, v)
+	if errors.Is(err, ErrSkip) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +457,11 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	if err := cmd.Run(); err != nil && ctx.Err() != nil {
 		t.Fatalf("%s hung: %v\nstderr: %s", a.Name, err, stderr.String())
 	}
-	return Run{Model: model, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	entries, err := livetest.ReadLog(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run{Model: model, Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Log: entries}
 }
 
 func withContext(ctx context.Context, c *exec.Cmd) *exec.Cmd {
@@ -293,7 +474,12 @@ func withContext(ctx context.Context, c *exec.Cmd) *exec.Cmd {
 // its hooks, through hookexec's engine (the agent's profile, the same files and env).
 func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fire) ([]*engine.Result, [][]string) {
 	log := filepath.Join(tree.Root, "hookexec.log")
-	opts := map[string]any{"profile": state.a.Name, "project_dir": tree.Project, "home": tree.Home, "env": Env(tree, v, log)}
+	opts := map[string]any{}
+	for k, x := range v.Hookexec {
+		opts[k] = x
+	}
+	opts["profile"], opts["project_dir"], opts["home"] = state.a.Name, tree.Project, tree.Home
+	opts["env"] = Env(tree, v, log)
 	optJSON, _ := json.Marshal(opts)
 	o, err := engine.ParseOptions(optJSON)
 	if err != nil {
@@ -304,6 +490,11 @@ func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fi
 		t.Fatal(err)
 	}
 	defer e.Close()
+	if state.a.Setup != nil {
+		if err := state.a.Setup(e, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var results []*engine.Result
 	var ran [][]string
 	seen := 0
@@ -321,150 +512,4 @@ func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fi
 		seen = len(entries)
 	}
 	return results, ran
-}
-
-// texts is every string of the main conversation's requests.
-func texts(m Model) string {
-	var b strings.Builder
-	var walk func(x any)
-	walk = func(x any) {
-		switch y := x.(type) {
-		case string:
-			b.WriteString(y)
-			b.WriteByte('\n')
-		case []any:
-			for _, z := range y {
-				walk(z)
-			}
-		case map[string]any:
-			keys := make([]string, 0, len(y))
-			for k := range y {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if k != "tools" {
-					walk(y[k])
-				}
-			}
-		}
-	}
-	for _, r := range m.MainRequests() {
-		var body any
-		_ = json.Unmarshal(r.Body, &body)
-		walk(body)
-	}
-	return b.String()
-}
-
-// scriptedCalls are the ids of the script's tool calls, in order.
-func scriptedCalls(script []fakeapi.Turn) []string {
-	var out []string
-	for n, turn := range script {
-		for i, c := range turn.Tools {
-			out = append(out, fakeapi.CallID(n, i, c))
-		}
-	}
-	return out
-}
-
-func shellOutput(dir, cmd string) string {
-	c := exec.Command("/bin/sh", "-c", cmd)
-	c.Dir = dir
-	out, _ := c.CombinedOutput()
-	return strings.TrimSpace(string(out))
-}
-
-// compare says, fire by fire, where hookexec and the agent disagree on what the host must
-// do; none means they agree. The k-th PreToolUse fire is the k-th scripted tool call.
-func compare(v Vector, tree livetest.Tree, run Run, fires []livetest.Fire, results []*engine.Result, ran [][]string) []string {
-	var problems []string
-	add := func(i int, format string, args ...any) {
-		problems = append(problems, fmt.Sprintf("%s #%d: ", fires[i].Event, i)+fmt.Sprintf(format, args...))
-	}
-	all := texts(run.Model)
-	toolResults := run.Model.ToolResults()
-	calls := scriptedCalls(v.Script)
-	if len(fires) == 0 {
-		problems = append(problems, state.a.Name+" fired no event (stderr: "+strings.TrimSpace(string(run.Stderr))+")")
-	}
-	pre := 0
-	for i, f := range fires {
-		r := results[i]
-		for _, h := range r.Hooks {
-			// A vector whose own hook script is broken agrees vacuously: both sides fail open.
-			if strings.Contains(h.Stderr, "Traceback (most recent call last)") || strings.Contains(h.Stderr, "SyntaxError") {
-				add(i, "the vector's hook %s crashed: %s", h.ID, h.Stderr)
-			}
-		}
-		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
-			add(i, "hooks run: %s %v, hookexec %v", state.a.Name, f.Ran, ran[i])
-		}
-		var p struct {
-			ToolName  string         `json:"tool_name"`
-			ToolInput map[string]any `json:"tool_input"`
-		}
-		_ = json.Unmarshal([]byte(f.Payload), &p)
-		switch event.Canonical(f.Event) {
-		case "PreToolUse":
-			if pre >= len(calls) {
-				add(i, "more tool calls than the script has")
-				break
-			}
-			id := calls[pre]
-			pre++
-			tr, ok := toolResults[id]
-			if !ok {
-				if r.Continue && v.Skip["stop"] == "" {
-					add(i, "%s sent no tool result for %s; hookexec says continue", state.a.Name, id)
-				}
-				break
-			}
-			command := state.a.ShellCommand(p.ToolName, p.ToolInput)
-			if len(r.UpdatedInput) > 0 && string(r.UpdatedInput) != "null" {
-				upd := map[string]any{}
-				_ = json.Unmarshal(r.UpdatedInput, &upd)
-				command = state.a.ShellCommand(p.ToolName, upd)
-			}
-			want := ""
-			if command != "" {
-				want = shellOutput(tree.Project, command)
-			}
-			ranTool := want != "" && strings.Contains(tr.Text, want)
-			switch {
-			case r.Blocked && ranTool:
-				add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
-			case r.Blocked && r.Reason != "" && !strings.Contains(tr.Text, r.Reason) && v.Skip["reason"] == "":
-				add(i, "reason: hookexec %q, %s told the model %q", r.Reason, state.a.Name, tr.Text)
-			case !r.Blocked && r.Decision == "ask" && ranTool && v.Skip["ask"] == "":
-				add(i, "hookexec asks the host to confirm (%q) but %s ran the tool without asking", r.Reason, state.a.Name)
-			case !r.Blocked && want != "" && !ranTool:
-				add(i, "hookexec lets %q run (prints %q, decision %s) but %s's tool returned %q", command, want, r.Decision, state.a.Name, tr.Text)
-			}
-		case "Stop":
-			continued := false
-			for _, g := range fires[i+1:] {
-				continued = continued || g.Event == f.Event
-			}
-			if r.Blocked != continued && v.Skip["stop"] == "" {
-				add(i, "continuation: hookexec blocked=%v (%q), %s continued=%v", r.Blocked, r.Reason, state.a.Name, continued)
-			}
-			if r.Blocked && continued && r.Reason != "" && !strings.Contains(all, r.Reason) {
-				add(i, "Stop reason %q never reached the model", r.Reason)
-			}
-		case "UserPromptSubmit":
-			asked := len(run.Model.MainRequests()) > 0
-			if r.Blocked == asked {
-				add(i, "prompt: hookexec blocked=%v, %s sent it to the model=%v", r.Blocked, state.a.Name, asked)
-			}
-		case "PostToolUse", "PostToolUseFailure":
-			if r.Blocked && r.Reason != "" && !strings.Contains(all, r.Reason) && v.Skip["reason"] == "" {
-				add(i, "feedback %q never reached the model", r.Reason)
-			}
-		}
-		if ctx := r.AdditionalContext; ctx != "" && v.Skip["context"] == "" && !strings.Contains(all, ctx) {
-			add(i, "additional context %q never reached the model", ctx)
-		}
-	}
-	return problems
 }
