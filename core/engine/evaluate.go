@@ -240,7 +240,9 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		v.Warnings = append(v.Warnings, dropped)
 	}
 	if in.Failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
-		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock, out, &v)
+		// Claude Code 2.1.330 lets the turn go on after an agent hook's "no", as
+		// continueOnBlock does (live: agent_hook_block).
+		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock || typ == "agent", out, &v)
 	}
 	j.finish(&hr, &v)
 	return hr, v
@@ -250,16 +252,22 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 // event (reference, "Response schema"), beyond what a command's exit 2 would do: "no"
 // ends the turn on PreToolUse, PostToolUse and TeammateIdle unless continueOnBlock, and on
 // PostToolBatch, UserPromptSubmit and UserPromptExpansion always; it has no effect on
-// PermissionRequest; on PermissionDenied the answer is discarded.
+// PermissionRequest; on PermissionDenied the answer is discarded. On Stop, "no" with
+// "impossible": true (the condition can never hold) does not block (2.1.330, live:
+// prompt_hook_stop_impossible).
 func modelAnswer(event string, continueOnBlock bool, out Outcome, v *decide.Verdict) {
 	var ans struct {
-		OK     *bool  `json:"ok"`
-		Reason string `json:"reason"`
+		OK         *bool  `json:"ok"`
+		Reason     string `json:"reason"`
+		Impossible bool   `json:"impossible"`
 	}
 	if json.Unmarshal(out.Stdout, &ans) != nil || ans.OK == nil {
 		return // an answer in a command's terms: read as one
 	}
 	switch {
+	case !*ans.OK && ans.Impossible && event == "Stop":
+		*v = decide.Verdict{Continue: true, Output: v.Output}
+		v.Warnings = append(v.Warnings, "the condition was judged impossible; the Stop is not blocked: "+ans.Reason)
 	case event == "PermissionDenied" || event == "PermissionRequest" && !*ans.OK:
 		*v = decide.Verdict{Continue: true}
 	case *ans.OK:

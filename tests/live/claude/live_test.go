@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookexec/hookexec/core/engine"
@@ -103,17 +104,49 @@ func setup(e *engine.Engine, v suite.Vector) error {
 		if hookType == "mcp_tool" {
 			return mcpEvaluate(ctx, servers, hook)
 		}
-		var ans struct {
-			OK     bool   `json:"ok"`
-			Reason string `json:"reason"`
-		}
 		side := v.Side
 		if side == "" {
 			side = `{"ok": true}`
 		}
+		if hookType == "agent" {
+			if answer, ok := agentAnswer(v, hook); ok {
+				side = answer
+			}
+		}
+		var ans struct {
+			OK     bool   `json:"ok"`
+			Reason string `json:"reason"`
+		}
 		if err := json.Unmarshal([]byte(side), &ans); err != nil {
 			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
 		}
-		return engine.Verdict(ans.OK, ans.Reason), nil
+		// The whole answer goes to hookexec as the model gave it (impossible included).
+		out := engine.Verdict(ans.OK, ans.Reason)
+		out.Stdout = []byte(side)
+		return out, nil
 	})
+}
+
+// agentAnswer is the verdict an agent hook's subagent gives in the vector: the input of
+// the StructuredOutput call in the v.Agents script whose key the hook's prompt holds.
+func agentAnswer(v suite.Vector, hook []byte) (string, bool) {
+	var def struct {
+		Prompt string `json:"prompt"`
+	}
+	if json.Unmarshal(hook, &def) != nil {
+		return "", false
+	}
+	for key, turns := range v.Agents {
+		if !strings.Contains(def.Prompt, key) {
+			continue
+		}
+		for _, turn := range turns {
+			for _, call := range turn.Tools {
+				if call.Name == "StructuredOutput" {
+					return string(call.Input), true
+				}
+			}
+		}
+	}
+	return "", false
 }
