@@ -227,7 +227,8 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 	if failure == "" && typ == "mcp_tool" && j.h.cfg.Dialect == dialect.Claude {
 		failure, dropped = mcpAnswer(j.ev.Name, j.h.cfg.OnFailureBlock, &out)
 	}
-	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
+	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking,
+		NestedContext: j.h.cfg.Dialect == dialect.Claude}
 	if failure == "" {
 		whole, over := capped(out.Stdout, MaxDecisionBytes)
 		stdout, unread := stdoutOf(&hr, whole, over, j.spec.OutputCap)

@@ -89,6 +89,15 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	for k, val := range env {
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}
+	// root/setup.sh, when the vector has one, prepares the project first (a third-party
+	// installer writing its hooks): both sides then read what it wrote.
+	if setup := filepath.Join(tree.Root, "setup.sh"); fileExists(setup) {
+		c := exec.Command("/bin/sh", setup)
+		c.Dir, c.Env = tree.Project, cmd.Env
+		if out, err := c.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("%s: %v: %s", setup, err, out)
+		}
+	}
 	return withManaged(tree, cmd)
 }
 
@@ -125,6 +134,11 @@ func setup(e *engine.Engine, v suite.Vector) error {
 		out.Stdout = []byte(side)
 		return out, nil
 	})
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // agentAnswer is the verdict an agent hook's subagent gives in the vector: the input of

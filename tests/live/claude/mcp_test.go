@@ -7,6 +7,7 @@ package claude
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -31,9 +32,17 @@ var mcpBuild struct {
 	err  error
 }
 
-// vars gives vectors $MCP: the mcpserver helper, built once beside the suite's rec hook
-// (in the suite's temp directory, removed when the suite ends).
-func vars() (map[string]string, error) {
+// vars gives a vector $MCP, the mcpserver helper, built once beside the suite's rec hook
+// (in the suite's temp directory, removed when the suite ends), and the third-party hooks
+// it names (thirdparty_test.go).
+func vars(raw []byte) (map[string]string, error) {
+	out := map[string]string{}
+	if err := thirdPartyVars(raw, out); err != nil {
+		return nil, err
+	}
+	if !bytes.Contains(raw, []byte("$MCP")) {
+		return out, nil
+	}
 	mcpBuild.once.Do(func() {
 		out := filepath.Join(filepath.Dir(suite.Rec()), "mcpserver")
 		cmd := exec.Command("go", "build", "-o", out, "./mcpserver")
@@ -43,7 +52,8 @@ func vars() (map[string]string, error) {
 		}
 		mcpBuild.bin = out
 	})
-	return map[string]string{"$MCP": mcpBuild.bin}, mcpBuild.err
+	out["$MCP"] = mcpBuild.bin
+	return out, mcpBuild.err
 }
 
 // mcpServerConfig is one entry of an MCP config file's mcpServers (stdio servers only).
