@@ -221,6 +221,9 @@ func (c *conv) common(h *dialect.Hook, keep ...string) {
 	if h.FailClosed && !has("failClosed") {
 		c.loss(c.at, "failClosed", "changed", "%s fails open: a crashing guard no longer blocks", c.to)
 	}
+	if h.OnFailureBlock && !has("onFailure") {
+		c.loss(c.at, "onFailure", "changed", "%s has no onFailure \"block\": a failing guard no longer blocks", c.to)
+	}
 	if h.Shell == "powershell" && !has("powershell") {
 		c.lost("shell", "%s has no PowerShell commands", c.to)
 	}
@@ -290,7 +293,13 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	if c.to == vocab.Factory {
 		keep = []string{"timeout"}
 	}
+	if c.to == vocab.Claude {
+		keep = append(keep, "onFailure")
+	}
 	c.common(h, keep...)
+	if h.OnFailureBlock && c.to == vocab.Claude {
+		handler["onFailure"] = "block"
+	}
 	if h.TimeoutSet {
 		handler["timeout"] = seconds(h.Timeout)
 	}

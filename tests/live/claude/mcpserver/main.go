@@ -1,5 +1,5 @@
-// Command mcpserver is the stdio MCP server of the Claude Code live suite (package docs in
-// tests/live/claude/mcp.go): the real Claude Code connects to it through --mcp-config, and
+// Command mcpserver is the stdio MCP server of the Claude Code live suite
+// (tests/live/claude/mcp_test.go): the real Claude Code connects to it through --mcp-config, and
 // hookexec's evaluator, in the same test, starts it with the same command line. It serves
 // two tools:
 //
