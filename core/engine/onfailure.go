@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hookexec/hookexec/core/decide"
 )
@@ -35,6 +36,11 @@ func (j *job) onFailure(hr *HookResult, v *decide.Verdict) {
 	}
 	v.Decision, v.Blocked = decide.Deny, true
 	v.Reason = fmt.Sprintf("[%s]: %s; %s", label, what, why)
+	if stderr := strings.TrimSpace(hr.Stderr); stderr != "" && typ != "mcp_tool" && !hr.TimedOut {
+		// Claude Code adds a failed hook's stderr on the next line (not an MCP server's
+		// words, nor a timed-out hook's).
+		v.Reason += "\n" + stderr
+	}
 	if hr.Error == "" {
 		hr.Error = v.Error
 	}
