@@ -168,7 +168,14 @@ type Agent struct {
 	// Normalize rewrites a text of the agent's before dispatch mode compares two runs (nil:
 	// only the paths and ids NormalizeText handles).
 	Normalize func(s string) string
+	// Vars are extra substitutions for a vector, given its text ("$MCP" → a helper the
+	// suite built; nil: none); an error wrapping ErrSkip skips the vector.
+	Vars func(raw []byte) (map[string]string, error)
 }
+
+// ErrSkip, wrapped in an error of Agent.Command or Agent.Vars, skips the vector with that error's text
+// (what the vector needs cannot be had on this machine).
+var ErrSkip = errors.New("vector skipped")
 
 type suiteState struct {
 	a                 Agent
@@ -341,6 +348,18 @@ func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
 	}
 	vars := map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root,
 		"$REC": state.rec, "$HTTP": serveHTTP(t, v.HTTP)}
+	if state.a.Vars != nil {
+		more, err := state.a.Vars(raw)
+		if errors.Is(err, ErrSkip) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, val := range more {
+			vars[k] = val
+		}
+	}
 	raw = livetest.Substitute(raw, vars)
 	v = Vector{}
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -582,6 +601,9 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	log := filepath.Join(tree.Root, "agent.log")
 	env := Env(tree, v, log)
 	cmd, err := a.Command(state.bin, tree, base, recorder, env, v)
+	if errors.Is(err, ErrSkip) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
