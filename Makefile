@@ -25,7 +25,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -52,9 +52,13 @@ $(CLI): $(GO_SOURCES) ## the hookexec command
 
 hookexec: $(CLI) ## alias for build/hookexec
 
+# Linked statically where the C library allows it (glibc's libc.a; the client uses no NSS):
+# the dynamic loader's work is a fifth of a dynamic program's start (docs/performance.md).
+# Without a static libc (macOS, a distribution without libc.a) it is linked dynamically.
+HOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"'
 $(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"' -o $@ $<
+	$(CC) $(HOOK_CFLAGS) -static -o $@ $< 2>/dev/null || $(CC) $(HOOK_CFLAGS) -o $@ $<
 
 all: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) ## the library, the command, its fast dispatcher and the Python package's version module (what a source-tree host needs)
 
@@ -67,7 +71,10 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs test-claude test-gemini test-codex test-qwen ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
+# The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
+# dispatch mode (the same checks, and each vector through hookexec install as well).
+LIVE ?= test-claude test-gemini test-codex test-qwen
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
 # toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
@@ -129,9 +136,20 @@ test-claude: ## Claude Code live conformance: the pinned binary (tests/live/vers
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
 
-test-claude-dispatch: $(CLI) ## each live vector through real Claude Code natively and with hookexec installed (the dispatcher and daemon); the two must agree
-	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
-	cd tests/live/claude && HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(V),-test.v)
+test-claude-dispatch: $(CLI) $(BUILD)/hookexec-hook ## test-dispatch for Claude Code only
+	$(MAKE) test-dispatch DISPATCH_AGENTS=claude
+
+# Dispatch mode of the live suites (tests/live/suite/dispatch.go): each vector through the real
+# agent natively (checked against the engine, as make test-<agent> does) and with hookexec
+# installed (the C client, the dispatcher and one daemon for the run); the two must agree.
+DISPATCH_AGENTS ?= claude gemini codex qwen
+test-dispatch: $(CLI) $(BUILD)/hookexec-hook ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code): the agent must do the same
+	@status=0; for a in $(DISPATCH_AGENTS); do \
+		gate=$$(echo $$a | tr a-z A-Z); \
+		$(GO) test -c -o $(BUILD)/live-$$a.test ./tests/live/$$a || { status=1; continue; }; \
+		( cd tests/live/$$a && env HOOKEXEC_LIVE_$$gate=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) \
+			$(CURDIR)/$(BUILD)/live-$$a.test -test.count=1 $(if $(V),-test.v) ) || status=1; \
+	done; exit $$status
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
 live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
@@ -178,9 +196,10 @@ demo: $(LIB) $(PYVERSION) $(VENV)/.installed ## a small Python agent firing real
 demo-cli-agent: $(LIB) $(PYVERSION) $(VENV)/.installed ## the cli-agent drop-in walkthrough
 	$(PY) $(PYTHON) examples/cli_agent/walkthrough.py
 
-bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) $(VENV)/.installed ## C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; how cost grows; then the dispatcher as an agent runs it
+bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) $(VENV)/.installed ## C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; how cost grows; then the dispatcher as an agent runs it, and a guard's cost per tool call inside the real Claude Code
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
 	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
+	$(GO) run ./tests/bench/agentbench -hookexec $(CLI) -python $(PYTHON)
 
 bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...

@@ -4,7 +4,9 @@
  * socket round trip, where the Go binary pays its runtime start. Whenever it cannot — no
  * daemon, another build's daemon, a refused or malformed answer, HOOKEXEC_DAEMON=off — it
  * execs the hookexec binary beside it with the same arguments and the payload on stdin,
- * which runs the call in-process and starts a daemon. So it never decides anything itself.
+ * which runs the call in-process and starts a daemon. A call the daemon read but never
+ * answered (it died mid-call) is not run again: the same binary with --dropped gives the
+ * agent's fail-closed answer. So it never decides anything itself.
  *
  *   hookexec-hook --agent NAME      (payload on stdin; install registers it)
  *
@@ -73,9 +75,10 @@ static int put_json(buf *b, const char *s) {
 
 /* ---- fallback: exec `hookexec hook ARGS...` with the payload on stdin ---- */
 static char go_bin[PATH_MAX];
-static char **args; /* [go_bin, "hook", this program's arguments..., NULL] */
+static char **args; /* [go_bin, "hook", this program's arguments..., NULL, NULL] */
+static int nargs;
 
-static void fallback(const char *payload, size_t n) {
+static void run_go(const char *payload, size_t n) {
     /* The payload was read from stdin already: a child writes it into a pipe that becomes
      * the command's stdin (no temporary file, so nothing can be left or cut short on disk). */
     int p[2];
@@ -104,6 +107,16 @@ static void fallback(const char *payload, size_t n) {
     execv(go_bin, args);
     fprintf(stderr, "hookexec-hook: cannot run %s: %s\n", go_bin, strerror(errno));
     exit(1); /* a non-blocking hook error, as a broken hook is */
+}
+
+/* The daemon did not take the call: the Go binary runs it in-process. */
+static void fallback(const char *payload, size_t n) { run_go(payload, n); }
+
+/* The daemon read the call and gave no answer: its hooks may have run, so they must not
+ * run again; `hookexec hook --dropped` gives the agent's fail-closed answer instead. */
+static void lost(const char *payload, size_t n) {
+    args[nargs] = "--dropped";
+    run_go(payload, n);
 }
 
 /* ---- a minimal JSON reader for the answer ---- */
@@ -276,10 +289,11 @@ static const char *runtime_dir(char *path, size_t n) {
 }
 
 int main(int argc, char **argv) {
-    args = calloc((size_t)argc + 2, sizeof *args);
+    args = calloc((size_t)argc + 3, sizeof *args);
     if (!args) return 1;
     args[0] = go_bin, args[1] = "hook";
     for (int i = 1; i < argc; i++) args[i + 1] = argv[i];
+    nargs = argc + 1;
     /* the hookexec binary: beside this one */
     char self[PATH_MAX];
     ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -337,20 +351,26 @@ int main(int argc, char **argv) {
     if (bad) fallback(payload.p, payload.n);
     for (size_t i = at; i < at + payload.n; i++)
         if (q.p[i] == '\n' || q.p[i] == '\r') q.p[i] = ' '; /* JSON whitespace; the line is the frame */
+    /* MSG_NOSIGNAL: a daemon that closed the connection is a failed write, not SIGPIPE. A
+     * request not written whole was never read whole: the daemon cannot have run it. */
     for (size_t off = 0; off < q.n;) {
-        ssize_t w = write(fd, q.p + off, q.n - off);
+        ssize_t w = send(fd, q.p + off, q.n - off, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) fallback(payload.p, payload.n);
         off += (size_t)w;
     }
-    /* the answer: the first line with "id":1 (notifications have none) */
+    /* The answer: the first line with "id":1 (notifications have none). A connection that
+     * ends first was either reset — the daemon closed it with the request still unread in
+     * its queue, so nothing ran: run it here — or ended after the daemon read the request
+     * (it died, or dropped it while the hooks ran): lost, not run again. */
     buf a = {0};
     size_t line = 0;
     for (;;) {
-        if (grow(&a, 65536)) fallback(payload.p, payload.n);
+        if (grow(&a, 65536)) lost(payload.p, payload.n);
         ssize_t r = read(fd, a.p + a.n, a.cap - a.n);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) fallback(payload.p, payload.n);
+        if (r < 0 && errno == ECONNRESET && a.n == 0) fallback(payload.p, payload.n); /* any byte: it had read the call */
+        if (r <= 0) lost(payload.p, payload.n);
         a.n += (size_t)r;
         char *nl;
         while ((nl = memchr(a.p + line, '\n', a.n - line))) {
@@ -358,11 +378,11 @@ int main(int argc, char **argv) {
             line = (size_t)(nl - a.p) + 1;
             const char *res = memmem(rd.p, (size_t)(rd.end - rd.p), "\"result\":", 9);
             if (!memmem(rd.p, (size_t)(rd.end - rd.p), "\"id\":1", 6)) continue;
-            if (!res) fallback(payload.p, payload.n); /* an error: another build, or a failure */
+            if (!res) fallback(payload.p, payload.n); /* an error (another build, a bad request): answered before any hook ran */
             in body = {res + 9, rd.end};
             int code = 0;
             buf out = {0}, err = {0}, exports = {0};
-            if (answer(&body, &code, &out, &err, &exports)) fallback(payload.p, payload.n);
+            if (answer(&body, &code, &out, &err, &exports)) lost(payload.p, payload.n); /* it ran: do not run it again */
             close(fd);
             if (exports.n) {
                 const char *envf = getenv("CLAUDE_ENV_FILE");

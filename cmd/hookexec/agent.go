@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -112,6 +113,7 @@ hookexec uninstall --agent claude --user`,
 	})
 	var idle time.Duration
 	var ask string
+	var dropped bool
 	register(&verb{
 		name:    "daemon",
 		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
@@ -178,6 +180,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		example: `hookexec hook --agent claude < payload.json`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
+			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
 		},
 		run: func(a *app, args []string) int {
 			if err := noArgs("hook", args); err != nil {
@@ -190,7 +193,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if err != nil {
 				return a.fail(usagef("--agent: %s", plainMessage(err.Error())))
 			}
-			return a.dispatch(ag)
+			return a.dispatch(ag, dropped)
 		},
 	})
 }
@@ -198,8 +201,10 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 // dispatch is the hook verb: one hook call, answered natively, through the daemon when one
 // answers and in-process otherwise (starting a daemon for the next call). Any failure of
 // its own is a non-blocking hook error for the agent (exit 1, one line on stderr), as a
-// broken hook is; the daemon never makes it fail.
-func (a *app) dispatch(ag *native.Agent) int {
+// broken hook is. A call the daemon read and then dropped is not run again (its hooks may
+// have run): it gets dispatch.Lost's answer, as with dropped (the C client's report of
+// such a call).
+func (a *app) dispatch(ag *native.Agent, dropped bool) int {
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
 	if err != nil {
 		return a.fail(fmt.Errorf("hook: reading the payload: %w", err))
@@ -222,15 +227,21 @@ func (a *app) dispatch(ag *native.Agent) int {
 	}
 	req := dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
 		LogFile: logFile, Payload: payload}
+	if dropped {
+		startDaemon() // the one that dropped it is likely gone
+		return a.answer(dispatch.Lost(req))
+	}
 	if !daemon.Off() {
 		dir := daemon.RuntimeDir()
 		reply, err := daemon.Dispatch(dir, daemon.Identity(), req)
 		if err == nil {
 			return a.answer(reply)
 		}
-		if exe, xerr := os.Executable(); xerr == nil {
-			_ = daemon.Start(exe) // for the next call; this one runs in-process now
+		startDaemon() // for the next call
+		if errors.Is(err, daemon.ErrDropped) {
+			return a.answer(dispatch.Lost(req))
 		}
+		// Not taken by the daemon: this call runs in-process now.
 	}
 	var code int
 	_, err = dispatch.Once(req, func(r dispatch.Reply) { code = a.answer(r) })
@@ -238,6 +249,16 @@ func (a *app) dispatch(ag *native.Agent) int {
 		return a.fail(fmt.Errorf("hook: %s", plainMessage(err.Error())))
 	}
 	return code
+}
+
+// startDaemon starts a daemon of this build in the background, unless they are off.
+func startDaemon() {
+	if daemon.Off() {
+		return
+	}
+	if exe, err := os.Executable(); err == nil {
+		_ = daemon.Start(exe)
+	}
 }
 
 // answer writes a reply as the agent reads it and returns the exit status.

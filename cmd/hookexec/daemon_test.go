@@ -61,6 +61,13 @@ func (s *scenario) prompt(bin, session string) string {
 // hookWith runs bin (the built hookexec or a copy) as Claude Code runs the dispatcher.
 func (s *scenario) hookWith(bin, payload string) output {
 	s.t.Helper()
+	return s.startHook(bin, payload)()
+}
+
+// startHook starts bin as Claude Code starts the dispatcher and returns the wait for its
+// output.
+func (s *scenario) startHook(bin, payload string) func() output {
+	s.t.Helper()
 	args := []string{"hook", "--agent", "claude"}
 	if filepath.Base(bin) == "hookexec-hook" { // the C client: the verb is its name
 		args = args[1:]
@@ -71,14 +78,18 @@ func (s *scenario) hookWith(bin, payload string) output {
 	cmd.Stdin = strings.NewReader(payload)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(s.t, err)
+	require.NoError(s.t, cmd.Start())
+	return func() output {
+		s.t.Helper()
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(s.t, err)
+		}
+		return output{stdout: o.String(), stderr: e.String(), code: code}
 	}
-	return output{stdout: o.String(), stderr: e.String(), code: code}
 }
 
 type daemonStatus struct {
@@ -228,4 +239,37 @@ func TestDaemonUnreachableDispatchesInProcess(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Per-session state lives in the daemon's engine: through it, the ninth consecutive
+// blocked Stop of a session is let through (Claude Code's cap of 8); in-process
+// (HOOKEXEC_DAEMON=off, or no daemon reachable) every call starts afresh and the cap is
+// never reached, as docs/daemon.md says.
+func TestStopCapNeedsTheDaemon(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command",
+		"command": "echo '{\"decision\": \"block\", \"reason\": \"keep going\"}'"}]}]}}`)
+	out := s.run("install", "--agent", "claude")
+	require.Equal(t, 0, out.code, out.stderr)
+	stop := `{"hook_event_name": "Stop", "session_id": "s1", "cwd": "` + s.project + `", "stop_hook_active": true}`
+	blocks := func() (n int) {
+		for i := 0; i < 9; i++ {
+			if strings.Contains(s.hookWith(binary, stop).stdout, `"decision":"block"`) {
+				n++
+			}
+		}
+		return n
+	}
+	s.env = append(s.env, "HOOKEXEC_DAEMON=off")
+	assert.Equal(t, 9, blocks(), "in-process: each call counts from zero")
+
+	s.env = append(s.env, "HOOKEXEC_DAEMON=", "HOOKEXEC_RUNTIME_DIR="+filepath.Join(s.root, "run"), "HOOKEXEC_DAEMON_IDLE=10m")
+	t.Cleanup(func() { _ = s.runQuiet("daemon", "--ask", "shutdown") })
+	d := exec.Command(binary, "daemon")
+	d.Env = append(append(os.Environ(), "HOME="+s.home), s.env...)
+	require.NoError(t, d.Start())
+	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+	eventually(t, "the daemon", func() bool { _, ok := s.status(); return ok })
+	assert.Equal(t, 8, blocks(), "through the daemon: the ninth is let through")
 }

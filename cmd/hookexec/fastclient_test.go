@@ -34,8 +34,13 @@ func buildFastClient(t *testing.T) string {
 	require.NoError(t, os.WriteFile(goBin, data, 0o755))
 	require.NoError(t, os.Chtimes(goBin, info.ModTime(), info.ModTime())) // the same identity as the daemon's binary
 	fast := filepath.Join(dir, "hookexec-hook")
-	out, err := exec.Command(cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
-		`-DHOOKEXEC_VERSION="`+hxversion.Version+`"`, "-o", fast, "../../capi/hook/hookexec-hook.c").CombinedOutput()
+	// As the Makefile builds it: static where the C library allows, else dynamic.
+	args := []string{"-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", `-DHOOKEXEC_VERSION="` + hxversion.Version + `"`,
+		"-o", fast, "../../capi/hook/hookexec-hook.c"}
+	if exec.Command(cc, append([]string{"-static"}, args...)...).Run() == nil {
+		return fast
+	}
+	out, err := exec.Command(cc, args...).CombinedOutput()
 	require.NoError(t, err, string(out))
 	return fast
 }

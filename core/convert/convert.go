@@ -264,6 +264,9 @@ func (c *conv) common(h *dialect.Hook, keep ...string) {
 	if h.FailClosed && !has("failClosed") {
 		c.loss(c.at, "failClosed", "changed", "%s fails open: a crashing guard no longer blocks", c.to)
 	}
+	if h.OnFailureBlock && !has("onFailure") {
+		c.loss(c.at, "onFailure", "changed", "%s has no onFailure \"block\": a failing guard no longer blocks", c.to)
+	}
 	if h.Shell == "powershell" && !has("powershell") {
 		c.lost("shell", "%s has no PowerShell commands", c.to)
 	}
@@ -308,7 +311,7 @@ type shaped struct {
 }
 
 var claudeShapes = map[string]shaped{
-	vocab.Claude:  {[]string{"command", "prompt", "agent", "http", "mcp_tool"}, []string{"if", "async", "once", "statusMessage", "timeout"}, seconds},
+	vocab.Claude:  {[]string{"command", "prompt", "agent", "http", "mcp_tool"}, []string{"if", "async", "once", "statusMessage", "timeout", "onFailure"}, seconds},
 	vocab.Factory: {[]string{"command"}, []string{"timeout"}, seconds},
 	// Gemini CLI runs command hooks only; timeouts in milliseconds; "name" and sequential
 	// groups are its own.
@@ -367,6 +370,9 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	}
 	if h.CommandWindows != "" && c.to != vocab.Codex {
 		c.lost("commandWindows", "%s has no Windows-only command", c.to)
+	}
+	if h.OnFailureBlock && c.to == vocab.Claude {
+		handler["onFailure"] = "block"
 	}
 	if h.TimeoutSet {
 		handler["timeout"] = shape.timeout(h.Timeout)

@@ -22,8 +22,11 @@ import (
 // treated as absent.
 const dialTimeout = time.Second
 
-// Dispatch asks the daemon in dir to run req. ErrUnavailable: nobody listens (or the
-// connection failed before an answer); ErrVersion: the daemon is another build and exits.
+// Dispatch asks the daemon in dir to run req. ErrUnavailable: the daemon did not take the
+// request (nobody listens, the connection failed before the request was read whole, or
+// it answered an error before running any hook); ErrVersion: the daemon is another build
+// and exits; ErrDropped: the daemon read the request and the connection ended without an
+// answer, so its hooks may have run.
 func Dispatch(dir, identity string, req dispatch.Request) (dispatch.Reply, error) {
 	var reply dispatch.Reply
 	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Request: req})
@@ -31,7 +34,7 @@ func Dispatch(dir, identity string, req dispatch.Request) (dispatch.Reply, error
 		return reply, err
 	}
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		return reply, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return reply, fmt.Errorf("%w: an unreadable answer: %v", ErrDropped, err)
 	}
 	return reply, nil
 }
@@ -57,13 +60,16 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	r := bufio.NewReaderSize(conn, 64<<10)
-	for {
+	for got := false; ; got = true {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return nil, fmt.Errorf("%w: no answer: %v", ErrUnavailable, err)
+			return nil, lostAnswer(err, got || len(line) > 0)
 		}
 		var m serve.Message
-		if json.Unmarshal(line, &m) != nil || string(m.ID) != "1" {
+		if json.Unmarshal(line, &m) != nil {
+			return nil, fmt.Errorf("%w: an unreadable answer: %.80q", ErrDropped, line)
+		}
+		if string(m.ID) != "1" {
 			continue // a notification
 		}
 		if m.Error != nil {
@@ -74,6 +80,18 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 		}
 		return m.Result, nil
 	}
+}
+
+// lostAnswer classifies a connection that ended before the answer. A Unix socket closed
+// with data still unread in its queue resets the peer (ECONNRESET): the daemon never read
+// the whole request (a listener closed with the connection still in its backlog, a peer of
+// another uid refused), so nothing ran — unless it had sent something (got), which it
+// does only after reading the request. An end of file means the daemon had read it all.
+func lostAnswer(err error, got bool) error {
+	if errors.Is(err, syscall.ECONNRESET) && !got {
+		return fmt.Errorf("%w: the request was not read: %v", ErrUnavailable, err)
+	}
+	return fmt.Errorf("%w: %v", ErrDropped, err)
 }
 
 // Start starts `exe daemon` in the background, detached from the caller (its own session,

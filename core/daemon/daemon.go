@@ -51,6 +51,9 @@ var (
 	ErrUnavailable = errors.New("hookexec: no daemon")                     // none listening, or it failed
 	ErrVersion     = errors.New("hookexec: the daemon is another version") // it exits; start a new one
 	ErrRunning     = errors.New("hookexec: a daemon is already running")   // Run found the lock taken
+	// ErrDropped: the daemon read the request but no answer came (it died, or the
+	// connection dropped while the hooks ran). The hooks may have run: never run it again.
+	ErrDropped = errors.New("hookexec: the daemon dropped the call")
 )
 
 // Off reports whether the environment turns the daemon off.

@@ -2,12 +2,12 @@ package daemon
 
 import (
 	"net"
-	"os"
 	"syscall"
 )
 
-// samePeer reports whether the process at the other end runs as this user (SO_PEERCRED).
-func samePeer(c net.Conn) bool {
+// peerAllowed reports whether the process at the other end of c runs as uid, as the kernel
+// recorded it when that process connected (SO_PEERCRED). Anything it cannot read is refused.
+func peerAllowed(c net.Conn, uid int) bool {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return false
@@ -23,5 +23,5 @@ func samePeer(c net.Conn) bool {
 	}); err != nil || cerr != nil {
 		return false
 	}
-	return int(cred.Uid) == os.Getuid()
+	return int(cred.Uid) == uid
 }

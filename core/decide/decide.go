@@ -62,6 +62,10 @@ type Input struct {
 	// ContinueAfterTool: on PreToolUse, continue:false lets the tool run and only stops the
 	// agent afterwards (Claude Code's dialect); otherwise it blocks the tool.
 	ContinueAfterTool bool
+	// NestedContext: only hookSpecificOutput.additionalContext is context; a top-level
+	// additionalContext (autohand's spelling) is ignored with a warning, as Claude Code
+	// 2.1.330 ignores it (live: thirdparty_python_claude).
+	NestedContext bool
 	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
 	Vocabulary Vocabulary
 	// ContextLimit caps a Codex hook's additional context, in approximate tokens
@@ -367,8 +371,10 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 	if v.UpdatedInput == nil {
 		v.UpdatedInput = object(doc, "updatedInput", "updatedInput")
 	}
-	if v.AdditionalContext == "" {
-		v.AdditionalContext, _ = str(doc, "additionalContext", "additionalContext")
+	if top, ok := str(doc, "additionalContext", "additionalContext"); ok && in.NestedContext {
+		v.Warnings = append(v.Warnings, "top-level additionalContext ignored (Claude Code reads hookSpecificOutput.additionalContext)")
+	} else if v.AdditionalContext == "" {
+		v.AdditionalContext = top
 	}
 	v.ModifiedArgs = object(doc, "modified_args", "modified_args")
 	// AutoAgent's feedback tells the agent what to do about the outcome: context for the

@@ -57,6 +57,10 @@ type Hook struct {
 	// ContinueOnBlock: a prompt or agent hook's "no" lets the turn go on with the reason as
 	// feedback, on the events where it would otherwise end the turn.
 	ContinueOnBlock bool
+	// OnFailureBlock is Claude Code's onFailure "block" (any value but "continue"): a
+	// failure, a timeout or a non-zero exit other than 2 blocks what the event guards
+	// instead of being a non-blocking error (core/engine/onfailure.go says where not).
+	OnFailureBlock bool
 	// AsyncRewake runs the hook in the background (Async is set too); its exit 2 wakes the
 	// agent through the host's listener.
 	AsyncRewake bool

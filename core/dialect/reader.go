@@ -186,7 +186,7 @@ var groupKeys = keySet("matcher", "hooks", "sequential")
 var hookKeys = keySet("type", "command", "args", "timeout", "working_directory", "cwd", "env",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
 	"enabled", "statusMessage", "model", "once", "blocking", "persistent", "workers", "if", "shell",
-	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", // Claude Code's handler types
+	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", "onFailure", // Claude Code's handler types
 	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
 
 func keySet(keys ...string) map[string]bool {
@@ -368,6 +368,10 @@ func (p *Reader) handlerTypeFields(where string, v *fastjson.Value, h *Hook, bad
 		h.ContinueOnBlock = p.boolean(where, "continueOnBlock", b)
 	}
 	h.Model = p.optStr(where, "model", v)
+	if f := v.Get("onFailure"); f != nil {
+		// Claude Code 2.1.330 reads any value but "continue" as "block".
+		h.OnFailureBlock = f.Type() != fastjson.TypeString || string(f.GetStringBytes()) != "continue"
+	}
 	h.URL = p.optStr(where, "url", v)
 	h.Server = p.optStr(where, "server", v)
 	h.Tool = p.optStr(where, "tool", v)

@@ -15,7 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +24,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
 )
 
@@ -69,7 +70,7 @@ type entry struct {
 	used    time.Time // last request; guarded by Dispatcher.mu
 	load    sync.Mutex
 	eng     *engine.Engine // guarded by load
-	stamp   string         // the sources' stat signature at the last load; guarded by load
+	fresh   freshness      // the files the engine read, as last seen; guarded by load
 }
 
 // New makes a Dispatcher that keeps its engines (warm persistent hooks, per-session
@@ -142,6 +143,31 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: string(ans.Stderr), Env: res.Env}, nil
 }
 
+// Lost is the answer to a call the daemon read but never answered (it died, or the
+// connection dropped while the hooks ran). Its hooks may have run, some of them perhaps
+// not idempotent, so they are not run again; and a deny one of them gave must not be
+// lost, so an event that can block is blocked, with the reason saying why. Any other event
+// gets a non-blocking error (exit 1), as a broken hook does. The same text goes to stderr.
+func Lost(req Request) Reply {
+	name := ""
+	if doc, err := fastjson.ParseBytes(req.Payload); err == nil {
+		name = string(doc.GetStringBytes("hook_event_name"))
+	}
+	ag, err := native.Lookup(req.Agent)
+	ev := event.Lookup(name)
+	msg := "hookexec: the daemon dropped this hook call before answering; its hooks may have run, so they were not run again"
+	if err != nil || name == "" || !ev.CanBlock {
+		return Reply{ExitCode: 1, Stderr: msg + "\n"}
+	}
+	msg += "; blocked to be safe"
+	ans := ag.Answer(&engine.Result{Event: ev.Name, Blocked: true, Decision: "deny", Reason: msg, Continue: true})
+	stderr := string(ans.Stderr)
+	if !strings.Contains(stderr, msg) {
+		stderr += msg + "\n"
+	}
+	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: stderr}
+}
+
 func rewriteKey(doc *fastjson.Value) string {
 	s, id := doc.GetStringBytes("session_id"), doc.GetStringBytes("tool_use_id")
 	if len(id) == 0 {
@@ -209,7 +235,10 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 	d.mu.Unlock()
 	e.load.Lock()
 	defer e.load.Unlock()
-	stamp := stampOf(e.sources)
+	if e.fresh.paths == nil {
+		e.fresh.paths = e.sources
+	}
+	changed := e.fresh.check()
 	switch {
 	case e.eng == nil:
 		envMap := map[string]string{}
@@ -224,15 +253,36 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 			d.release(e)
 			return nil, err
 		}
-		e.eng, e.stamp = eng, stamp
-	case stamp != e.stamp:
+		e.eng = eng
+		e.watch(eng)
+	case changed:
 		if err := e.eng.Reload(); err != nil {
 			d.release(e)
 			return nil, err
 		}
-		e.stamp = stamp
+		e.watch(e.eng)
 	}
 	return e, nil
+}
+
+// watch adds the files the engine read beyond its sources (the managed policy settings)
+// to those checked before each call, taking their state as of now as the loaded one.
+func (e *entry) watch(eng *engine.Engine) {
+	rep, err := eng.Config()
+	if err != nil {
+		return
+	}
+	added := false
+	for _, src := range rep.Sources {
+		if !slices.Contains(e.fresh.paths, src.Path) {
+			e.fresh.paths = append(slices.Clip(e.fresh.paths), src.Path)
+			added = true
+		}
+	}
+	if added {
+		e.fresh.settled = false
+		e.fresh.check()
+	}
 }
 
 func (d *Dispatcher) release(e *entry) {
@@ -240,22 +290,6 @@ func (d *Dispatcher) release(e *entry) {
 	e.busy--
 	e.used = time.Now()
 	d.mu.Unlock()
-}
-
-// stampOf is a hash of the files' content: any change reloads the engine, even one
-// within the file system's timestamp granularity that keeps the size.
-func stampOf(paths []string) string {
-	h := sha256.New()
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			fmt.Fprintf(h, "-%d\x00", len(p))
-			continue
-		}
-		fmt.Fprintf(h, "%d\x00", len(b))
-		h.Write(b)
-	}
-	return string(h.Sum(nil))
 }
 
 // Engines is the number of engines kept.

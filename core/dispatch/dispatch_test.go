@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -121,4 +122,39 @@ func TestLongAnswerStillDecides(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &out), r.Stdout[:min(len(r.Stdout), 200)])
 	assert.Equal(t, "deny", out.HookSpecificOutput.PermissionDecision)
 	assert.Len(t, out.HookSpecificOutput.PermissionDecisionReason, 100000)
+}
+
+// A call the daemon dropped is answered without running its hooks: blocked in each agent's
+// own words where the event can block, a non-blocking error where it cannot.
+func TestLost(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		agent, event string
+		code         int
+		stdout       string // JSON, or "" for none
+	}{
+		{"claude", "PreToolUse", 0, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "MSG; blocked to be safe"}}`},
+		{"claude", "PermissionRequest", 0, `{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "MSG; blocked to be safe"}}}`},
+		{"claude", "Stop", 0, `{"decision": "block", "reason": "MSG; blocked to be safe"}`},
+		{"claude", "PreCompact", 2, ""},
+		{"claude", "PostToolUse", 1, ""},
+		{"claude", "Notification", 1, ""},
+		{"codex", "PreToolUse", 0, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "MSG; blocked to be safe"}}`},
+		{"qwen", "PreToolUse", 0, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "MSG; blocked to be safe"}}`},
+		{"gemini", "BeforeTool", 0, `{"decision": "deny", "reason": "MSG; blocked to be safe"}`},
+		{"gemini", "AfterTool", 1, ""},
+		{"nobody", "PreToolUse", 1, ""},
+	} {
+		t.Run(tc.agent+"/"+tc.event, func(t *testing.T) {
+			r := Lost(Request{Agent: tc.agent, Payload: payload(map[string]any{"hook_event_name": tc.event, "tool_name": "Bash"})})
+			msg := "hookexec: the daemon dropped this hook call before answering; its hooks may have run, so they were not run again"
+			assert.Equal(t, tc.code, r.ExitCode)
+			if tc.stdout == "" {
+				assert.Empty(t, r.Stdout)
+			} else {
+				assert.JSONEq(t, strings.ReplaceAll(tc.stdout, "MSG", msg), r.Stdout)
+			}
+			assert.Contains(t, r.Stderr, msg, "the reason is on stderr too")
+		})
+	}
 }

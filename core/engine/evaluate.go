@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -222,7 +223,12 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		}
 	}
 	hr.DurationMs = ms(time.Since(start))
-	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking}
+	var dropped string
+	if failure == "" && typ == "mcp_tool" && j.h.cfg.Dialect == dialect.Claude {
+		failure, dropped = mcpAnswer(j.ev.Name, j.h.cfg.OnFailureBlock, &out)
+	}
+	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking,
+		NestedContext: j.h.cfg.Dialect == dialect.Claude}
 	if failure == "" {
 		whole, over := capped(out.Stdout, MaxDecisionBytes)
 		stdout, unread := stdoutOf(&hr, whole, over, j.spec.OutputCap)
@@ -231,8 +237,13 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		in.ExitCode, in.Stdout, in.Stderr, in.Failure = out.ExitCode, stdout, out.Stderr, unread
 	}
 	v := decide.Read(in)
+	if dropped != "" {
+		v.Warnings = append(v.Warnings, dropped)
+	}
 	if in.Failure == "" && j.h.cfg.Dialect == dialect.Claude && (typ == "prompt" || typ == "agent") {
-		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock, out, &v)
+		// Claude Code 2.1.330 lets the turn go on after an agent hook's "no", as
+		// continueOnBlock does (live: agent_hook_block).
+		modelAnswer(j.ev.Name, j.h.cfg.ContinueOnBlock || typ == "agent", out, &v)
 	}
 	j.finish(&hr, &v)
 	return hr, v
@@ -242,16 +253,22 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 // event (reference, "Response schema"), beyond what a command's exit 2 would do: "no"
 // ends the turn on PreToolUse, PostToolUse and TeammateIdle unless continueOnBlock, and on
 // PostToolBatch, UserPromptSubmit and UserPromptExpansion always; it has no effect on
-// PermissionRequest; on PermissionDenied the answer is discarded.
+// PermissionRequest; on PermissionDenied the answer is discarded. On Stop, "no" with
+// "impossible": true (the condition can never hold) does not block (2.1.330, live:
+// prompt_hook_stop_impossible).
 func modelAnswer(event string, continueOnBlock bool, out Outcome, v *decide.Verdict) {
 	var ans struct {
-		OK     *bool  `json:"ok"`
-		Reason string `json:"reason"`
+		OK         *bool  `json:"ok"`
+		Reason     string `json:"reason"`
+		Impossible bool   `json:"impossible"`
 	}
 	if json.Unmarshal(out.Stdout, &ans) != nil || ans.OK == nil {
 		return // an answer in a command's terms: read as one
 	}
 	switch {
+	case !*ans.OK && ans.Impossible && event == "Stop":
+		*v = decide.Verdict{Continue: true, Output: v.Output}
+		v.Warnings = append(v.Warnings, "the condition was judged impossible; the Stop is not blocked: "+ans.Reason)
 	case event == "PermissionDenied" || event == "PermissionRequest" && !*ans.OK:
 		*v = decide.Verdict{Continue: true}
 	case *ans.OK:
@@ -259,6 +276,21 @@ func modelAnswer(event string, continueOnBlock bool, out Outcome, v *decide.Verd
 		!continueOnBlock && (event == "PreToolUse" || event == "PostToolUse" || event == "TeammateIdle"):
 		v.Continue, v.StopReason = false, ans.Reason
 	}
+}
+
+// mcpAnswer reads an mcp_tool hook's answer as Claude Code 2.1.330 does: only JSON output
+// (or nothing) is a hook's answer, except on PreCompact and WorktreeCreate, where plain text
+// is. Other text is dropped (a warning says so), or, with onFailure "block", is a failure.
+func mcpAnswer(event string, block bool, out *Outcome) (failure, dropped string) {
+	text := bytes.TrimSpace(out.Stdout)
+	if len(text) == 0 || text[0] == '{' || event == "PreCompact" || event == "WorktreeCreate" {
+		return "", ""
+	}
+	if block {
+		return "the MCP tool's answer is not a hook's JSON output, {} or empty", ""
+	}
+	out.Stdout = nil
+	return "", "the MCP tool's answer is plain text, which is not a hook's answer on " + event + "; ignored"
 }
 
 // capped keeps at most n bytes of b, as the runner keeps a child's output.

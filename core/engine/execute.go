@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -20,6 +21,36 @@ import (
 // their config index, so the order never depends on finishing times. After a sequential
 // StopOnBlock hook blocks (AutoAgent), the rest are reported as not run.
 func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdict) {
+	// Claude Code 2.1.330 runs the managed policy's hooks first (they come first in config
+	// order), and when one of them blocks, no other hook runs (live: managed_block_first).
+	if n := managedPrefix(hs); n > 0 && n < len(hs) && f.ev.CanBlock {
+		f.runGroup(hs[:n], results[:n], verdicts[:n])
+		if slices.ContainsFunc(verdicts[:n], func(v decide.Verdict) bool { return v.Blocked }) {
+			for i, h := range hs[n:] {
+				results[n+i] = h.skipped(notRunManaged)
+				verdicts[n+i] = decide.Verdict{Continue: true}
+			}
+			return
+		}
+		hs, results, verdicts = hs[n:], results[n:], verdicts[n:]
+	}
+	f.runGroup(hs, results, verdicts)
+}
+
+// managedPrefix is the number of managed hooks at the start of hs.
+func managedPrefix(hs []*hook) int {
+	n := 0
+	for n < len(hs) && hs[n].cfg.Managed {
+		n++
+	}
+	return n
+}
+
+// notRunManaged is the error of hooks a managed hook's block kept from running.
+const notRunManaged = "not run: a managed hook blocked"
+
+// runGroup runs hooks in parallel (in order where they are sequential) and waits for them.
+func (f *fire) runGroup(hs []*hook, results []HookResult, verdicts []decide.Verdict) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, f.e.maxParallel)
 	stopped := false
@@ -173,6 +204,7 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 
 		DecisionObjects:   j.h.cfg.Dialect.DecisionObjects,
 		ContinueAfterTool: j.h.cfg.Dialect.ContinueAfterTool,
+		NestedContext:     j.h.cfg.Dialect == dialect.Claude,
 		Vocabulary:        j.h.cfg.Dialect.Output,
 		ContextLimit:      j.h.cfg.ContextLimit,
 	})
@@ -197,6 +229,7 @@ func (j *job) refuse(why string) (HookResult, decide.Verdict) {
 }
 
 func (j *job) finish(hr *HookResult, v *decide.Verdict) {
+	j.onFailure(hr, v)
 	hr.Decision = v.Decision.String()
 	if v.Output != nil {
 		hr.Output = v.Output

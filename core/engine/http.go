@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/run"
 )
 
@@ -70,6 +71,8 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		Stdout:     body,
 		Failure:    failure,
 		FailClosed: j.h.cfg.FailClosed,
+
+		NestedContext: j.h.cfg.Dialect == dialect.Claude,
 	})
 	j.finish(&hr, &v)
 	return hr, v

@@ -231,16 +231,11 @@ func (r *Rule) toolMatches(name string) bool {
 		}
 		return false
 	}
-	if strings.Contains(r.tool, "*") {
+	// An MCP tool is named in full: Claude Code 2.1.330 runs the hook for neither
+	// "mcp__server" nor "mcp__server__*" (checked live: mcp_matcher_pretooluse).
+	if strings.Contains(r.tool, "*") && !strings.HasPrefix(r.tool, mcpPrefix) {
 		ok, _ := path.Match(r.tool, name)
 		return ok
-	}
-	if r.tool == name {
-		return true
-	}
-	// "mcp__server" names every tool of that server.
-	if strings.HasPrefix(r.tool, mcpPrefix) && !strings.Contains(r.tool[len(mcpPrefix):], "__") {
-		return strings.HasPrefix(name, r.tool+"__")
 	}
 	return r.tool == name
 }

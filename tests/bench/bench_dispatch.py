@@ -13,6 +13,11 @@ Rows, each against a baseline measured in the same run:
   Python guard, dispatcher    the same guard, installed with "persistent": true, through the
                               dispatcher (C client, then Go) and the warm daemon
 
+The rows are sampled in turns, ten calls of each row per turn, so that a machine whose load
+changes from second to second loads them alike; measuring starts once the settings files
+install wrote have settled (the daemon's freshness check then stats them instead of
+reading them, as between a user's edits; docs/daemon.md).
+
 Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale).
 """
 from __future__ import annotations
@@ -25,7 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -60,6 +65,19 @@ def floor_samples(floor: str, count: int, payload: str, argv: List[str], env: Di
     if p.returncode != 0:
         raise RuntimeError(f"floor {argv[0]} failed: {p.stderr.strip()}")
     return [int(x) / 1e9 for x in p.stdout.split()]
+
+
+Row = Tuple[str, int, str, List[str], Dict[str, str]]  # name, calls, payload, argv, env
+
+
+def in_turns(floor: str, rows: List[Row], cwd: str) -> List[Tuple[str, List[float]]]:
+    """Each row's calls, taken ten at a time from every row in turn until each has its count."""
+    got: Dict[str, List[float]] = {name: [] for name, *_ in rows}
+    while any(len(got[name]) < count for name, count, *_ in rows):
+        for name, count, payload, argv, env in rows:
+            if len(got[name]) < count:
+                got[name] += floor_samples(floor, min(10, count - len(got[name])), payload, argv, env, cwd)
+    return [(name, got[name]) for name, *_ in rows]
 
 
 def fmt(s: float) -> str:
@@ -103,24 +121,28 @@ def main() -> int:
                 return 1
             time.sleep(0.05)
         subprocess.run(hook, input=bash, capture_output=True, text=True, env=env, cwd=project)
+        time.sleep(2.5)  # the files install wrote settle (core/dispatch settleTime)
         try:
             off = dict(env, HOOKEXEC_DAEMON="off")
-            rows = [("/bin/true", floor_samples(floor, n(400), read, ["/bin/true"], env, str(project)))]
+            plan: List[Row] = [("/bin/true", n(400), read, ["/bin/true"], env)]
             if fast:
-                rows.append(("dispatch, no matching hook (C client + daemon)", floor_samples(floor, n(400), read, fast, env, str(project))))
-            rows += [
-                ("dispatch, no matching hook (Go + daemon)", floor_samples(floor, n(400), read, hook, env, str(project))),
-                ("dispatch, no matching hook (Go, in-process)", floor_samples(floor, n(200), read, hook, off, str(project))),
-                ("Python guard, one-shot", floor_samples(floor, n(100), bash, [python, str(guard)], env, str(project))),
+                plan.append(("dispatch, no matching hook (C client + daemon)", n(400), read, fast, env))
+            plan += [
+                ("dispatch, no matching hook (Go + daemon)", n(400), read, hook, env),
+                ("dispatch, no matching hook (Go, in-process)", n(200), read, hook, off),
+                ("Python guard, one-shot", n(100), bash, [python, str(guard)], env),
             ]
             if fast:
-                rows.append(("Python guard, C client + daemon", floor_samples(floor, n(400), bash, fast, env, str(project))))
-            rows.append(("Python guard, Go + daemon", floor_samples(floor, n(400), bash, hook, env, str(project))))
+                plan.append(("Python guard, C client + daemon", n(400), bash, fast, env))
+            plan.append(("Python guard, Go + daemon", n(400), bash, hook, env))
+            load = os.getloadavg()[0]
+            rows = in_turns(floor, plan, str(project))
+            load = max(load, os.getloadavg()[0])
         finally:
             subprocess.run([HOOKEXEC, "daemon", "--ask", "shutdown"], capture_output=True, env=env)
     med = {name: statistics.median(s) for name, s in rows}
     print()
-    print("hookexec as the agent's one hook: exec to exit, payload on stdin (tests/bench/bench_dispatch.py)")
+    print(f"hookexec as the agent's one hook: exec to exit, payload on stdin, rows in turns (tests/bench/bench_dispatch.py); load {load:.1f}")
     print(f"{'':48}{'median':>10}{'p90':>10}  ratio")
     base = med["/bin/true"]
     for name, s in rows:

@@ -34,16 +34,20 @@ def test_plugin_and_policy_options(project: Path, home: Path) -> None:
     (plugin / "hooks" / "hooks.json").write_text(json.dumps(
         {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo \"$CLAUDE_PLUGIN_ROOT\""}]}]}}))
     managed = home / "managed.json"
-    managed.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}))
+    # Blocks unless stop_hook_active: a managed block keeps the other hooks from running.
+    managed.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "grep -q 'stop_hook_active\": *true' && exit 0; exit 2"}]}]}}))
     with hookexec.Engine(profile="claude", project_dir=project, home=home, plugins=[str(plugin)],
                          managed_settings=str(managed), max_stop_blocks=1) as eng:
         hooks = eng.config()["hooks"]
         assert [h.get("managed", False) for h in hooks] == [True, False]
         assert hooks[1]["plugin"] == "plug"
         first = eng.fire("Stop", {"session_id": "s"})
-        assert first.blocked and first.hooks[1].stdout == f"{plugin}\n"
+        assert first.blocked and first.hooks[1].error == "not run: a managed hook blocked"
         second = eng.fire("Stop", {"session_id": "s"})
         assert not second.blocked and any("past the cap of 1" in w for w in second.warnings)
+        third = eng.fire("Stop", {"session_id": "t", "stop_hook_active": True})
+        assert not third.blocked and third.hooks[1].stdout == f"{plugin}\n"
 
 
 def test_file_changed_matches_the_basename(project: Path, home: Path) -> None:

@@ -165,7 +165,7 @@ func compare(c *suite.Comparison) []string {
 			}
 		}
 	}
-	return problems
+	return append(problems, compareMCPCalls(tree)...)
 }
 
 // streamEvent is one line of Claude Code's stream-json output that the comparison reads.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookexec/hookexec/core/engine"
@@ -51,6 +52,7 @@ var agent = suite.Agent{
 	Compare:       compare,
 	PayloadFields: "payload_fields.json",
 	Normalize:     normalize,
+	Vars:          vars,
 }
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }
@@ -87,24 +89,78 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	for k, val := range env {
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}
-	return cmd, nil
+	// root/setup.sh, when the vector has one, prepares the project first (a third-party
+	// installer writing its hooks): both sides then read what it wrote.
+	if setup := filepath.Join(tree.Root, "setup.sh"); fileExists(setup) {
+		c := exec.Command("/bin/sh", setup)
+		c.Dir, c.Env = tree.Project, cmd.Env
+		if out, err := c.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("%s: %v: %s", setup, err, out)
+		}
+	}
+	return withManaged(tree, cmd)
 }
 
 // setup gives prompt and agent hooks the fake API's answer: Claude Code asks the fake
-// API, whose answer to requests without tools is v.Side.
+// API, whose answer to requests without tools is v.Side. mcp_tool hooks call the vector's
+// MCP server (mcp_test.go).
 func setup(e *engine.Engine, v suite.Vector) error {
-	return e.SetEvaluator(func(_ context.Context, _ string, _, _ []byte) (engine.Outcome, error) {
-		var ans struct {
-			OK     bool   `json:"ok"`
-			Reason string `json:"reason"`
+	servers, err := mcpServers(v)
+	if err != nil {
+		return err
+	}
+	return e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
+		if hookType == "mcp_tool" {
+			return mcpEvaluate(ctx, servers, hook)
 		}
 		side := v.Side
 		if side == "" {
 			side = `{"ok": true}`
 		}
+		if hookType == "agent" {
+			if answer, ok := agentAnswer(v, hook); ok {
+				side = answer
+			}
+		}
+		var ans struct {
+			OK     bool   `json:"ok"`
+			Reason string `json:"reason"`
+		}
 		if err := json.Unmarshal([]byte(side), &ans); err != nil {
 			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
 		}
-		return engine.Verdict(ans.OK, ans.Reason), nil
+		// The whole answer goes to hookexec as the model gave it (impossible included).
+		out := engine.Verdict(ans.OK, ans.Reason)
+		out.Stdout = []byte(side)
+		return out, nil
 	})
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// agentAnswer is the verdict an agent hook's subagent gives in the vector: the input of
+// the StructuredOutput call in the v.Agents script whose key the hook's prompt holds.
+func agentAnswer(v suite.Vector, hook []byte) (string, bool) {
+	var def struct {
+		Prompt string `json:"prompt"`
+	}
+	if json.Unmarshal(hook, &def) != nil {
+		return "", false
+	}
+	for key, turns := range v.Agents {
+		if !strings.Contains(def.Prompt, key) {
+			continue
+		}
+		for _, turn := range turns {
+			for _, call := range turn.Tools {
+				if call.Name == "StructuredOutput" {
+					return string(call.Input), true
+				}
+			}
+		}
+	}
+	return "", false
 }

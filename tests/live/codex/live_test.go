@@ -12,7 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"testing"
 
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
@@ -22,9 +22,10 @@ import (
 
 var agent = suite.Agent{
 	Name: "codex", Title: "Codex", Package: "@openai/codex", Bin: "codex", Gate: "HOOKEXEC_LIVE_CODEX",
-	Events:   []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
-	NewModel: func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
-	Command:  command,
+	Events:    []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
+	NewModel:  func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
+	Command:   command,
+	Normalize: normalize,
 	ShellCommand: func(tool string, input map[string]any) string {
 		switch c := input["command"].(type) {
 		case string:
@@ -97,7 +98,16 @@ exporter = "none"
 	return cmd, nil
 }
 
-var _ = strings.TrimSpace
+// What Codex's exec tool reports of a run that differs between any two runs: its wall
+// time ("Wall time: 0.0123 seconds") and a random id of its output ("Chunk ID: 1a52db").
+var (
+	wallRE  = regexp.MustCompile(`(Wall time: )[0-9.]+( seconds)`)
+	chunkRE = regexp.MustCompile(`(Chunk ID: )[0-9a-f]+`)
+)
+
+func normalize(s string) string {
+	return chunkRE.ReplaceAllString(wallRE.ReplaceAllString(s, "${1}$$S${2}"), "${1}$$ID")
+}
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }
 

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Turn is one scripted assistant answer on the main conversation.
@@ -42,6 +43,8 @@ type Request struct {
 	// Main is true for requests of the main conversation (they carry tools); side requests
 	// (prompt and agent hooks, titles, quota checks) are false.
 	Main bool `json:"main"`
+	// At is when the request arrived (make bench times the agent's tool calls by it).
+	At time.Time `json:"at,omitzero"`
 }
 
 // Anthropic is a fake Anthropic Messages API (POST /v1/messages, streaming and not, and
@@ -117,13 +120,14 @@ type messagesRequest struct {
 
 // ServeHTTP answers one request.
 func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	at := time.Now()
 	body, _ := io.ReadAll(r.Body)
 	var req messagesRequest
 	_ = json.Unmarshal(body, &req)
 	main := len(req.Tools) > 0
 	if json.Valid(body) {
 		a.mu.Lock()
-		a.requests = append(a.requests, Request{Path: r.URL.Path, Body: body, Main: main && r.URL.Path == "/v1/messages"})
+		a.requests = append(a.requests, Request{Path: r.URL.Path, Body: body, Main: main && r.URL.Path == "/v1/messages", At: at})
 		a.mu.Unlock()
 	}
 	switch {

@@ -111,3 +111,29 @@ func (g *Gemini) ToolResults() map[string]ToolResult {
 	}
 	return out
 }
+
+// UserTexts returns every text part of the user turns of the main conversation's last
+// request (prompts, added context, hook feedback), function responses excluded, in order.
+func (g *Gemini) UserTexts() []string {
+	reqs := g.MainRequests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var req geminiRequest
+	_ = json.Unmarshal(reqs[len(reqs)-1].Body, &req)
+	var out []string
+	for _, c := range req.Contents {
+		if c.Role != "user" {
+			continue
+		}
+		for _, p := range c.Parts {
+			var part struct {
+				Text *string `json:"text"`
+			}
+			if json.Unmarshal(p, &part) == nil && part.Text != nil {
+				out = append(out, *part.Text)
+			}
+		}
+	}
+	return out
+}

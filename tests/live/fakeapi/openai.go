@@ -119,3 +119,21 @@ func (c *Chat) ToolResults() map[string]ToolResult {
 	}
 	return out
 }
+
+// UserTexts returns the text of every user message of the main conversation's last request
+// (prompts, added context, hook feedback), tool messages excluded, in order.
+func (c *Chat) UserTexts() []string {
+	reqs := c.MainRequests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var req chatRequest
+	_ = json.Unmarshal(reqs[len(reqs)-1].Body, &req)
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			out = append(out, contentText(m.Content))
+		}
+	}
+	return out
+}

@@ -115,3 +115,28 @@ func (r *Responses) ToolResults() map[string]ToolResult {
 	}
 	return out
 }
+
+// UserTexts returns the text of every user message of the main conversation's last request
+// (prompts, added context, hook feedback), function call outputs excluded, in order.
+func (r *Responses) UserTexts() []string {
+	reqs := r.MainRequests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var rr struct {
+		Input []struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	_ = json.Unmarshal(reqs[len(reqs)-1].Body, &rr)
+	var out []string
+	for _, it := range rr.Input {
+		if it.Type != "message" || it.Role != "user" {
+			continue
+		}
+		out = append(out, contentText(it.Content))
+	}
+	return out
+}

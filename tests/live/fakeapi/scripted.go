@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // scripted is what the fakes of Gemini's, OpenAI's Chat Completions and Responses APIs share:
@@ -60,10 +61,11 @@ func (s *scripted) MainRequests() []Request {
 
 // record reads a request's body and keeps it.
 func (s *scripted) record(r *http.Request, main func(body []byte) bool) ([]byte, bool) {
+	at := time.Now()
 	body, _ := io.ReadAll(r.Body)
 	isMain := json.Valid(body) && main(body)
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body, Main: isMain})
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body, Main: isMain, At: at})
 	s.mu.Unlock()
 	return body, isMain
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
@@ -25,7 +26,8 @@ var agent = suite.Agent{
 	NewModel: func(v suite.Vector) suite.Model {
 		return (&fakeapi.Gemini{}).With(v.Script)
 	},
-	Command: command,
+	Command:   command,
+	Normalize: normalize,
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "run_shell_command" {
 			return ""
@@ -76,6 +78,12 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	}
 	return cmd, nil
 }
+
+// pgidRE is the process group Gemini CLI's shell tool reports running a command in: it
+// differs between any two runs (dispatch mode normalises it).
+var pgidRE = regexp.MustCompile(`(Process Group PGID: )[0-9]+`)
+
+func normalize(s string) string { return pgidRE.ReplaceAllString(s, "${1}$$PGID") }
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }
 

@@ -143,15 +143,18 @@ type Fire struct {
 }
 
 // Fires groups a log into fires: each entry named "@<Event>" (the recorder) starts one;
-// the vector's hooks belong to the fire whose recorder got the same stdin. Fires with the
-// same stdin (the same event fired twice identically) share their hooks: each gets the
-// hooks logged with that stdin divided among them in log order.
+// the vector's hooks belong to the fire whose recorder got the same stdin (the same JSON
+// value: a hook run through hookexec gets the agent's payload as one line of compact JSON
+// ending in a newline, whatever the agent's spacing). Fires with the same stdin (the same
+// event fired twice identically) share their hooks: each gets the hooks logged with that
+// stdin divided among them in log order.
 func Fires(log []Entry) []Fire {
 	var fires []Fire
 	byStdin := map[string][]int{}
 	for _, e := range log {
 		if ev, ok := strings.CutPrefix(e.Name, "@"); ok {
-			byStdin[e.Stdin] = append(byStdin[e.Stdin], len(fires))
+			k := stdinKey(e.Stdin)
+			byStdin[k] = append(byStdin[k], len(fires))
 			fires = append(fires, Fire{Event: ev, Payload: e.Stdin})
 		}
 	}
@@ -160,15 +163,16 @@ func Fires(log []Entry) []Fire {
 		if strings.HasPrefix(e.Name, "@") {
 			continue
 		}
-		idx := byStdin[e.Stdin]
+		k := stdinKey(e.Stdin)
+		idx := byStdin[k]
 		if len(idx) == 0 {
 			continue
 		}
-		if seen[e.Stdin] == nil {
-			seen[e.Stdin] = map[string]int{}
+		if seen[k] == nil {
+			seen[k] = map[string]int{}
 		}
-		n := seen[e.Stdin][e.Name]
-		seen[e.Stdin][e.Name]++
+		n := seen[k][e.Name]
+		seen[k][e.Name]++
 		i := idx[n%len(idx)]
 		fires[i].Ran = append(fires[i].Ran, e.Name)
 	}
@@ -176,6 +180,21 @@ func Fires(log []Entry) []Fire {
 		sort.Strings(fires[i].Ran)
 	}
 	return fires
+}
+
+// stdinKey is a stdin as a JSON value (keys sorted, compact), or as it is when it is not JSON.
+func stdinKey(stdin string) string {
+	var v any
+	d := json.NewDecoder(strings.NewReader(stdin))
+	d.UseNumber()
+	if d.Decode(&v) != nil || d.More() {
+		return stdin
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return stdin
+	}
+	return string(b)
 }
 
 // Names returns the sorted names of the non-recorder entries of a log.

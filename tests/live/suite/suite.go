@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,6 +28,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -75,6 +77,9 @@ type Vector struct {
 	Unrecorded []Unrecorded `json:"unrecorded"`
 	// Deliberate names a documented difference the vector is marked with.
 	Deliberate string `json:"deliberate"`
+	// DispatchDifference names a documented difference between running the vector's hooks
+	// natively and through hookexec install (dispatch mode; docs/use-with-agents.md).
+	DispatchDifference string `json:"dispatch_difference"`
 	// Skip lists comparisons this vector does not make, with why.
 	Skip map[string]string `json:"skip"`
 	// Convert makes the vector a conversion check (issue 18): another agent's file of Files
@@ -163,13 +168,22 @@ type Agent struct {
 	// Normalize rewrites a text of the agent's before dispatch mode compares two runs (nil:
 	// only the paths and ids NormalizeText handles).
 	Normalize func(s string) string
+	// Vars are extra substitutions for a vector, given its text ("$MCP" → a helper the
+	// suite built; nil: none); an error wrapping ErrSkip skips the vector.
+	Vars func(raw []byte) (map[string]string, error)
 }
+
+// ErrSkip, wrapped in an error of Agent.Command or Agent.Vars, skips the vector with that error's text
+// (what the vector needs cannot be had on this machine).
+var ErrSkip = errors.New("vector skipped")
 
 type suiteState struct {
 	a                 Agent
 	bin, version, rec string
-	// hookexec is the built CLI: dispatch mode installs it, converted hooks run its adapt.
+	// hookexec is the built CLI: dispatch mode installs it, converted hooks run its adapt;
+	// daemon is dispatch mode's one daemon for the run.
 	hookexec string
+	daemon   *daemon
 	report   livetest.Report
 	fields   fieldSet
 }
@@ -207,17 +221,44 @@ func Main(m *testing.M, a Agent) {
 		os.Exit(1)
 	}
 	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec}
+	if DispatchMode() {
+		if state.daemon, err = startDaemon(dir); err != nil {
+			fmt.Fprintf(os.Stderr, "tests/live/%s: dispatch mode: %v\n", a.Name, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	// Vectors wait on the suite's own bound (Test), not on -test.parallel, whose default
+	// (GOMAXPROCS: 2 on a 2-core machine) would cap every suite at two agent runs at a time.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", "256")
+	}
 	start := time.Now()
 	code := m.Run()
+	served := int64(-1)
+	if state.daemon != nil {
+		served = state.daemon.stop()
+		if served <= 0 && code == 0 {
+			fmt.Fprintf(os.Stderr, "tests/live/%s: dispatch mode: the run's daemon served no hook call (%d)\n", a.Name, served)
+			code = 1
+		}
+	}
 	os.RemoveAll(dir)
 	secure.Lock()
 	for _, d := range secure.dirs {
 		os.RemoveAll(d)
 	}
 	secure.Unlock()
-	fmt.Printf("%s %s (%s):\n", a.Title, version, bin)
+	mode := ""
+	if DispatchMode() {
+		mode = fmt.Sprintf(", each vector also through hookexec install (%s; one daemon, %d hook calls)", hookexec, served)
+	}
+	fmt.Printf("%s %s (%s)%s:\n", a.Title, version, bin, mode)
 	state.report.Print(os.Stdout)
-	if a.PayloadFields != "" && !DispatchMode() {
+	if a.PayloadFields != "" {
 		if fc := checkPayloadFields(a.PayloadFields, version, fullRun()); fc != 0 && code == 0 {
 			code = fc
 		}
@@ -225,6 +266,9 @@ func Main(m *testing.M, a Agent) {
 	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
 	os.Exit(code)
 }
+
+// JobsEnv overrides how many vectors a suite runs at a time (Agent.Parallel).
+const JobsEnv = "HOOKEXEC_LIVE_JOBS"
 
 // Version is the pinned agent's version (after Main installed it).
 func Version() string { return state.version }
@@ -241,6 +285,9 @@ func Test(t *testing.T) {
 	only := os.Getenv("HOOKEXEC_LIVE_ONLY")
 	// A few at a time: each runs an agent process; more only queues on the shared cores.
 	n := state.a.Parallel
+	if j, err := strconv.Atoi(os.Getenv(JobsEnv)); err == nil && j > 0 {
+		n = j
+	}
 	if n <= 0 {
 		n = 3
 	}
@@ -301,6 +348,18 @@ func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
 	}
 	vars := map[string]string{"$PROJECT": tree.Project, "$HOME": tree.Home, "$ROOT": tree.Root,
 		"$REC": state.rec, "$HTTP": serveHTTP(t, v.HTTP)}
+	if state.a.Vars != nil {
+		more, err := state.a.Vars(raw)
+		if errors.Is(err, ErrSkip) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, val := range more {
+			vars[k] = val
+		}
+	}
 	raw = livetest.Substitute(raw, vars)
 	v = Vector{}
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -316,9 +375,17 @@ func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
 }
 
 func runVector(t *testing.T, path string) ([]string, string) {
+	problems, v, _ := runNative(t, path)
+	return problems, v.Deliberate
+}
+
+// runNative runs a vector through the agent with its hooks as written and compares the run
+// with the engine's; it returns the differences, the vector and what the run did.
+func runNative(t *testing.T, path string) ([]string, Vector, Outcome) {
 	a := state.a
 	v, tree := loadVector(t, path)
 	run := runAgent(t, tree, v)
+	outcome := OutcomeOf(tree, run)
 	fires := livetest.Fires(run.Log)
 	unrecorded := len(fires) == 0 && len(v.Unrecorded) > 0
 	if unrecorded {
@@ -357,7 +424,7 @@ func runVector(t *testing.T, path string) ([]string, string) {
 				problems = append(problems, fmt.Sprintf("%s: hooks run: %s %v, hookexec %v", f.Event, a.Name, f.Ran, ran[i]))
 			}
 		}
-		return problems, v.Deliberate
+		return problems, v, outcome
 	}
 	c := &Comparison{V: v, Tree: tree, Run: run, Fires: fires, Results: results, Ran: ran}
 	cmp := Compare
@@ -368,7 +435,7 @@ func runVector(t *testing.T, path string) ([]string, string) {
 	if v.Convert != nil {
 		problems = append(problems, converted(v, run, fires, results)...)
 	}
-	return problems, v.Deliberate
+	return problems, v, outcome
 }
 
 // convertFile converts the vector's source file for the suite's agent, checking its report.
@@ -534,6 +601,9 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	log := filepath.Join(tree.Root, "agent.log")
 	env := Env(tree, v, log)
 	cmd, err := a.Command(state.bin, tree, base, recorder, env, v)
+	if errors.Is(err, ErrSkip) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
