@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/hookexec/hookexec/core/engine"
@@ -90,10 +91,23 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	return cmd, nil
 }
 
-// setup gives prompt and agent hooks the fake API's answer: Claude Code asks the fake
-// API, whose answer to requests without tools is v.Side.
-func setup(e *engine.Engine, v suite.Vector) error {
-	return e.SetEvaluator(func(_ context.Context, _ string, _, _ []byte) (engine.Outcome, error) {
+// setup gives prompt and agent hooks the fake API's answer (Claude Code asks the fake API,
+// whose answer to requests without tools is v.Side); an mcp_tool hook's server is never
+// connected (the vectors configure no MCP server). It returns the listener's record of the
+// vector's background results (asyncRewake wake-ups).
+func setup(e *engine.Engine, v suite.Vector) (any, error) {
+	l := &listened{}
+	if err := e.SetListener(l.add); err != nil {
+		return nil, err
+	}
+	return l, e.SetEvaluator(func(_ context.Context, kind string, hook, _ []byte) (engine.Outcome, error) {
+		if kind == "mcp_tool" {
+			var h struct {
+				Server string `json:"server"`
+			}
+			_ = json.Unmarshal(hook, &h)
+			return engine.Outcome{}, fmt.Errorf("MCP server %s is not connected", h.Server)
+		}
 		var ans struct {
 			OK     bool   `json:"ok"`
 			Reason string `json:"reason"`
@@ -107,4 +121,29 @@ func setup(e *engine.Engine, v suite.Vector) error {
 		}
 		return engine.Verdict(ans.OK, ans.Reason), nil
 	})
+}
+
+// listened records what the engine told its listener.
+type listened struct {
+	mu      sync.Mutex
+	rewakes []string // the messages of "rewake" notes
+}
+
+func (l *listened) add(kind string, data []byte) {
+	if kind != "rewake" {
+		return
+	}
+	var m struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(data, &m)
+	l.mu.Lock()
+	l.rewakes = append(l.rewakes, m.Message)
+	l.mu.Unlock()
+}
+
+func (l *listened) rewakeMessages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.rewakes...)
 }
