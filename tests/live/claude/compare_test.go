@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -89,6 +90,11 @@ func compare(c *suite.Comparison) []string {
 			// A PermissionRequest for the same call decides the tool's fate when this
 			// fire lets it through (compared at that fire).
 			askedPermission := permissionFire(fires, i) >= 0 && !blocked
+			// Claude Code's own permission check denied the call (PermissionDenied fired for
+			// it): hooks had nothing to do with it.
+			if !blocked && firedFor(fires, "PermissionDenied", p.ToolUseID) {
+				break
+			}
 			if blocked == toolRan && !askedPermission {
 				add(i, "hookexec blocked=%v (%s %q) but Claude Code ran the tool=%v", blocked, r.Decision, r.Reason, toolRan)
 			}
@@ -173,6 +179,41 @@ func compare(c *suite.Comparison) []string {
 			asked := len(run.Model.MainRequests()) > 0
 			if r.Blocked == asked {
 				add(i, "prompt: hookexec blocked=%v, Claude Code sent it to the model=%v", r.Blocked, asked)
+			}
+		case "ConfigChange":
+			// A block keeps the change out of the session: the env the changed file sets
+			// never reaches a later command, which echoes NAME=$NAME.
+			var q struct {
+				FilePath string `json:"file_path"`
+			}
+			_ = json.Unmarshal([]byte(f.Payload), &q)
+			var settings struct {
+				Env map[string]string `json:"env"`
+			}
+			data, _ := os.ReadFile(q.FilePath)
+			_ = json.Unmarshal(data, &settings)
+			for k, val := range settings.Env {
+				applied, echoed := false, false
+				for _, tr := range toolResults {
+					applied = applied || strings.Contains(tr.Text, k+"="+val)
+					echoed = echoed || strings.Contains(tr.Text, k+"=")
+				}
+				if echoed && applied == r.Blocked {
+					add(i, "config change: hookexec blocked=%v (%q), Claude Code applied %s=%s: %v", r.Blocked, r.Reason, k, val, applied)
+				}
+			}
+		case "PreCompact":
+			// A block stops the compaction (Claude Code says so in compact_error); a
+			// compaction can also fail on its own (too few messages).
+			compacted := false
+			for _, g := range fires[i+1:] {
+				compacted = compacted || g.Event == "PostCompact"
+			}
+			hookBlocked := bytes.Contains(run.Stdout, []byte("Compaction blocked by PreCompact hook"))
+			if r.Blocked && compacted || r.Blocked != hookBlocked {
+				add(i, "compaction: hookexec blocked=%v (%q), Claude Code compacted=%v, blocked by a hook=%v", r.Blocked, r.Reason, compacted, hookBlocked)
+			} else if r.Blocked && !strings.Contains(string(run.Stdout), r.Reason) {
+				add(i, "compaction: hookexec's reason %q is not what Claude Code reported", r.Reason)
 			}
 		case "WorktreeCreate":
 			// The hook's path is the session's directory; a failed hook ends the session before
@@ -281,6 +322,20 @@ func postToolFired(log []livetest.Entry, id string) bool {
 		}
 		_ = json.Unmarshal([]byte(e.Stdin), &q)
 		if (q.Event == "PostToolUse" || q.Event == "PostToolUseFailure") && q.ToolUseID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// firedFor says whether an event fired for the tool call id.
+func firedFor(fires []livetest.Fire, event, id string) bool {
+	for _, f := range fires {
+		var q struct {
+			ToolUseID string `json:"tool_use_id"`
+		}
+		_ = json.Unmarshal([]byte(f.Payload), &q)
+		if f.Event == event && q.ToolUseID == id {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@
 package claude
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,12 +78,25 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	}
 	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
 		"--settings", settingsFile}
+	var stdin bytes.Buffer
+	if len(v.Stdin) > 0 {
+		// The user messages come on stdin, one per line, in place of the prompt.
+		args = append([]string{"-p", "--input-format", "stream-json"}, args[2:]...)
+		for _, line := range v.Stdin {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, line); err != nil {
+				return nil, err
+			}
+			stdin.Write(append(compact.Bytes(), '\n'))
+		}
+	}
 	if !slices.Contains(v.Args, "--permission-mode") {
 		args = append(args, "--dangerously-skip-permissions")
 	}
 	args = append(args, v.Args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = tree.Project
+	cmd.Stdin = &stdin
 	env["ANTHROPIC_BASE_URL"] = base
 	env["ANTHROPIC_API_KEY"] = "sk-ant-fake-key-for-offline-tests"
 	for k, val := range env {

@@ -62,8 +62,11 @@ type Vector struct {
 	Side  string                     `json:"side"`
 	Files map[string]json.RawMessage `json:"files"`
 	// Args are extra arguments for the agent's command.
-	Args []string          `json:"args"`
-	Env  map[string]string `json:"env"`
+	Args []string `json:"args"`
+	// Stdin are the lines written to the agent's stdin, one JSON value each (Claude Code:
+	// the user messages of --input-format stream-json, in place of the prompt).
+	Stdin []json.RawMessage `json:"stdin"`
+	Env   map[string]string `json:"env"`
 	// HTTP are the routes of a local server the vector's http hooks call ($HTTP/<route>).
 	HTTP map[string]Route `json:"http"`
 	// Hookexec are extra engine options (engine.ParseOptions) for the hookexec side.
