@@ -52,6 +52,7 @@ func compare(c *suite.Comparison) []string {
 			}
 		}
 	}
+	promptFires, promptBlocked := 0, false
 	for i, f := range fires {
 		r := results[i]
 		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
@@ -175,10 +176,12 @@ func compare(c *suite.Comparison) []string {
 			if r.Blocked && continued && r.Reason != "" && !strings.Contains(all, r.Reason) {
 				add(i, "Stop reason %q never reached the model", r.Reason)
 			}
-		case "UserPromptSubmit":
-			asked := len(run.Model.MainRequests()) > 0
-			if r.Blocked == asked {
-				add(i, "prompt: hookexec blocked=%v, Claude Code sent it to the model=%v", r.Blocked, asked)
+		case "UserPromptSubmit", "UserPromptExpansion":
+			// The prompt reaches the model unless one of these fires blocks it.
+			promptFires++
+			promptBlocked = promptBlocked || r.Blocked
+			if asked := len(run.Model.MainRequests()) > 0; r.Blocked && asked {
+				add(i, "prompt: hookexec blocks (%q), Claude Code sent it to the model", r.Reason)
 			}
 		case "ConfigChange":
 			// A block keeps the change out of the session: the env the changed file sets
@@ -267,6 +270,9 @@ func compare(c *suite.Comparison) []string {
 				add(i, "env export %s=%q never reached a tool", k, val)
 			}
 		}
+	}
+	if asked := len(run.Model.MainRequests()) > 0; promptFires > 0 && !promptBlocked && !asked {
+		problems = append(problems, "prompt: hookexec blocks no prompt hook, but Claude Code never sent the prompt to the model")
 	}
 	return problems
 }

@@ -29,7 +29,7 @@ var recorded = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Perm
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionStart",
 	"SessionEnd", "PreCompact", "PostCompact", "Setup", "InstructionsLoaded", "ConfigChange", "CwdChanged",
 	"FileChanged", "TaskCreated", "TaskCompleted", "TeammateIdle", "WorktreeCreate", "WorktreeRemove",
-	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch"}
+	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch", "MessageDisplay"}
 
 var agent = suite.Agent{
 	Name: "claude", Title: "Claude Code", Package: "@anthropic-ai/claude-code", Bin: "claude", Gate: "HOOKEXEC_LIVE_CLAUDE",
