@@ -196,10 +196,18 @@ func compare(c *suite.Comparison) []string {
 			data, _ := os.ReadFile(q.FilePath)
 			_ = json.Unmarshal(data, &settings)
 			for k, val := range settings.Env {
+				// Only the calls that started after this fire count: the change is known by
+				// then (a file watcher may report it late under load).
 				applied, echoed := false, false
-				for _, tr := range toolResults {
-					applied = applied || strings.Contains(tr.Text, k+"="+val)
-					echoed = echoed || strings.Contains(tr.Text, k+"=")
+				for _, g := range fires[i+1:] {
+					var q struct {
+						ToolUseID string `json:"tool_use_id"`
+					}
+					_ = json.Unmarshal([]byte(g.Payload), &q)
+					if tr, ok := toolResults[q.ToolUseID]; ok && g.Event == "PreToolUse" {
+						applied = applied || strings.Contains(tr.Text, k+"="+val)
+						echoed = echoed || strings.Contains(tr.Text, k+"=")
+					}
 				}
 				if echoed && applied == r.Blocked {
 					add(i, "config change: hookexec blocked=%v (%q), Claude Code applied %s=%s: %v", r.Blocked, r.Reason, k, val, applied)
