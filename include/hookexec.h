@@ -142,7 +142,8 @@ const char *hookexec_version(void);
  *   log_file (append one JSON line per fire: every hook considered and why; "" means
  *   $HOOKEXEC_LOG; a log_file that cannot be opened is HOOKEXEC_EINVAL).
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path),
- *   plugins [Claude Code plugin dirs], managed_settings (path), max_stop_blocks (0: 8, -1: none).
+ *   plugins [Claude Code plugin dirs], managed_settings (path), max_stop_blocks (0: 8, -1: none),
+ *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...).
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

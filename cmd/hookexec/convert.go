@@ -15,6 +15,7 @@ import (
 var convertOpts struct {
 	from, to, out string
 	check, force  bool
+	merge         bool
 }
 
 func init() {
@@ -25,7 +26,14 @@ func init() {
 writes the equivalent for agent --to on stdout, or to -o FILE. The report of everything
 that does not carry over (per hook: dropped hooks, lost features, changed meanings) goes
 to stderr; --check prints only the report. -o never replaces an existing file unless
---force is given; the file is written atomically.
+--force is given; --merge writes the converted hooks into the existing file instead (each
+matcher group appended to its event unless already there; every other setting kept byte
+for byte), as into a settings.json that holds more than hooks. The file is written
+atomically.
+
+Where the target reads a command's answer in other words than the source agent (Claude
+Code's hookSpecificOutput means nothing to Gemini CLI), the command is written to run
+through "hookexec adapt" (see hookexec adapt -h), so that a block stays a block.
 
 Sources: every dialect hookexec reads. Targets: ` + strings.Join(convert.Targets, ", ") + `.
 
@@ -33,13 +41,15 @@ Exit status: 0 converted, 1 a hook was dropped (a guard the target cannot run: t
 is still written, so it can be reviewed), 64 bad arguments or an unreadable source.`,
 		example: `hookexec convert --from claude --to cursor .claude/settings.json
 hookexec convert --from cursor --to copilot -o .github/hooks/hooks.json .cursor/hooks.json
-hookexec convert --from windsurf --to claude --check < .windsurf/hooks.json`,
+hookexec convert --from windsurf --to claude --check < .windsurf/hooks.json
+hookexec convert --from claude --to gemini --merge -o .gemini/settings.json .claude/settings.json`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&convertOpts.from, "from", convertOpts.from, "the source `AGENT`")
 			fs.StringVar(&convertOpts.to, "to", convertOpts.to, "the target `AGENT`")
 			fs.StringVar(&convertOpts.out, "o", convertOpts.out, "write the result to `FILE` (atomically; see --force)")
 			fs.BoolVar(&convertOpts.check, "check", convertOpts.check, "print the report only")
 			fs.BoolVar(&convertOpts.force, "force", convertOpts.force, "let -o replace an existing file")
+			fs.BoolVar(&convertOpts.merge, "merge", convertOpts.merge, "write the hooks into the existing -o file, keeping the rest of it")
 		},
 		run: runConvert,
 	})
@@ -54,6 +64,10 @@ func runConvert(a *app, args []string) int {
 		return a.fail(usagef("convert: takes one FILE (got %d)", len(args)))
 	case o.check && o.out != "":
 		return a.fail(usagef("convert: --check writes nothing; leave out -o"))
+	case o.merge && o.out == "":
+		return a.fail(usagef("convert: --merge writes into the -o FILE; give one"))
+	case o.merge && o.force:
+		return a.fail(usagef("convert: --merge keeps the file and --force replaces it: choose one"))
 	}
 	name, data, err := "<stdin>", []byte(nil), error(nil)
 	if len(args) == 1 && args[0] != "-" {
@@ -84,10 +98,23 @@ func runConvert(a *app, args []string) int {
 		if o.out == "" {
 			_, _ = a.stdout.Write(res.Output)
 		} else {
-			if _, err := os.Stat(o.out); err == nil && !o.force {
-				return a.fail(errors.New("convert: " + o.out + " exists; --force replaces it"))
+			data, mode := res.Output, os.FileMode(0o644)
+			if st, err := os.Stat(o.out); err == nil {
+				switch {
+				case o.merge:
+					old, err := os.ReadFile(o.out)
+					if err != nil {
+						return a.fail(err)
+					}
+					if data, err = convert.Merge(old, res.Output); err != nil {
+						return a.fail(err)
+					}
+					mode = st.Mode().Perm()
+				case !o.force:
+					return a.fail(errors.New("convert: " + o.out + " exists; --merge writes the hooks into it, --force replaces it"))
+				}
 			}
-			if err := atomicfile.Write(o.out, res.Output, 0o644); err != nil {
+			if err := atomicfile.Write(o.out, data, mode); err != nil {
 				return a.fail(err)
 			}
 		}

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,7 +57,7 @@ func TestConvertWriteNeverClobbers(t *testing.T) {
 	require.NoError(t, os.WriteFile(dst, []byte("mine"), 0o644))
 	out = s.run("convert", "--from", "cursor", "--to", "copilot", "-o", dst, src)
 	assert.Equal(t, exitFail, out.code)
-	assert.Contains(t, out.stderr, "exists; --force replaces it")
+	assert.Contains(t, out.stderr, "exists; --merge writes the hooks into it, --force replaces it")
 	assert.Equal(t, "mine", s.read("project/.github/hooks/hooks.json"))
 
 	out = s.run("convert", "--from", "cursor", "--to", "copilot", "-o", dst, "--force", src)
@@ -72,6 +74,8 @@ func TestConvertUsage(t *testing.T) {
 		{"convert", "--from", "claude", "--to", "cursor", "a", "b"},
 		{"convert", "--from", "claude", "--to", "cursor", "--check", "-o", "x"},
 		{"convert", "--from", "claude", "--to", "cursor", "missing.json"},
+		{"convert", "--from", "claude", "--to", "gemini", "--merge"},
+		{"convert", "--from", "claude", "--to", "gemini", "--merge", "--force", "-o", "x"},
 	} {
 		out := s.run(args...)
 		assert.Equal(t, exitUsage, out.code, "%v: %s", args, out.stderr)
@@ -106,4 +110,85 @@ func TestListShowsDialects(t *testing.T) {
 
 	plain := s.run("--profile", "claude", "--source", ".claude/settings.json", "list")
 	assert.NotContains(t, plain.stdout, "DIALECT", "one profile's own format needs no column")
+}
+
+// A Claude Code guard converted into an existing Gemini CLI settings.json: its other
+// settings stay byte for byte, a second merge changes nothing, and the written command,
+// run as Gemini CLI runs it (sh -c, Gemini's payload on stdin), blocks where the guard's
+// Claude Code answer (permissionDecision deny, which Gemini does not read) says so.
+func TestConvertMergeIntoGeminiSettingsAndAdapt(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	guard := s.script("project/guard.sh", `#!/bin/sh
+in=$(cat)
+case "$in" in *'"tool_name":"Bash"'*secret*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"secrets stay put"}}';; esac
+`)
+	src := s.write("project/.claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+guard+`","timeout":5}]}]}}`)
+	settings := "{\n  \"general\": {\"vimMode\": true},\n  \"hooks\": {\n    \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}]\n  },\n  \"zeta\": [1, 2]\n}\n"
+	dst := s.write("project/.gemini/settings.json", settings)
+	out := s.run("convert", "--from", "claude", "--to", "gemini", "--merge", "-o", dst, src)
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Contains(t, out.stderr, `runs through "hookexec adapt"`)
+	merged := s.read("project/.gemini/settings.json")
+	assert.True(t, strings.HasPrefix(merged, "{\n  \"general\": {\"vimMode\": true},\n  \"hooks\": {\n    \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}]"), merged)
+	assert.Contains(t, merged, "\"zeta\": [1, 2]\n}")
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string `json:"command"`
+				Timeout int    `json:"timeout"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(merged), &doc), merged)
+	require.Len(t, doc.Hooks["BeforeTool"], 1)
+	bt := doc.Hooks["BeforeTool"][0]
+	assert.Equal(t, "run_shell_command", bt.Matcher)
+	assert.Equal(t, 5000, bt.Hooks[0].Timeout, "Gemini's timeouts are milliseconds")
+	command := bt.Hooks[0].Command
+	assert.Contains(t, command, "hookexec adapt --from claude --to gemini ")
+
+	out = s.run("convert", "--from", "claude", "--to", "gemini", "--merge", "-o", dst, src)
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Equal(t, merged, s.read("project/.gemini/settings.json"), "merging twice changes nothing")
+
+	// Run the written command as Gemini CLI would.
+	gemini := func(shell string) (string, int) {
+		cmd := exec.Command("/bin/sh", "-c", command)
+		cmd.Dir = s.project
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+s.home, "HOOKEXEC_DAEMON=off", "GEMINI_PROJECT_DIR="+s.project)
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + shell + `"},"session_id":"s","cwd":"` + s.project + `"}`)
+		b, err := cmd.Output()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err)
+		}
+		return string(b), code
+	}
+	stdout, code := gemini("cat secret")
+	require.Equal(t, 0, code)
+	assert.JSONEq(t, `{"decision":"deny","reason":"secrets stay put"}`, stdout)
+	stdout, code = gemini("ls")
+	require.Equal(t, 0, code)
+	assert.Empty(t, stdout)
+}
+
+func TestAdaptFailsClosed(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	for _, args := range [][]string{
+		{"adapt", "--from", "claude", "--to", "gemini"},
+		{"adapt", "--to", "gemini", "true"},
+		{"adapt", "--from", "claude", "--to", "cursor", "true"},
+	} {
+		out := s.runIn(`{"hook_event_name":"BeforeTool"}`, args...)
+		assert.Equal(t, 2, out.code, "%v: a broken adapter blocks: %s", args, out.stderr)
+		assert.NotEmpty(t, out.stderr)
+	}
+	out := s.runIn(`not json`, "adapt", "--from", "claude", "--to", "gemini", "true")
+	assert.Equal(t, 2, out.code)
+	assert.Contains(t, out.stderr, "not a JSON object")
 }

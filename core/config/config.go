@@ -82,6 +82,9 @@ type Options struct {
 	// locations; an empty, non-nil list means no files (only Inline).
 	Sources []string
 	Inline  []byte // a JSON config object, loaded with the highest precedence
+	// InlineDialect is the dialect Inline is written in; nil: the profile's Inline for
+	// Claude Code's shape, else detected.
+	InlineDialect *dialect.Dialect
 	// DefaultTimeout replaces the profile's default timeout when positive.
 	DefaultTimeout time.Duration
 	// Plugins are plugin directories; each one's hooks/hooks.json is read in Claude Code's
@@ -136,7 +139,7 @@ func Load(o Options) (*Set, error) {
 		l.loadFile(Location{Path: l.managed, Dialect: dialect.Claude})
 	}
 	if len(o.Inline) > 0 {
-		l.loadBytes(InlineSource, o.Inline, nil)
+		l.loadBytes(InlineSource, o.Inline, o.InlineDialect)
 	}
 	if o.Sources != nil {
 		for _, p := range o.Sources {

@@ -101,6 +101,49 @@ func TestAgentProfilesFindTheirFiles(t *testing.T) {
 	require.Equal(t, []string{"kp/kiro/1m0s"}, commands("kiro"))
 }
 
+// TestGeminiAndQwenReadSystemSettings: Gemini CLI's and Qwen Code's system settings and
+// system defaults, found through their environment overrides, are read in precedence
+// order: Gemini's system settings over the project's over the user's over the defaults;
+// Qwen's project over user over system settings over defaults.
+func TestGeminiAndQwenReadSystemSettings(t *testing.T) {
+	root := t.TempDir()
+	project, home, etc := filepath.Join(root, "p"), filepath.Join(root, "h"), filepath.Join(root, "etc")
+	stop := func(cmd string) string {
+		return `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"` + cmd + `"}]}]}}`
+	}
+	writeAt(t, project, ".gemini/settings.json", `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gp"}]}]}}`)
+	writeAt(t, home, ".gemini/settings.json", `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gu"}]}]}}`)
+	writeAt(t, etc, "gemini.json", `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gs"}]}]}}`)
+	writeAt(t, etc, "gemini-defaults.json", `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gd"}]}]}}`)
+	writeAt(t, project, ".qwen/settings.json", stop("qp"))
+	writeAt(t, home, ".qwen/settings.json", stop("qu"))
+	writeAt(t, etc, "qwen/settings.json", stop("qs"))
+	writeAt(t, etc, "qwen/system-defaults.json", stop("qd"))
+	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(etc, "gemini.json"))
+	t.Setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", filepath.Join(etc, "gemini-defaults.json"))
+	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", filepath.Join(etc, "qwen/settings.json"))
+	t.Setenv("QWEN_CODE_SYSTEM_DEFAULTS_PATH", "") // the default: system-defaults.json beside it
+	commands := func(profile string) (out []string) {
+		s, err := Load(Options{Profile: profile, ProjectDir: project, Home: home})
+		require.NoError(t, err)
+		require.Empty(t, s.Warnings)
+		for _, h := range s.Hooks {
+			out = append(out, h.Command+"/"+h.Dialect.String())
+		}
+		return out
+	}
+	require.Equal(t, []string{"gs/gemini", "gp/gemini", "gu/gemini", "gd/gemini"}, commands("gemini"))
+	require.Equal(t, []string{"qp/qwen", "qu/qwen", "qs/qwen", "qd/qwen"}, commands("qwen"))
+
+	// hooksConfig.enabled false in the system settings turns every hook off, as in Gemini CLI.
+	// The project's enabled true does not win over the system's false.
+	writeAt(t, etc, "gemini.json", `{"hooksConfig":{"enabled":false}}`)
+	writeAt(t, project, ".gemini/settings.json", `{"hooksConfig":{"enabled":true},"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gp"}]}]}}`)
+	s, err := Load(Options{Profile: "gemini", ProjectDir: project, Home: home})
+	require.NoError(t, err)
+	require.True(t, s.DisableAll)
+}
+
 // TestSameCommandInTwoAgentsFormatsIsTwoHooks: a Claude Code hook and a Cursor hook
 // with the same command see different payloads and answer in different words, so neither
 // is a duplicate of the other; two copies in Claude-shaped files still are.

@@ -41,8 +41,11 @@ func FuzzLoad(f *testing.F) {
 			prof, err := LookupProfile(name)
 			require.NoError(t, err)
 			path := prof.File(project, home)
-			if locs := prof.Locations(project, home); len(locs) > 0 && !strings.HasPrefix(locs[0].Path, "/etc/") {
-				path = locs[0].Path
+			for _, l := range prof.Locations(project, home) {
+				if strings.HasPrefix(l.Path, root) { // not a system file outside the test's tree
+					path = l.Path
+					break
+				}
 			}
 			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 			require.NoError(t, os.WriteFile(path, data, 0o644))

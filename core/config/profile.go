@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -116,14 +117,20 @@ var profiles = map[string]*Profile{
 			)
 		},
 	},
-	// Gemini CLI: the project's settings over the user's (packages/core/src/hooks/hookRegistry
-	// getSourcePriority); the system file lives where GEMINI_CLI_SYSTEM_SETTINGS_PATH says.
+	// Gemini CLI: the system settings override everything, then the project's settings over
+	// the user's (packages/core/src/hooks/hookRegistry getSourcePriority), then the system
+	// defaults (packages/cli/src/config/settings.ts mergeSettings; each file's hook lists are
+	// concatenated). The system files' places: GEMINI_CLI_SYSTEM_SETTINGS_PATH and
+	// GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else the platform's (getSystemSettingsPath).
 	"gemini": {
 		Name: "gemini", Dialect: dialect.Gemini, Inline: dialect.Gemini, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string) []Location {
+			system, defaults := systemSettings("GEMINI_CLI", "gemini-cli", "GeminiCli")
 			return files(dialect.Gemini,
+				system,
 				filepath.Join(project, ".gemini/settings.json"),
 				filepath.Join(home, ".gemini/settings.json"),
+				defaults,
 			)
 		},
 	},
@@ -140,13 +147,20 @@ var profiles = map[string]*Profile{
 			)
 		},
 	},
-	// Qwen Code: project settings over the user's (Claude Code's layout under .qwen).
+	// Qwen Code: project settings over the user's (Claude Code's layout under .qwen), then the
+	// system's: its system settings and system defaults are one "system" source, ranked
+	// below the user's (hookRegistry getSourcePriority, settings getSystemHooks). Their
+	// places: QWEN_CODE_SYSTEM_SETTINGS_PATH and QWEN_CODE_SYSTEM_DEFAULTS_PATH, else the
+	// platform's (getSystemSettingsPath).
 	"qwen": {
 		Name: "qwen", Dialect: dialect.Qwen, Inline: dialect.Qwen, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string) []Location {
+			system, defaults := systemSettings("QWEN_CODE", "qwen-code", "QwenCode")
 			return files(dialect.Qwen,
 				filepath.Join(project, ".qwen/settings.json"),
 				filepath.Join(home, ".qwen/settings.json"),
+				system,
+				defaults,
 			)
 		},
 	},
@@ -224,6 +238,29 @@ var agentProfiles = []*Profile{
 
 // clineEvents are Cline's hook file names, in its reference's order.
 var clineEvents = []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"}
+
+// systemSettings is where Gemini CLI (or its fork Qwen Code) keeps the system settings and
+// system defaults files: $<PREFIX>_SYSTEM_SETTINGS_PATH, else /etc/<dir>/settings.json
+// (/Library/Application Support/<mac>/ on macOS, C:\ProgramData\<dir>\ on Windows);
+// the defaults are $<PREFIX>_SYSTEM_DEFAULTS_PATH, else system-defaults.json beside it.
+func systemSettings(prefix, dir, mac string) (settings, defaults string) {
+	settings = os.Getenv(prefix + "_SYSTEM_SETTINGS_PATH")
+	if settings == "" {
+		switch runtime.GOOS {
+		case "darwin":
+			settings = filepath.Join("/Library/Application Support", mac, "settings.json")
+		case "windows":
+			settings = filepath.Join(`C:\ProgramData`, dir, "settings.json")
+		default:
+			settings = filepath.Join("/etc", dir, "settings.json")
+		}
+	}
+	defaults = os.Getenv(prefix + "_SYSTEM_DEFAULTS_PATH")
+	if defaults == "" {
+		defaults = filepath.Join(filepath.Dir(settings), "system-defaults.json")
+	}
+	return settings, defaults
+}
 
 // glob lists the files matching pattern in name order, as locations of dialect d.
 func glob(d *dialect.Dialect, pattern string) []Location {

@@ -5,8 +5,14 @@
 // severity "dropped", which callers must not pass over silently (the CLI fails on it).
 //
 // It converts files and does not run hooks or write to disk. Targets are the agents whose
-// configuration is one JSON file: claude, factory, cursor, copilot and windsurf (Kiro and
-// Cline keep one hook per file and are sources only).
+// hooks live in one JSON file: claude, factory, gemini, codex, qwen, cursor, copilot and
+// windsurf (Kiro and Cline keep one hook per file, the seeds' commands are templates or
+// their files YAML or whole agent configs: they are sources only; docs/convert.md).
+//
+// A command whose answer the target reads in other words than the source's is written to
+// run through "hookexec adapt" (Options.Adapter) where the target is an agent hookexec
+// answers natively (claude, codex, gemini, qwen): the command then sees its own agent's
+// payload and its answer is read in its own words, so that a block stays a block.
 package convert
 
 import (
@@ -14,12 +20,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/vocab"
 )
 
@@ -27,7 +36,18 @@ import (
 var ErrTarget = errors.New("hookexec: convert: unsupported target")
 
 // Targets lists the agents convert can write.
-var Targets = []string{vocab.Claude, vocab.Factory, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
+var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
+
+// Adapted lists the targets whose hooks can run a command through "hookexec adapt": the
+// agents hookexec answers natively (core/native).
+var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen}
+
+// Options tune a conversion.
+type Options struct {
+	// Adapter is the command that runs hookexec in the written configuration ("hookexec");
+	// "" writes commands as they are, their answers read in the target's words.
+	Adapter string
+}
 
 // Loss is one thing of one hook that does not carry over. Severity is "changed" (it
 // carries over with another meaning, which Message says), "lost" (a feature is left out)
@@ -56,8 +76,14 @@ func (r *Result) Dropped() bool {
 }
 
 // Convert reads data (named name, for messages and dialect detection) in dialect from and
-// writes it for agent to.
+// writes it for agent to, commands running through "hookexec adapt" where their answers
+// would change meaning.
 func Convert(from, to, name string, data []byte) (*Result, error) {
+	return With(Options{Adapter: "hookexec"}, from, to, name, data)
+}
+
+// With is Convert with options.
+func With(o Options, from, to, name string, data []byte) (*Result, error) {
 	src := dialect.ByName(from)
 	if src == nil {
 		return nil, fmt.Errorf("hookexec: convert: unknown source agent %q", from)
@@ -69,7 +95,7 @@ func Convert(from, to, name string, data []byte) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hookexec: convert: %s: %w", name, err)
 	}
-	c := &conv{from: from, to: to, groups: map[string][]any{}, matchers: map[string]map[string]int{}}
+	c := &conv{from: from, to: to, adapter: o.Adapter, groups: map[string][]any{}, matchers: map[string]map[string]int{}}
 	for _, w := range f.Warnings {
 		if w.Error {
 			c.loss(w.Path, "source", "lost", "%s", w.Message)
@@ -85,11 +111,13 @@ type object = map[string]any
 
 type conv struct {
 	from, to string
+	adapter  string
 	events   []string                  // target event keys in first-use order
 	groups   map[string][]any          // event → entries
 	matchers map[string]map[string]int // Claude shape: event → matcher → index of its group
 	losses   []Loss
 	at       string
+	cmd      string // the current hook's command line, as written for the target
 }
 
 func (c *conv) loss(hook, feature, severity, format string, args ...any) {
@@ -103,8 +131,14 @@ func (c *conv) lost(feature, format string, args ...any) {
 // answers names the vocabulary each agent reads hook output in.
 func answers(agent string) string {
 	switch agent {
-	case vocab.Claude, vocab.Factory, vocab.CliAgent, vocab.Mycode, vocab.Qwen, vocab.Codex:
+	case vocab.Claude, vocab.Factory, vocab.CliAgent, vocab.Mycode:
 		return "Claude Code's (exit 2, decision, hookSpecificOutput)"
+	case vocab.Qwen:
+		return "Qwen Code's (Claude Code's, but a new tool input is ignored)"
+	case vocab.Codex:
+		return "Codex's (Claude Code's, strictly: an ask or a rewrite without allow fails the hook open)"
+	case vocab.Gemini:
+		return "Gemini CLI's (exit 2, decision deny, hookSpecificOutput.tool_input)"
 	case vocab.Cursor:
 		return "Cursor's (permission, user_message, agent_message, continue)"
 	case vocab.Copilot:
@@ -129,15 +163,23 @@ func (c *conv) hook(h *dialect.Hook) {
 		return
 	}
 	ev := event.Lookup(h.Event)
-	if a, b := answers(c.from), answers(c.to); a != b && (h.Type == "command") {
-		c.loss(c.at, "answer", "changed", "the command answers in %s words; %s reads %s: check what it prints", a, c.to, b)
+	c.cmd = command(h)
+	if w, ok := unwrap(c.cmd, c.to, c.from); ok {
+		c.cmd = w // back to the agent it was written for: the command as it was
+	} else if a, b := answers(c.from), answers(c.to); a != b && h.Type == "command" {
+		if c.adapter != "" && slices.Contains(Adapted, c.to) && slices.Contains(Targets, c.from) {
+			c.cmd = wrap(c.adapter, c.from, c.to, c.cmd)
+			c.loss(c.at, "answer", "changed", "the command answers in %s words; it now runs through \"%s adapt\", which gives it %s's payload and answers %s in %s (%s must be on the PATH)", a, c.adapter, c.from, c.to, b, c.adapter)
+		} else {
+			c.loss(c.at, "answer", "changed", "the command answers in %s words; %s reads %s: check what it prints", a, c.to, b)
+		}
 	}
 	tools, exact := canonicalTools(h.Matcher, h.RegexMatcher)
 	if !exact && h.Matcher != "" {
 		c.loss(c.at, "matcher", "changed", "matcher %q is a pattern, kept as written: tool names in it are %s's", h.Matcher, c.from)
 	}
 	switch c.to {
-	case vocab.Claude, vocab.Factory:
+	case vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen:
 		c.claude(h, ev, tools, exact)
 	case vocab.Cursor:
 		c.cursor(h, ev, tools, exact)
@@ -241,7 +283,7 @@ func command(h *dialect.Hook) string {
 	}
 	parts := make([]string, len(h.Args))
 	for i, a := range h.Args {
-		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		parts[i] = quote(a)
 	}
 	return strings.Join(parts, " ")
 }
@@ -255,19 +297,51 @@ func (c *conv) typeOK(h *dialect.Hook, types ...string) bool {
 	return false
 }
 
+// shaped describes a target written in Claude Code's shape ({"hooks": {Event: [{matcher,
+// hooks: [handler]}]}}): its handler types, the handler features it keeps, and how it
+// writes a timeout.
+type shaped struct {
+	types   []string
+	keep    []string
+	timeout func(d time.Duration) any
+}
+
+var claudeShapes = map[string]shaped{
+	vocab.Claude:  {[]string{"command", "prompt", "agent", "http", "mcp_tool"}, []string{"if", "async", "once", "statusMessage", "timeout"}, seconds},
+	vocab.Factory: {[]string{"command"}, []string{"timeout"}, seconds},
+	// Gemini CLI runs command hooks only; timeouts in milliseconds; "name" and sequential
+	// groups are its own.
+	vocab.Gemini: {[]string{"command"}, []string{"timeout", "sequential"}, func(d time.Duration) any { return d.Milliseconds() }},
+	// Codex runs command hooks; commandWindows and statusMessage are its own.
+	vocab.Codex: {[]string{"command"}, []string{"timeout", "statusMessage", "commandWindows"}, seconds},
+	// Qwen Code runs command and http hooks; a timeout of 1000 or more is read as
+	// milliseconds, so a long one is written so.
+	vocab.Qwen: {[]string{"command", "http"}, []string{"timeout"}, func(d time.Duration) any {
+		if d >= 1000*time.Second {
+			return d.Milliseconds()
+		}
+		return seconds(d)
+	}},
+}
+
 func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
-	if c.to == vocab.Factory {
-		if _, ok := vocab.EventOf(vocab.Factory, ev.Name); !ok {
-			c.loss(c.at, "event", "dropped", "Factory Droid has no %s event", ev.Name)
-			return
-		}
-		if !c.typeOK(h, "command") {
-			return
-		}
-	} else if !c.typeOK(h, "command", "prompt", "agent", "http", "mcp_tool") {
+	shape := claudeShapes[c.to]
+	if !c.typeOK(h, shape.types...) {
 		return
 	}
-	if !ev.Known {
+	name := ev.Name
+	if c.to != vocab.Claude {
+		n, ok := vocab.EventName(c.to, ev.Name, "")
+		if !ok {
+			if ev.CanBlock {
+				c.loss(c.at, "event", "dropped", "%s has no %s event: those calls are no longer guarded", c.to, ev.Name)
+			} else {
+				c.loss(c.at, "event", "dropped", "%s has no %s event", c.to, ev.Name)
+			}
+			return
+		}
+		name = n
+	} else if !ev.Known {
 		c.loss(c.at, "event", "dropped", "%s has no %s event", c.to, h.Event)
 		return
 	}
@@ -278,7 +352,7 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	handler := object{"type": h.Type}
 	switch h.Type {
 	case "command":
-		handler["command"] = command(h)
+		handler["command"] = c.cmd
 	case "prompt", "agent":
 		handler["prompt"] = h.Prompt
 	case "http":
@@ -286,13 +360,21 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	case "mcp_tool":
 		handler["server"], handler["tool"] = h.Server, h.Tool
 	}
-	keep := []string{"if", "async", "once", "statusMessage", "timeout"}
-	if c.to == vocab.Factory {
-		keep = []string{"timeout"}
+	c.common(h, shape.keep...)
+	if h.Sequential && c.from == vocab.Gemini && c.to != vocab.Gemini {
+		c.lost("sequential", "%s runs the hooks of one event in parallel", c.to)
 	}
-	c.common(h, keep...)
+	if h.CommandWindows != "" && c.to != vocab.Codex {
+		c.lost("commandWindows", "%s has no Windows-only command", c.to)
+	}
 	if h.TimeoutSet {
-		handler["timeout"] = seconds(h.Timeout)
+		handler["timeout"] = shape.timeout(h.Timeout)
+	}
+	if c.to == vocab.Gemini && h.Name != "" {
+		handler["name"] = h.Name
+	}
+	if c.to == vocab.Codex && h.CommandWindows != "" {
+		handler["commandWindows"] = h.CommandWindows
 	}
 	if h.If != "" && c.to == vocab.Claude {
 		handler["if"] = h.If
@@ -300,17 +382,21 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	if h.Async && c.to == vocab.Claude {
 		handler["async"] = true
 	}
-	if h.StatusMessage != "" && c.to == vocab.Claude {
+	if h.StatusMessage != "" && (c.to == vocab.Claude || c.to == vocab.Codex) {
 		handler["statusMessage"] = h.StatusMessage
 	}
 	if h.Once && c.to == vocab.Claude {
 		handler["once"] = true
 	}
-	if c.matchers[ev.Name] == nil {
-		c.matchers[ev.Name] = map[string]int{}
+	key := matcher
+	if h.Sequential && c.to == vocab.Gemini {
+		key += "\x00sequential"
 	}
-	if i, ok := c.matchers[ev.Name][matcher]; ok {
-		g := c.groups[ev.Name][i].(object)
+	if c.matchers[name] == nil {
+		c.matchers[name] = map[string]int{}
+	}
+	if i, ok := c.matchers[name][key]; ok {
+		g := c.groups[name][i].(object)
 		g["hooks"] = append(g["hooks"].([]any), handler)
 		return
 	}
@@ -318,8 +404,11 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 	if matcher != "" {
 		g["matcher"] = matcher
 	}
-	c.matchers[ev.Name][matcher] = len(c.groups[ev.Name])
-	c.add(ev.Name, g)
+	if h.Sequential && c.to == vocab.Gemini {
+		g["sequential"] = true
+	}
+	c.matchers[name][key] = len(c.groups[name])
+	c.add(name, g)
 }
 
 // agentEvents resolves where a hook goes in an agent whose events may be tool-specific:
@@ -422,7 +511,7 @@ func (c *conv) cursor(h *dialect.Hook, ev event.Info, tools []string, exact bool
 		if h.Type == "prompt" {
 			entry["type"], entry["prompt"] = "prompt", h.Prompt
 		} else {
-			entry["command"] = command(h)
+			entry["command"] = c.cmd
 		}
 		switch matchers[i] {
 		case "":
@@ -453,9 +542,9 @@ func (c *conv) copilot(h *dialect.Hook, ev event.Info, tools []string, exact boo
 	for i, name := range names {
 		entry := object{"type": "command"}
 		if h.Shell == "powershell" {
-			entry["powershell"] = command(h)
+			entry["powershell"] = c.cmd
 		} else {
-			entry["bash"] = command(h)
+			entry["bash"] = c.cmd
 		}
 		switch matchers[i] {
 		case "":
@@ -501,9 +590,9 @@ func (c *conv) windsurf(h *dialect.Hook, ev event.Info, tools []string, exact bo
 		}
 		entry := object{}
 		if h.Shell == "powershell" {
-			entry["powershell"] = command(h)
+			entry["powershell"] = c.cmd
 		} else {
-			entry["command"] = command(h)
+			entry["command"] = c.cmd
 		}
 		if h.Cwd != "" {
 			entry["working_directory"] = h.Cwd
@@ -537,4 +626,93 @@ func (r *Result) Report(from, to string) string {
 		b.WriteString("  " + l.String() + "\n")
 	}
 	return b.String()
+}
+
+// AdaptVerb is the hookexec command that runs a converted hook (cmd/hookexec adapt).
+const AdaptVerb = "adapt"
+
+// wrap is the command line that runs cmd through "hookexec adapt".
+func wrap(adapter, from, to, cmd string) string {
+	return adapter + " " + AdaptVerb + " --from " + from + " --to " + to + " " + quote(cmd)
+}
+
+// unwrap recovers the command a wrap for (from, to) holds; ok is false for any other command.
+func unwrap(line, from, to string) (string, bool) {
+	for _, adapter := range []string{"hookexec", "hookexec.exe"} {
+		prefix := adapter + " " + AdaptVerb + " --from " + from + " --to " + to + " "
+		rest, ok := strings.CutPrefix(line, prefix)
+		if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+			continue
+		}
+		inner := rest[1 : len(rest)-1]
+		cmd := strings.ReplaceAll(inner, `'\''`, "'")
+		if quote(cmd) == rest {
+			return cmd, true
+		}
+	}
+	return "", false
+}
+
+// quote is s as one single-quoted shell word.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// Merge writes a conversion's hooks into an existing configuration file of the target
+// (text): each converted matcher group is appended to its event's list unless an equal
+// group is there already (merging twice changes nothing); every other key and event, the
+// layout and the comments-free formatting of the rest are kept byte for byte. A version
+// the target needs is added when the file has none.
+func Merge(text, output []byte) ([]byte, error) {
+	var doc struct {
+		Version any                          `json:"version"`
+		Hooks   map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(output, &doc); err != nil {
+		return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+	}
+	var have struct {
+		Version any                        `json:"version"`
+		Hooks   map[string]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(text, &have); err != nil {
+		return nil, fmt.Errorf("hookexec: convert: merge: the file is not a JSON object: %w", err)
+	}
+	out := text
+	var err error
+	if doc.Version != nil && have.Version == nil {
+		if out, err = jsontext.Set(out, doc.Version, jsontext.K("version")); err != nil {
+			return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+		}
+	}
+	if have.Hooks == nil {
+		if out, err = jsontext.Set(out, jsontext.Object{}, jsontext.K("hooks")); err != nil {
+			return nil, fmt.Errorf("hookexec: convert: merge: %w", err)
+		}
+	}
+	for _, ev := range slices.Sorted(maps.Keys(doc.Hooks)) {
+		var existing []json.RawMessage
+		if raw, ok := have.Hooks[ev]; ok {
+			if err := json.Unmarshal(raw, &existing); err != nil {
+				return nil, fmt.Errorf("hookexec: convert: merge: hooks.%s is not a list", ev)
+			}
+		}
+		for _, group := range doc.Hooks[ev] {
+			if slices.ContainsFunc(existing, func(e json.RawMessage) bool { return sameJSON(e, group) }) {
+				continue
+			}
+			var v any
+			_ = json.Unmarshal(group, &v) // it came from Unmarshal
+			if out, err = jsontext.Insert(out, -1, v, jsontext.K("hooks"), jsontext.K(ev)); err != nil {
+				return nil, fmt.Errorf("hookexec: convert: merge: hooks.%s: %w", ev, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

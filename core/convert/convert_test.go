@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/vocab"
@@ -18,28 +19,73 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden reports")
 
-// configs returns every hook configuration file of the conformance vectors of the agents
-// convert writes: name → (agent, data).
+// configs returns every hook configuration file of the conformance vectors of every agent
+// (tests/conformance/*) and of the live suites (tests/live/{gemini,codex,qwen}/vectors):
+// name → (agent, data). A file is one when the agent's dialect reads a hook from it.
 func configs(t *testing.T) map[string][2]string {
 	out := map[string][2]string{}
-	for _, agent := range Targets {
-		files, _ := filepath.Glob(filepath.Join("..", "..", "tests", "conformance", agent, "*.json"))
-		for _, f := range files {
+	add := func(vector, agent string, files map[string]json.RawMessage) {
+		d := dialect.ByName(agent)
+		require.NotNil(t, d, vector)
+		for name, content := range files {
+			text := string(content)
+			var str string
+			if json.Unmarshal(content, &str) == nil {
+				text = str // a script, YAML or TOML file is a JSON string
+			}
+			if strings.Contains(name, "managed") {
+				continue
+			}
+			fd := d
+			// A file of another agent's format (the mixed vectors) is read in its own.
+			v, _ := fastjson.Parse(text)
+			if found := dialect.Detect(name, v); found != nil && found != dialect.Claude {
+				fd = found
+			}
+			f, err := dialect.Read(name, []byte(text), fd)
+			if err != nil || len(f.Hooks) == 0 {
+				continue
+			}
+			out[vector+":"+name] = [2]string{fd.Name, text}
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "tests", "conformance", "*", "*.json"))
+	for _, f := range dirs {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var v struct {
+			Profile string                     `json:"profile"`
+			Files   map[string]json.RawMessage `json:"files"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &v))
+		if v.Profile == "" || dialect.ByName(v.Profile) == nil {
+			continue // mixed: several dialects, each file converted where its own dir has it
+		}
+		add(filepath.Base(filepath.Dir(f))+"_"+strings.TrimSuffix(filepath.Base(f), ".json"), v.Profile, v.Files)
+	}
+	for _, agent := range []string{vocab.Gemini, vocab.Codex, vocab.Qwen} {
+		live, _ := filepath.Glob(filepath.Join("..", "..", "tests", "live", agent, "vectors", "*.json"))
+		require.NotEmpty(t, live, agent)
+		for _, f := range live {
 			raw, err := os.ReadFile(f)
 			require.NoError(t, err)
 			var v struct {
-				Profile string                     `json:"profile"`
 				Files   map[string]json.RawMessage `json:"files"`
+				Convert *struct {
+					Agent, From string
+				} `json:"convert"`
 			}
 			require.NoError(t, json.Unmarshal(raw, &v))
-			if v.Profile != agent {
-				continue
-			}
-			for name, content := range v.Files {
-				if !strings.HasSuffix(name, ".json") || !strings.Contains(string(content), `"hooks"`) || strings.Contains(name, "managed") {
-					continue
+			name := "live_" + agent + "_" + strings.TrimSuffix(filepath.Base(f), ".json")
+			own := map[string]json.RawMessage{}
+			for path, content := range v.Files {
+				if strings.Contains(path, "/."+agent+"/") {
+					own[path] = content
 				}
-				out[strings.TrimSuffix(filepath.Base(f), ".json")+":"+name] = [2]string{agent, string(content)}
+			}
+			add(name, agent, own)
+			if v.Convert != nil { // a conversion vector's source, in its own agent's format
+				add(name, v.Convert.Agent, map[string]json.RawMessage{v.Convert.From: v.Files[v.Convert.From]})
 			}
 		}
 	}
@@ -47,37 +93,78 @@ func configs(t *testing.T) map[string][2]string {
 	return out
 }
 
-type sig struct{ event, tools, command string }
+// sig is what of a hook must carry over: its event, the command (unwrapped from "hookexec
+// adapt") and, by event and command, the union of its canonical tools ("" is every tool).
+type sig struct{ event, command string }
 
-func signatures(t *testing.T, agent, name string, data []byte, skip map[string]bool) []sig {
+func signatures(t *testing.T, agent, name string, data []byte, skip map[string]bool) map[sig]string {
 	f, err := dialect.Read(name, data, dialect.ByName(agent))
-	require.NoError(t, err)
-	var out []sig
+	require.NoError(t, err, "%s\n%s", name, data)
+	out := map[sig]string{}
 	for _, h := range f.Hooks {
 		if h.Disabled != "" || skip[h.Path] || skip[h.Name] {
 			continue
 		}
+		cmd := command(&h)
+		for _, a := range Targets {
+			for _, b := range Targets {
+				if inner, ok := unwrap(cmd, a, b); ok {
+					cmd = inner
+				}
+			}
+		}
 		tools, _ := canonicalTools(h.Matcher, h.RegexMatcher)
-		slices.Sort(tools)
-		out = append(out, sig{h.Event, strings.Join(tools, "|"), command(&h)})
+		if e, ok := vocab.EventOf(agent, h.Spelling); ok && e.Tools != "" && len(tools) == 0 {
+			tools = strings.Split(e.Tools, "|") // an event named after its tools
+		}
+		k := sig{h.Event, cmd}
+		prev, seen := out[k]
+		if seen && prev == "" || len(tools) == 0 {
+			out[k] = ""
+			continue
+		}
+		all := tools
+		if prev != "" {
+			all = append(strings.Split(prev, "|"), tools...)
+		}
+		slices.Sort(all)
+		out[k] = strings.Join(slices.Compact(all), "|")
 	}
 	return out
 }
 
-// TestRoundTrip: every conformance config converted to each other target and back keeps
-// every hook the report does not name (event, tools and command), and the report of the
-// first leg is what the golden file says.
+// carried checks that every hook of want the report does not name is in got with the same
+// tools (or, where the target's event covers every tool, all of them).
+func carried(t *testing.T, want, got map[sig]string, format string, args ...any) {
+	t.Helper()
+	for k, tools := range want {
+		g, ok := got[k]
+		require.True(t, ok, "lost a hook it did not report: %+v\n%s", k, fmt.Sprintf(format, args...))
+		if g != "" {
+			for _, tool := range strings.Split(tools, "|") {
+				require.Contains(t, strings.Split(g, "|"), tool, "%+v: tools %q, got %q\n%s", k, tools, g, fmt.Sprintf(format, args...))
+			}
+		}
+	}
+}
+
+// TestRoundTrip: every conformance and live-suite config converted to every target keeps
+// every hook the report does not name (event, tools, command: the target's file read back
+// in the target's dialect), and a target's own configs come back from every other target
+// the same way; the reports are the golden files testdata/<config>.report.
 func TestRoundTrip(t *testing.T) {
+	pairs, back := 0, 0
+	per := map[string]int{} // source agent → pairs
 	for name, c := range configs(t) {
 		agent, data := c[0], []byte(c[1])
+		var report strings.Builder
 		for _, to := range Targets {
 			if to == agent {
 				continue
 			}
 			there, err := Convert(agent, to, name, data)
 			require.NoError(t, err, "%s -> %s", name, to)
-			back, err := Convert(to, agent, name+" ("+to+")", there.Output)
-			require.NoError(t, err, "%s -> %s -> %s", name, to, agent)
+			report.WriteString(there.Report(agent, to))
 			lossy := map[string]bool{}
 			for _, l := range there.Losses {
 				if l.Feature != "answer" {
@@ -85,21 +172,28 @@ func TestRoundTrip(t *testing.T) {
 				}
 			}
 			want := signatures(t, agent, name, data, lossy)
-			got := signatures(t, agent, name, back.Output, nil)
-			for _, s := range want {
-				require.Contains(t, got, s, "%s -> %s -> %s lost a hook it did not report:\n%s\n%s", name, to, agent, there.Report(agent, to), there.Output)
-			}
-			golden := filepath.Join("testdata", strings.NewReplacer(":", "__", "/", "_").Replace(name)+"."+to+".report")
-			report := there.Report(agent, to)
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(report), 0o644))
+			ctx := fmt.Sprintf("%s -> %s:\n%s\n%s", name, to, there.Report(agent, to), there.Output)
+			carried(t, want, signatures(t, to, name+" ("+to+")", there.Output, nil), "%s", ctx)
+			pairs++
+			per[agent]++
+			if !slices.Contains(Targets, agent) {
 				continue
 			}
-			want2, err := os.ReadFile(golden)
-			require.NoError(t, err, "golden %s (go test ./core/convert -update)", golden)
-			require.Equal(t, string(want2), report, golden)
+			again, err := Convert(to, agent, name+" ("+to+")", there.Output)
+			require.NoError(t, err, "%s -> %s -> %s", name, to, agent)
+			carried(t, want, signatures(t, agent, name+" (back).json", again.Output, nil), "%s\nback:\n%s", ctx, again.Output)
+			back++
 		}
+		golden := filepath.Join("testdata", strings.NewReplacer(":", "__", "/", "_").Replace(name)+".report")
+		if *update {
+			require.NoError(t, os.WriteFile(golden, []byte(report.String()), 0o644))
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		require.NoError(t, err, "golden %s (go test ./core/convert -update)", golden)
+		require.Equal(t, string(want), report.String(), golden)
 	}
+	t.Logf("%d source x target pairs converted, %d of them back again; per source: %v", pairs, back, per)
 }
 
 func TestGuardsAreNeverDroppedSilently(t *testing.T) {

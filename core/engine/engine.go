@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/config"
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
@@ -44,6 +45,9 @@ type Options struct {
 	// profile's locations; [] means no files at all (only Config).
 	Sources []string        `json:"sources"`
 	Config  json.RawMessage `json:"config"` // an inline config object, highest precedence
+	// ConfigDialect is the dialect Config is written in ("cursor", "gemini", ...); "" means
+	// the profile's own for Claude Code's shape, else as detected from its shape.
+	ConfigDialect string `json:"config_dialect"`
 	// DefaultTimeoutMs replaces the profile's default hook timeout.
 	DefaultTimeoutMs int `json:"default_timeout_ms"`
 	KillGraceMs      int `json:"kill_grace_ms"`    // SIGTERM→SIGKILL grace; 0 means 1000
@@ -223,6 +227,11 @@ func (e *Engine) load() (*plan, error) {
 
 		ManagedSettings: e.opts.ManagedSettings,
 		AgentRuns:       e.opts.AgentRuns,
+	}
+	if e.opts.ConfigDialect != "" {
+		if co.InlineDialect = dialect.ByName(e.opts.ConfigDialect); co.InlineDialect == nil {
+			return nil, fmt.Errorf("%w: config_dialect: unknown dialect %q", ErrInvalid, e.opts.ConfigDialect)
+		}
 	}
 	co.Untrusted = e.policy.Untrusted()
 	if e.opts.DefaultTimeoutMs > 0 {

@@ -224,8 +224,17 @@ func (m *Matcher) Match(subject string) bool {
 		if canon != subject && m.match(canon) {
 			return true
 		}
-		if s := vocab.Spell(m.agent, canon); s != "" && s != subject && s != canon {
-			return m.match(s)
+		// A name matcher tries every spelling of the hook's agent (a Codex matcher "shell"
+		// still selects the "Bash" Codex sends); a regex only the agent's preferred one, so
+		// that an unanchored pattern does not pick up an alias the agent never sends.
+		spellings := vocab.SpellingsOf(m.agent, canon)
+		if m.kind == Regex && len(spellings) > 1 {
+			spellings = spellings[:1]
+		}
+		for _, s := range spellings {
+			if s != subject && s != canon && m.match(s) {
+				return true
+			}
 		}
 	}
 	return false

@@ -21,6 +21,9 @@ func TestVocabulary(t *testing.T) {
 		{vocab.Claude, "Web*", []string{"web_fetch", "google_web_search", "FetchUrl"}, []string{"read_file"}},
 		{vocab.Gemini, "run_shell_command", []string{"Bash", "shell", "execute_command"}, []string{"Edit"}},
 		{vocab.Gemini, "run_shell.*", []string{"Bash", "Shell"}, []string{"replace"}},
+		// Codex sends "Bash" (0.169); matchers written with its other spellings still select it.
+		{vocab.Codex, "shell", []string{"Bash", "run_shell_command", "exec_command"}, []string{"apply_patch"}},
+		{vocab.Codex, "exec_command|apply_patch", []string{"Bash", "replace"}, []string{"read_file"}},
 		{vocab.Autohand, "read", []string{"read_file", "Read", "view"}, []string{"Bash"}}, // autohand's regex: "read" in read_file
 	}
 	for _, tt := range tests {

@@ -76,7 +76,9 @@ var tools = map[string]map[string]string{
 		"replace": Edit, "glob": Glob, "search_file_content": Grep, "grep_search": Grep,
 		"list_directory": LS, "web_fetch": WebFetch, "google_web_search": WebSearch, "write_todos": TodoWrite,
 	},
-	Codex: {"shell": Bash, "exec_command": Bash, "local_shell": Bash, "apply_patch": Edit, "update_plan": TodoWrite, "web_search": WebSearch},
+	// Codex's model calls shell, exec_command or local_shell, but its hooks see every shell
+	// call as "Bash" (0.169: tests/live/codex): that is its spelling in payloads.
+	Codex: {"Bash": Bash, "shell": Bash, "exec_command": Bash, "local_shell": Bash, "apply_patch": Edit, "update_plan": TodoWrite, "web_search": WebSearch},
 	Cursor: {
 		"Shell": Bash, "Read": Read, "Write": Write, "Grep": Grep, "Glob": Glob, "LS": LS,
 		"Task": Task, "WebFetch": WebFetch, "WebSearch": WebSearch, "TodoWrite": TodoWrite,
@@ -160,15 +162,39 @@ var spellings = func() map[string]map[string]string {
 	return out
 }()
 
-// preferred names the spelling Spell returns where an agent has several for one tool.
+// preferred names the spelling Spell returns where an agent has several for one tool: the
+// one the real agent puts in its hook payloads' tool_name (the live suites record them:
+// Gemini CLI 0.61 and Qwen Code 0.24 send run_shell_command, Codex 0.169 sends Bash).
 var preferred = map[string]map[string]string{
 	Gemini:  {Read: "read_file", Grep: "grep_search"},
 	Qwen:    {Read: "read_file"},
-	Codex:   {Bash: "shell", Edit: "apply_patch"},
+	Codex:   {Bash: "Bash", Edit: "apply_patch"},
 	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
 	Factory: {Edit: "Edit"},
 	Claude:  {Task: "Task"},
 }
+
+// SpellingsOf returns every spelling agent has for the canonical tool, the preferred one
+// (Spell) first, then the others in sorted order; nil when it has none. The slice is
+// shared: callers must not modify it.
+func SpellingsOf(agent, canonical string) []string { return allSpellings[agent][canonical] }
+
+var allSpellings = func() map[string]map[string][]string {
+	out := map[string]map[string][]string{}
+	for agent, names := range tools {
+		m := map[string][]string{}
+		for canon, first := range spellings[agent] {
+			m[canon] = []string{first}
+		}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			if canon := names[n]; n != spellings[agent][canon] {
+				m[canon] = append(m[canon], n)
+			}
+		}
+		out[agent] = m
+	}
+	return out
+}()
 
 // ToolsOf returns agent's spelling → canonical table (a copy), nil for an unknown agent.
 func ToolsOf(agent string) map[string]string {
@@ -273,8 +299,9 @@ var events = map[string][]Event{
 	Codex: claudeNames("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
 		"PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"),
 	// qwenlm.github.io/qwen-code-docs hooks: Claude Code's names.
-	Qwen: claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
+	Qwen: append(claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
 		"Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
+		Event{"TodoCreated", "TaskCreated", ""}, Event{"TodoCompleted", "TaskCompleted", ""}),
 }
 
 func claudeNames(names ...string) []Event {

@@ -30,7 +30,7 @@ func TestSpellRoundTrips(t *testing.T) {
 		}
 	}
 	require.Equal(t, "run_shell_command", Spell(Gemini, Bash))
-	require.Equal(t, "shell", Spell(Codex, Bash))
+	require.Equal(t, "Bash", Spell(Codex, Bash)) // what Codex 0.169 sends (tests/live/codex)
 	require.Equal(t, "Shell", Spell(Cursor, Bash))
 	require.Equal(t, "execute_command", Spell(Cline, Bash))
 	require.Equal(t, "Execute", Spell(Factory, Bash))
@@ -87,5 +87,16 @@ func TestEvents(t *testing.T) {
 		got, ok := EventName(tt.agent, tt.canonical, tt.tool)
 		require.Equal(t, tt.want, got, "%+v", tt)
 		require.Equal(t, tt.ok, ok, "%+v", tt)
+	}
+}
+
+func TestSpellingsOfListsThePreferredFirst(t *testing.T) {
+	require.Equal(t, []string{"Bash", "exec_command", "local_shell", "shell"}, SpellingsOf(Codex, Bash))
+	require.Equal(t, []string{"read_file", "read_many_files"}, SpellingsOf(Gemini, Read))
+	require.Nil(t, SpellingsOf(Windsurf, Bash))
+	for _, agent := range Agents {
+		for canon, s := range spellings[agent] {
+			require.Equal(t, s, SpellingsOf(agent, canon)[0], "%s %s", agent, canon)
+		}
 	}
 }

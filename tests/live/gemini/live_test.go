@@ -1,8 +1,9 @@
 // Package gemini is Gemini CLI's live conformance suite (tests/live/suite): the pinned
 // @google/gemini-cli in headless mode (-p, --yolo) against a fake Gemini API
 // (GOOGLE_GEMINI_BASE_URL), project hooks trusted with GEMINI_CLI_TRUST_WORKSPACE, and the
-// recorder in the system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH), which hookexec's
-// gemini profile does not read. `make test-gemini` runs it; without HOOKEXEC_LIVE_GEMINI=1
+// recorder in the system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH, set for the agent
+// only: hookexec's gemini profile reads that variable from its own environment, where the
+// suite does not set it). `make test-gemini` runs it; without HOOKEXEC_LIVE_GEMINI=1
 // every test here skips at once.
 package gemini
 

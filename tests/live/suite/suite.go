@@ -26,13 +26,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hookexec/hookexec/core/convert"
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/tests/live/agents"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
@@ -78,6 +81,31 @@ type Vector struct {
 	Deliberate string `json:"deliberate"`
 	// Skip lists comparisons this vector does not make, with why.
 	Skip map[string]string `json:"skip"`
+	// Convert makes the vector a conversion check (issue 18): another agent's file of Files
+	// is converted by core/convert into the suite's agent's format before the run, and
+	// then both the real agent and hookexec run the converted file, which must still do
+	// what the source said.
+	Convert *Conversion `json:"convert"`
+}
+
+// Conversion is a vector's conversion check.
+type Conversion struct {
+	Agent string `json:"agent"` // the source agent, as its profile is named
+	From  string `json:"from"`  // the source file, a key of Files
+	To    string `json:"to"`    // where the converted file is written, relative to the tree
+	// Report lists texts the loss report must contain.
+	Report []string `json:"report"`
+	// Blocked lists the scripted tool calls (0-based, in script order) the converted hooks
+	// must block; every other call must run.
+	Blocked []int `json:"blocked"`
+	// Context is a text a converted hook adds that must reach the model.
+	Context string `json:"context"`
+	// Ran lists the hooks (rec names) the real agent must have run. A converted hook that
+	// runs through hookexec adapt sees the source agent's payload, not the stdin the
+	// recorder saw, so such vectors skip the per-fire "ran" comparison and check this.
+	Ran []string `json:"ran"`
+	// Output is a text some tool result must contain (a rewritten command's output).
+	Output string `json:"output"`
 }
 
 // Unrecorded is one fire the agent would have made.
@@ -145,7 +173,7 @@ type Agent struct {
 type suiteState struct {
 	a                 Agent
 	bin, version, rec string
-	// hookexec is the built CLI (dispatch mode only).
+	// hookexec is the built CLI: dispatch mode installs it, converted hooks run its adapt.
 	hookexec string
 	report   livetest.Report
 	fields   fieldSet
@@ -175,7 +203,8 @@ func Main(m *testing.M, a Agent) {
 	if err == nil {
 		rec, err = livetest.BuildRec(dir)
 	}
-	if err == nil && DispatchMode() {
+	if err == nil {
+		// Dispatch mode installs it; converted hooks run "hookexec adapt" (first on the PATH).
 		hookexec, err = buildHookexec(dir)
 	}
 	if err != nil {
@@ -285,6 +314,9 @@ func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
 	if err := tree.WriteFiles(v.Files); err != nil {
 		t.Fatal(err)
 	}
+	if v.Convert != nil {
+		convertFile(t, tree, v.Convert)
+	}
 	return v, tree
 }
 
@@ -337,7 +369,82 @@ func runVector(t *testing.T, path string) ([]string, string) {
 	if a.Compare != nil {
 		cmp = a.Compare
 	}
-	return cmp(c), v.Deliberate
+	problems := cmp(c)
+	if v.Convert != nil {
+		problems = append(problems, converted(v, run, fires, results)...)
+	}
+	return problems, v.Deliberate
+}
+
+// convertFile converts the vector's source file for the suite's agent, checking its report.
+func convertFile(t *testing.T, tree livetest.Tree, c *Conversion) {
+	src := filepath.Join(tree.Root, c.From)
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Convert(c.Agent, state.a.Name, src, data)
+	if err != nil {
+		t.Fatalf("convert %s -> %s: %v", c.Agent, state.a.Name, err)
+	}
+	report := res.Report(c.Agent, state.a.Name)
+	for _, want := range c.Report {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	if testing.Verbose() {
+		t.Logf("%s\n%s", report, res.Output)
+	}
+	dst := filepath.Join(tree.Root, c.To)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, res.Output, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// converted checks that the converted hooks did what the source said: the calls it blocks
+// are blocked (and, the comparison having found both sides agree, the agent did not run
+// them), the others ran, the hooks ran under the agent, the context reached the model.
+func converted(v Vector, run Run, fires []livetest.Fire, results []*engine.Result) []string {
+	var problems []string
+	ran := livetest.Names(run.Log)
+	for _, name := range v.Convert.Ran {
+		if !slices.Contains(ran, name) {
+			problems = append(problems, fmt.Sprintf("converted: %s never ran under %s (ran: %v)", name, state.a.Name, ran))
+		}
+	}
+	pre := 0
+	for i, f := range fires {
+		if event.Canonical(f.Event) != "PreToolUse" {
+			continue
+		}
+		want := slices.Contains(v.Convert.Blocked, pre)
+		if results[i].Blocked != want {
+			problems = append(problems, fmt.Sprintf("converted: call %d blocked=%v, the vector wants blocked=%v (%q)", pre, results[i].Blocked, want, results[i].Reason))
+		}
+		pre++
+	}
+	for _, b := range v.Convert.Blocked {
+		if b >= pre {
+			problems = append(problems, fmt.Sprintf("converted: call %d never reached a PreToolUse hook", b))
+		}
+	}
+	if out := v.Convert.Output; out != "" {
+		found := false
+		for _, tr := range run.Model.ToolResults() {
+			found = found || strings.Contains(tr.Text, out)
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("converted: no tool result holds %q", out))
+		}
+	}
+	if c := v.Convert.Context; c != "" && !strings.Contains(Texts(run.Model), c) {
+		problems = append(problems, fmt.Sprintf("converted: context %q never reached the model", c))
+	}
+	return problems
 }
 
 var secure struct {
@@ -370,7 +477,7 @@ func SecureDir(tree livetest.Tree) (string, error) {
 // Env is the environment both sides give hooks: the agent passes its own to them.
 func Env(tree livetest.Tree, v Vector, log string) map[string]string {
 	env := map[string]string{
-		"PATH":              os.Getenv("PATH"),
+		"PATH":              filepath.Dir(state.hookexec) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME":              tree.Home,
 		"HOOKEXEC_LIVE_LOG": log,
 		"LANG":              "C.UTF-8",

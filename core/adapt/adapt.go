@@ -1,0 +1,180 @@
+// Package adapt runs one hook command written for one agent as a hook of another: the
+// command gets its own agent's payload (event, tool names, envelope as its dialect spells
+// them) and its answer is read in its own agent's words, and the result is answered in the
+// running agent's native words (core/native). It is what a converted configuration runs
+// (core/convert writes "hookexec adapt --from A --to B 'COMMAND'") where the two agents
+// read answers differently, so that a block stays a block.
+//
+// What the running agent cannot do is never a silent allow: a new tool input it cannot
+// apply (Qwen Code ignores one; no agent applies one outside PreToolUse) and an "ask" it
+// cannot put to the user (Codex fails such a hook open) become a block with a reason.
+//
+// It builds a one-hook engine (core/engine) and does not read stdin or write anything.
+package adapt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/convert"
+	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/native"
+	"github.com/hookexec/hookexec/core/vocab"
+)
+
+// Request is one hook call of agent To for a command written for agent From.
+type Request struct {
+	From, To string
+	Command  string // the command line as From's configuration wrote it
+	Payload  []byte // To's hook payload (its stdin)
+	Project  string // "" means the payload's cwd
+	Home     string
+	Env      map[string]string
+	LogFile  string
+	// Stop, when closed, ends the run at once: the command is killed (the agent's own
+	// timeout ended the hook that runs adapt) and Run returns ErrStopped.
+	Stop <-chan struct{}
+}
+
+// ErrStopped is returned when Request.Stop ended the run.
+var ErrStopped = errors.New("hookexec: adapt: stopped")
+
+// Sources lists the agents whose commands Run can adapt: those convert writes.
+func Sources() []string { return slices.Clone(convert.Targets) }
+
+// Targets lists the agents Run answers for: those hookexec answers natively.
+func Targets() []string { return slices.Clone(convert.Adapted) }
+
+// Run runs the command once and returns the native answer for To.
+func Run(r Request) (native.Answer, error) {
+	if !slices.Contains(Sources(), r.From) {
+		return native.Answer{}, fmt.Errorf("hookexec: adapt: cannot run %q hooks (known: %v)", r.From, Sources())
+	}
+	if !slices.Contains(Targets(), r.To) {
+		return native.Answer{}, fmt.Errorf("hookexec: adapt: cannot answer %q (known: %v)", r.To, Targets())
+	}
+	ag, err := native.Lookup(r.To)
+	if err != nil {
+		return native.Answer{}, err
+	}
+	if r.Command == "" {
+		return native.Answer{}, errors.New("hookexec: adapt: no command")
+	}
+	doc, err := fastjson.ParseBytes(r.Payload)
+	if err != nil || doc.Type() != fastjson.TypeObject {
+		return native.Answer{}, errors.New("hookexec: adapt: the payload is not a JSON object")
+	}
+	fired := string(doc.GetStringBytes("hook_event_name"))
+	ev := event.Lookup(fired)
+	if fired == "" || !ev.Known {
+		return native.Answer{}, fmt.Errorf("hookexec: adapt: the payload's hook_event_name %q is no event hookexec knows", fired)
+	}
+	// The payload in canonical words; the command's dialect spells them its own way.
+	var a fastjson.Arena
+	doc.Set("hook_event_name", a.NewString(ev.Name))
+	tool := string(doc.GetStringBytes("tool_name"))
+	if c := vocab.Tool(tool); c != "" {
+		tool = c
+		doc.Set("tool_name", a.NewString(tool))
+	}
+	cfg, err := config(r.From, ev.Name, tool, r.Command)
+	if err != nil {
+		return native.Answer{}, err
+	}
+	project := r.Project
+	if project == "" {
+		project = string(doc.GetStringBytes("cwd"))
+	}
+	// One sync hook and nothing after it: Close need not wait before killing.
+	eng, err := engine.Open(engine.Options{Profile: "cli-agent", ProjectDir: project, Home: r.Home,
+		Sources: []string{}, Config: cfg, ConfigDialect: r.From, Trust: "all", Env: r.Env, LogFile: r.LogFile,
+		CloseTimeoutMs: 1})
+	if err != nil {
+		return native.Answer{}, err
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	defer func() {
+		close(done)
+		<-stopped
+		_ = eng.Close() // ErrClosed after a stop
+	}()
+	go func() {
+		defer close(stopped)
+		select {
+		case <-r.Stop:
+			_ = eng.Close() // kills the running command; Fire returns
+		case <-done:
+		}
+	}()
+	rep, err := eng.Config()
+	if err != nil {
+		return native.Answer{}, err
+	}
+	if len(rep.Hooks) != 1 || rep.Hooks[0].Disabled != "" {
+		return native.Answer{}, fmt.Errorf("hookexec: adapt: the %s hook does not run: %v", r.From, rep.Warnings)
+	}
+	res, err := eng.Fire(ev.Name, doc.MarshalTo(nil))
+	select {
+	case <-r.Stop:
+		return native.Answer{}, ErrStopped
+	default:
+	}
+	if err != nil {
+		return native.Answer{}, err
+	}
+	fallback(r.To, ag.Display, res)
+	return ag.Answer(res), nil
+}
+
+// config is the one-hook configuration of the command in from's dialect.
+func config(from, ev, tool, command string) ([]byte, error) {
+	group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command}}}
+	if tool != "" && event.Lookup(ev).TakesMatcher() {
+		group["matcher"] = tool
+	}
+	cfg, err := json.Marshal(map[string]any{"hooks": map[string]any{ev: []any{group}}})
+	if err != nil || from == vocab.Claude {
+		return cfg, err
+	}
+	res, err := convert.With(convert.Options{}, vocab.Claude, from, "adapt.json", cfg)
+	if err != nil {
+		return nil, err
+	}
+	if res.Dropped() {
+		return nil, fmt.Errorf("hookexec: adapt: %s has no hook for %s%s", from, ev, map[bool]string{true: " on " + tool}[tool != ""])
+	}
+	return res.Output, nil
+}
+
+// fallback turns what the running agent cannot do into a block: a new input it cannot
+// apply, an "ask" it cannot put to the user.
+func fallback(to, display string, res *engine.Result) {
+	if res.Blocked {
+		return
+	}
+	rewrite := len(res.UpdatedInput) > 0 && string(res.UpdatedInput) != "null"
+	switch {
+	case rewrite && (res.Event != "PreToolUse" || to == vocab.Qwen):
+		block(res, "the hook rewrites the tool input, which "+display+" cannot apply here: blocked instead")
+	case res.Decision == "ask" && res.Event == "PreToolUse" && to == vocab.Codex:
+		block(res, "the hook asks for confirmation, which "+display+" cannot ask for: blocked instead"+orEmpty(res.Reason))
+	}
+}
+
+func block(res *engine.Result, reason string) {
+	res.Blocked, res.Decision, res.UpdatedInput = true, "deny", nil
+	res.Reason = "hookexec adapt: " + reason
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
