@@ -93,9 +93,26 @@ func BenchmarkFireParallelHooks(b *testing.B) {
 // shEcho is the `true` of the persistent protocol: a sh loop answering every request with {}.
 const shEcho = `while IFS= read -r line; do printf '{}\n'; done`
 
-// BenchmarkBaselinePipeRoundTrip is the floor of a persistent hook: one line written to the
-// same sh loop and its answer read back, nothing else.
+// BenchmarkBaselinePipeRoundTrip is the floor of a persistent hook: the line a fire of
+// benchPayload hands the hook, written to the same sh loop and its answer read back,
+// nothing else. (sh reads its input a byte at a time, so the line must be the fire's own.)
 func BenchmarkBaselinePipeRoundTrip(b *testing.B) {
+	dir := b.TempDir()
+	got := filepath.Join(dir, "line")
+	script := filepath.Join(dir, "capture.sh")
+	if err := os.WriteFile(script, []byte(`IFS= read -r line; printf '%s\n' "$line" > "$1"; printf '{}\n'`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	e, err := Open(Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"sh ` + script + ` ` + got + `"}]}]}}`)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, err = e.Fire("PreToolUse", []byte(benchPayload))
+	e.Close()
+	line, rerr := os.ReadFile(got)
+	if err != nil || rerr != nil {
+		b.Fatal(err, rerr)
+	}
 	cmd := exec.Command("sh", "-c", shEcho)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -110,7 +127,6 @@ func BenchmarkBaselinePipeRoundTrip(b *testing.B) {
 	}
 	defer func() { in.Close(); cmd.Wait() }()
 	buf := make([]byte, 64)
-	line := []byte(benchPayload + "\n")
 	defer switches(b)()
 	for b.Loop() {
 		if _, err := in.Write(line); err != nil {

@@ -44,18 +44,20 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 	buf := make([]byte, 0, 256)
 	buf = append(buf, '{')
 	n := 0
-	field := func(k string, v []byte) {
+	// key starts a field; its value is appended to buf right after (no value is built
+	// apart and copied: this runs for every fire that runs a hook).
+	key := func(k []byte) {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
 		n++
-		buf = AppendJSONString(buf, k)
+		buf = AppendJSONBytes(buf, k)
 		buf = append(buf, ':')
-		buf = append(buf, v...)
 	}
 	str := func(k, v string) {
 		if obj.Get(k) == nil {
-			field(k, AppendJSONString(nil, v))
+			key([]byte(k))
+			buf = AppendJSONString(buf, v)
 		}
 	}
 	switch env {
@@ -72,19 +74,22 @@ func (d *Doc) Stdin(env Envelope, f Frame) []byte {
 		str("sessionId", f.SessionID)
 		str("workspace", f.Cwd)
 		if obj.Get("timestamp") == nil {
-			field("timestamp", strconv.AppendInt(nil, f.Time.UnixMilli(), 10))
+			key([]byte("timestamp"))
+			buf = strconv.AppendInt(buf, f.Time.UnixMilli(), 10)
 		}
 	}
 	obj.Visit(func(k []byte, v *fastjson.Value) {
+		key(k)
 		if f.ToolName != "" && string(k) == "tool_name" {
-			field("tool_name", AppendJSONString(nil, f.ToolName))
+			buf = AppendJSONString(buf, f.ToolName)
 			return
 		}
-		field(string(k), AppendJSON(nil, v))
+		buf = AppendJSON(buf, v)
 	})
 	if (env == Claude || env == Gemini) && obj.Get("tool_input") == nil {
 		if v := obj.Get("tool_args"); v != nil {
-			field("tool_input", AppendJSON(nil, v))
+			key([]byte("tool_input"))
+			buf = AppendJSON(buf, v)
 		}
 	}
 	buf = append(buf, '}', '\n')

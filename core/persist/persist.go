@@ -218,7 +218,8 @@ type Hook struct {
 
 // worker is one slot of a hook: the request holding it talks to its process.
 type worker struct {
-	p conn // nil when no process runs (under Hook.mu)
+	p      conn            // nil when no process runs (under Hook.mu)
+	parser fastjson.Parser // reads the answers of the request holding the worker
 }
 
 // Status reports the hook's state.
@@ -293,6 +294,7 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 		line = append(line[:len(line):len(line)], '\n')
 	}
 	answer, failure, timedOut := p.request(ctx, line, deadline)
+	defer p.release() // after decode: answer is the connection's buffer
 	switch {
 	case timedOut:
 		r.TimedOut = true
@@ -307,7 +309,7 @@ func (h *Hook) run(ctx context.Context, spec run.Spec, start time.Time) run.Resu
 		if spec.StdoutCap > 0 {
 			outCap = spec.StdoutCap
 		}
-		if err := decode(answer, &r, outCap, spec.OutputCap); err != nil {
+		if err := decode(&w.parser, answer, &r, outCap, spec.OutputCap); err != nil {
 			r.Err = h.fail(w, p, err.Error(), true)
 			return r
 		}
@@ -430,16 +432,15 @@ func (h *Hook) stop(wait time.Duration) {
 	wg.Wait()
 }
 
-// conn is one running process of a hook (pipeConn). Measured on the way: waiting for the
-// answer in poll(2) on the calling goroutine instead of through a reader goroutine and a
-// channel was no faster, from Go or through the C library (issue 10), so there is one
-// implementation.
+// conn is one running process of a hook (pipeConn).
 type conn interface {
 	PID() int
 	// request writes line and waits for the answer line. It reports the answer, or why
 	// there is none (failure), or that deadline (zero: none) passed (timedOut); when ctx
-	// ended the wait it reports none of the three.
+	// ended the wait it reports none of the three. The answer is valid until release.
 	request(ctx context.Context, line []byte, deadline time.Time) (answer []byte, failure string, timedOut bool)
+	// release ends the request: output from here on is outside any request.
+	release()
 	// terminate kills the group: SIGTERM, up to grace for the leader, SIGKILL.
 	terminate(grace time.Duration)
 	// retire makes sure the leader is reaped and nothing of its group is left.
@@ -567,8 +568,7 @@ func (w *watch) waitDead(d time.Duration) bool {
 
 // decode reads an answer line into r. Anything but one JSON object whose exit_code is an
 // integer and whose stdout and stderr are strings is an error.
-func decode(line []byte, r *run.Result, outCap, errCap int) error {
-	var ps fastjson.Parser
+func decode(ps *fastjson.Parser, line []byte, r *run.Result, outCap, errCap int) error {
 	v, err := ps.ParseBytes(line)
 	if err != nil || v.Type() != fastjson.TypeObject {
 		return fmt.Errorf("answer is not one JSON object line: %s", quoteShort(line))

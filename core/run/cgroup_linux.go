@@ -148,10 +148,37 @@ type cgroup struct {
 
 func (c *cgroup) fd() int { return c.dirfd }
 
-// pids lists the processes inside.
+// pids lists the processes inside. It reads cgroup.procs through the cgroup's descriptor
+// while a run holds one: a path lookup through the cgroup file system and os.ReadFile's
+// stat cost several times the read (issue 21: 30 µs against 5 µs of every one-shot run,
+// whose release looks here once).
 func (c *cgroup) pids() []int {
-	b, err := os.ReadFile(filepath.Join(c.dir, "cgroup.procs"))
-	if err != nil {
+	var b []byte
+	if c.dirfd >= 0 {
+		fd, err := syscall.Openat(c.dirfd, "cgroup.procs", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return nil
+		}
+		var buf [512]byte
+		for {
+			n, err := syscall.Read(fd, buf[:])
+			if n > 0 {
+				b = append(b, buf[:n]...)
+				continue
+			}
+			if err == syscall.EINTR {
+				continue
+			}
+			break
+		}
+		syscall.Close(fd)
+	} else {
+		var err error
+		if b, err = os.ReadFile(filepath.Join(c.dir, "cgroup.procs")); err != nil {
+			return nil
+		}
+	}
+	if len(b) == 0 {
 		return nil
 	}
 	var out []int

@@ -281,15 +281,18 @@ class Engine:
         # What _fast has already worked out for this event name, kept flat so that a fire that
         # matches nothing costs a few dict lookups (issue 10's target: under 1 µs).
         quick = self._quick.get(event)
+        known = None
         if quick is not None and (payload is None or type(payload) is dict):
             fields, empty, subjects = quick
             if fields is None:
                 return empty
-            if subjects.get(_subject(payload, fields)) == 0:
+            known = subjects.get(_subject(payload, fields))
+            if known == 0:
                 return empty
-        fast = self._fast(event, payload)
-        if fast is not None:
-            return fast
+        if known is None:  # else hooks match this subject: the library runs them
+            fast = self._fast(event, payload)
+            if fast is not None:
+                return fast
         me = threading.get_ident()
         self._sync_firing.add(me)
         try:
@@ -359,21 +362,33 @@ class Engine:
                     if len(counts) < _MAX_CACHED and time.perf_counter() - t0 < _SLOW_MATCH:
                         counts[key] = count
                 if count > 0:
+                    if key in counts:
+                        self._remember(quick, event, fields, subject, self._empty_of(canon), count)
                     return None
                 known = key in counts
-        empty = self._empty.get(canon)
-        if empty is None:
-            empty = self._empty[canon] = FireResult.empty(canon)
+        empty = self._empty_of(canon)
         if known:
             self._remember(quick, event, fields, subject, empty)
         return empty
 
+    def _empty_of(self, canon: str) -> FireResult:
+        empty = self._empty.get(canon)
+        if empty is None:
+            empty = self._empty[canon] = FireResult.empty(canon)
+        return empty
+
     @staticmethod
     def _remember(
-        quick: Dict[str, Tuple[Any, FireResult, Any]], event: str, fields: Optional[Tuple[str, ...]], subject: str, empty: FireResult
+        quick: Dict[str, Tuple[Any, FireResult, Any]],
+        event: str,
+        fields: Optional[Tuple[str, ...]],
+        subject: str,
+        empty: FireResult,
+        count: int = 0,
     ) -> None:
-        """Keeps a no-match answer for fire()'s first look, per event name as fired: the event
-        has no hooks (fields None), or the subject matches none of them."""
+        """Keeps the library's match count for fire()'s first look, per event name as fired:
+        the event has no hooks (fields None), or how many hooks match the subject (0: answered
+        with the empty result; more: straight to the library, without asking _fast again)."""
         if len(quick) >= _MAX_CACHED:
             return
         if fields is None:
@@ -384,7 +399,7 @@ class Engine:
             entry = quick[event] = (fields, empty, {})
         subjects: Dict[str, int] = entry[2]
         if len(subjects) < _MAX_CACHED:
-            subjects[subject] = 0
+            subjects[subject] = count
 
     def _fire(self, event: str, payload: Payload) -> FireResult:
         self._check_open()
@@ -745,6 +760,12 @@ _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def _payload_bytes(payload: Payload) -> Optional[bytes]:
+    if type(payload) is dict:
+        try:
+            # JSON text never holds a raw NUL (control characters are escaped): no scan needed.
+            return _dumps(payload).encode("utf-8")
+        except (TypeError, ValueError) as e:  # UnicodeEncodeError (lone surrogates) is a ValueError
+            raise InvalidArgumentError(f"hookexec: payload is not JSON-serialisable: {e}") from e
     if payload is None:
         return None
     if isinstance(payload, str):

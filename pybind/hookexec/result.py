@@ -126,6 +126,16 @@ class HookResult:
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "HookResult":
+        if d.keys() <= _HOOK_KEYS:
+            # The library's own keys (some may be missing: an older library): its values
+            # have the types above, so the object is filled in one step (issue 21's profile:
+            # this was most of the decode after json.loads).
+            v = {**_HOOK_NEUTRAL, **d}
+            v["async_"] = v.pop("async")
+            v["duration_ms"] = float(v["duration_ms"] or 0.0)
+            o = object.__new__(cls)
+            o.__dict__.update(v)
+            return o
         g = d.get
         return cls(
             id=g("id") or "",
@@ -235,6 +245,24 @@ class FireResult:
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "FireResult":
+        if d.keys() <= _FIRE_KEYS:
+            # The library's own keys: filled in one step, as HookResult.from_dict does.
+            v = {**_FIRE_NEUTRAL, **d}
+            cont = v.pop("continue")
+            v["continue_"] = True if cont is None else cont
+            v["duration_ms"] = float(v["duration_ms"] or 0.0)
+            hooks = v["hooks"]
+            v["hooks"] = ReadOnlyList([HookResult.from_dict(h) for h in hooks]) if hooks else _EMPTY_LIST
+            waiting = v["awaiting_approval"]
+            v["awaiting_approval"] = ReadOnlyList([AwaitingApproval.from_dict(a) for a in waiting]) if waiting else _EMPTY_LIST
+            v["agent_output"] = _ro_list(v["agent_output"])
+            v["warnings"] = _ro_list(v["warnings"])
+            v["watch_paths"] = _ro_list(v["watch_paths"])
+            v["env"] = _ro_dict(v["env"])
+            v["raw"] = ReadOnlyDict(d)
+            o = object.__new__(cls)
+            o.__dict__.update(v)
+            return o
         g = d.get
         cont = g("continue")
         return cls(
@@ -298,3 +326,23 @@ class FireResult:
             env=ReadOnlyDict(),
             worktree_path="",
         )
+
+
+# What each JSON key of a result holds when the library leaves it out: the neutral values
+# the slow constructors give. A result with only these keys takes the fast path.
+_HOOK_NEUTRAL: Dict[str, Any] = {
+    "id": "", "source": "", "matcher": "", "command": "", "exec": "direct", "exit_code": -1,
+    "signal": "", "timed_out": False, "duration_ms": 0.0, "stdout": "", "stderr": "",
+    "stdout_truncated": False, "stderr_truncated": False, "output": None, "decision": "none",
+    "error": "", "async": False, "http_status": 0, "status_message": "",
+}
+_HOOK_KEYS = frozenset(_HOOK_NEUTRAL)
+_FIRE_NEUTRAL: Dict[str, Any] = {
+    "event": "", "matched": 0, "blocked": False, "decision": "none", "reason": "", "continue": True,
+    "stop_reason": "", "updated_input": None, "additional_context": "", "system_message": "",
+    "agent_output": None, "duration_ms": 0.0, "warnings": None, "hooks": None, "env": None,
+    "worktree_path": "", "updated_tool_output": None, "updated_permissions": None,
+    "interrupt": False, "retry": False, "session_title": "", "initial_user_message": "",
+    "watch_paths": None, "reload_skills": False, "terminal_sequence": "", "awaiting_approval": None,
+}
+_FIRE_KEYS = frozenset(_FIRE_NEUTRAL)

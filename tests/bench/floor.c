@@ -4,6 +4,12 @@
  * child reaped. Prints one line per iteration: nanoseconds.
  *
  *   floor N PAYLOAD PROGRAM [ARGS...]
+ *
+ * With -p, the floor of a persistent hook: PROGRAM is started once, and each iteration
+ * writes PAYLOAD (one line) to its stdin and reads its stdout up to the answer's newline,
+ * blocking in read(2): the pipe round trip and the program's own work, nothing else.
+ *
+ *   floor -p N PAYLOAD PROGRAM [ARGS...]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -78,7 +84,45 @@ static int once(const char *payload, size_t len, char **argv) {
     return 0;
 }
 
+static int persistent(int n, const char *payload, size_t len, char **argv) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    pid_t pid;
+    if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) return -1;
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    char buf[65536];
+    for (int i = 0; i < n; i++) {
+        long long t = now_ns();
+        if (write(in[1], payload, len) != (ssize_t)len) return -1;
+        for (;;) {
+            ssize_t got = read(out[0], buf, sizeof buf);
+            if (got <= 0) return -1;
+            if (memchr(buf, '\n', (size_t)got)) break;
+        }
+        printf("%lld\n", now_ns() - t);
+    }
+    close(in[1]);
+    int status;
+    waitpid(pid, &status, 0);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 5 && strcmp(argv[1], "-p") == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        const char *payload = argv[3];
+        if (persistent(atoi(argv[2]), payload, strlen(payload), argv + 4) != 0) {
+            perror("floor");
+            return 1;
+        }
+        return 0;
+    }
     if (argc < 4) {
         fprintf(stderr, "usage: floor N PAYLOAD PROGRAM [ARGS...]\n");
         return 2;

@@ -113,3 +113,55 @@ def test_cached_match_counts_are_dropped_on_reload(engine, project):
     eng.reload()
     r = eng.fire("PreToolUse", {"tool_name": "Bash"})
     assert r.matched == 1 and r.hooks[0].stdout == "now\n"
+
+
+def test_matching_subject_is_remembered_and_still_fires(engine, project):
+    """A subject known to match goes straight to the library on later fires, and every such
+    fire still runs its hook; a reload forgets what was known."""
+    eng = engine(config=settings("PreToolUse", hook("echo ran >> fired.log"), matcher="Bash"))
+    payload = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
+    for _ in range(3):
+        assert eng.fire("PreToolUse", payload).matched == 1
+    assert eng.fire("PreToolUse", {"tool_name": "Read"}).matched == 0
+    assert (project / "fired.log").read_text() == "ran\n" * 3
+    # A matching subject's payload is encoded: an unserialisable one is an error, remembered or not.
+    with pytest.raises(hookexec.InvalidArgumentError):
+        eng.fire("PreToolUse", dict(UNSERIALISABLE))
+    write_json(project / ".config" / "agent" / "settings.json", settings("PreToolUse", hook("true"), matcher="Read"))
+    eng.reload()
+    # The inline config still holds Bash; Read now matches too.
+    assert eng.fire("PreToolUse", {"tool_name": "Read"}).matched == 1
+
+
+def test_result_decode_fills_what_the_library_leaves_out():
+    """Results decode the same whether the library sends every key (the fast constructor) or
+    adds keys this package does not know (the field-by-field one), and missing keys take
+    their neutral values: an older or newer library never breaks parsing."""
+    full = {
+        "event": "PreToolUse", "matched": 1, "blocked": True, "decision": "deny", "reason": "no",
+        "continue": False, "stop_reason": "s", "updated_input": {"a": 1}, "additional_context": "c",
+        "system_message": "m", "agent_output": ["o"], "env": {"K": "V"}, "worktree_path": "",
+        "duration_ms": 1, "warnings": ["w"], "hooks": [{
+            "id": "h", "source": "<inline>", "matcher": "Bash", "command": "true", "exec": "direct",
+            "exit_code": 2, "signal": "", "timed_out": False, "duration_ms": 0, "stdout": "",
+            "stderr": "no", "stdout_truncated": False, "stderr_truncated": False, "output": None,
+            "decision": "deny", "error": "", "async": True, "http_status": 0, "status_message": "",
+        }],
+        "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
+        "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
+        "terminal_sequence": "", "awaiting_approval": [],
+    }
+    fast = hookexec.FireResult.from_dict(full)
+    slow = hookexec.FireResult.from_dict(dict(full, added_by_a_newer_library=1))
+    assert fast == slow and repr(fast) == repr(slow)
+    assert fast.hooks[0] == hookexec.HookResult.from_dict(dict(full["hooks"][0], newer=1))
+    assert (fast.continue_, fast.hooks[0].async_, fast.duration_ms, fast.hooks[0].duration_ms) == (False, True, 1.0, 0.0)
+    assert type(fast.duration_ms) is float and fast.env == {"K": "V"} and fast.raw == full
+    with pytest.raises(TypeError):
+        fast.warnings.append("x")
+    with pytest.raises(TypeError):
+        fast.env["K"] = "W"
+    assert hookexec.FireResult.from_dict({"event": "Stop"}) == hookexec.FireResult.from_dict({"event": "Stop", "new": 1})
+    sparse = hookexec.FireResult.from_dict({"event": "Stop", "hooks": [{"id": "h"}]})
+    assert (sparse.continue_, sparse.decision, sparse.hooks[0].exit_code, sparse.hooks[0].exec, sparse.warnings) == (
+        True, "none", -1, "direct", [])
