@@ -44,6 +44,11 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 		"security":  map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
 		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 		"model":     map[string]any{"name": "fake-model"},
+		// Qwen's run_shell_command defaults to a node-pty shell, whose
+		// output is read asynchronously from the terminal: under heavy
+		// load it can return an empty result for a command that ran.
+		// The child_process shell pipes stdout and is deterministic.
+		"tools": map[string]any{"shell": map[string]any{"enableInteractiveShell": false}},
 	}
 	data, _ := json.Marshal(system)
 	dir, err := suite.SecureDir(tree)
