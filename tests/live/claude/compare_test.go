@@ -213,6 +213,20 @@ func compare(c *suite.Comparison) []string {
 					add(i, "config change: hookexec blocked=%v (%q), Claude Code applied %s=%s: %v", r.Blocked, r.Reason, k, val, applied)
 				}
 			}
+		case "PreModelSwitch":
+			// A block cancels the switch: the set_model control request fails with
+			// blocked_by_hook and the hook's reason, and PostModelSwitch does not fire.
+			switched := false
+			for _, g := range fires[i+1:] {
+				switched = switched || g.Event == "PostModelSwitch"
+			}
+			hookBlocked := bytes.Contains(run.Stdout, []byte(`"error_code":"blocked_by_hook"`))
+			if r.Blocked && switched || r.Blocked != hookBlocked {
+				add(i, "model switch: hookexec blocked=%v (%q), Claude Code switched=%v, blocked by a hook=%v", r.Blocked, r.Reason, switched, hookBlocked)
+			} else if r.Blocked && !strings.Contains(string(run.Stdout), "PreModelSwitch hook: "+r.Reason) &&
+				!strings.Contains(string(run.Stdout), "]: "+r.Reason) {
+				add(i, "model switch: hookexec's reason %q is not what Claude Code reported", r.Reason)
+			}
 		case "PreCompact":
 			// A block stops the compaction (Claude Code says so in compact_error); a
 			// compaction can also fail on its own (too few messages).
