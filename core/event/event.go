@@ -29,6 +29,9 @@ type Info struct {
 	// OutputIgnored the output is not read either (StopFailure, InstructionsLoaded).
 	ExitIgnored   bool
 	OutputIgnored bool
+	// ContinueIgnored: "continue": false and stopReason neither block nor stop anything
+	// (Claude Code 2.1.330's PreModelSwitch switches and goes on).
+	ContinueIgnored bool
 	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
 	AnyNonZeroBlocks bool
 	// DecisionObject: JSON decides only through hookSpecificOutput.decision.behavior
@@ -88,8 +91,8 @@ var table = []Info{
 	// Claude Code 2.1.330's model switch (/model, the model picker, an SDK set_model): the
 	// matcher sees the resolved to_model id. A PreModelSwitch exit 2, decision "block" or
 	// permissionDecision "deny" cancels the switch ("ask" asks the user, a headless session
-	// refuses); PostModelSwitch only adds context.
-	{Name: "PreModelSwitch", Subject: []string{"to_model"}, CanBlock: true},
+	// refuses; continue:false is ignored); PostModelSwitch only adds context.
+	{Name: "PreModelSwitch", Subject: []string{"to_model"}, CanBlock: true, ContinueIgnored: true},
 	{Name: "PostModelSwitch", Subject: []string{"to_model"}},
 	// The seed dialects' own events.
 	{Name: "SessionError", Subject: []string{"error_code"}},
