@@ -29,6 +29,9 @@ type Info struct {
 	// OutputIgnored the output is not read either (StopFailure, InstructionsLoaded).
 	ExitIgnored   bool
 	OutputIgnored bool
+	// ModelTags: a "[1m]"/"[2m]" tag ending a matcher alternative is dropped before
+	// matching (the model-switch events match the resolved model id, which has none).
+	ModelTags bool
 	// ContinueIgnored: "continue": false and stopReason neither block nor stop anything
 	// (Claude Code 2.1.330's PreModelSwitch switches and goes on).
 	ContinueIgnored bool
@@ -92,8 +95,8 @@ var table = []Info{
 	// matcher sees the resolved to_model id. A PreModelSwitch exit 2, decision "block" or
 	// permissionDecision "deny" cancels the switch ("ask" asks the user, a headless session
 	// refuses; continue:false is ignored); PostModelSwitch only adds context.
-	{Name: "PreModelSwitch", Subject: []string{"to_model"}, CanBlock: true, ContinueIgnored: true},
-	{Name: "PostModelSwitch", Subject: []string{"to_model"}},
+	{Name: "PreModelSwitch", Subject: []string{"to_model"}, ModelTags: true, CanBlock: true, ContinueIgnored: true},
+	{Name: "PostModelSwitch", Subject: []string{"to_model"}, ModelTags: true},
 	// The seed dialects' own events.
 	{Name: "SessionError", Subject: []string{"error_code"}},
 	{Name: "FileModified", Subject: []string{"change_type"}},
