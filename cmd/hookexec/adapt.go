@@ -19,7 +19,7 @@ import (
 // exitBlock is the exit status every agent adapt answers reads as a block.
 const exitBlock = 2
 
-var adaptOpts struct{ from, to string }
+var adaptOpts struct{ from, to, event string }
 
 func init() {
 	register(&verb{
@@ -30,6 +30,8 @@ func init() {
 stdin, runs COMMAND (one shell command line, as --from's configuration wrote it) with
 --from's payload, reads its answer in --from's words, and answers in --to's. A new tool
 input --to cannot apply and an "ask" it cannot put to the user become a block with a reason.
+--event names the event for payloads that do not (Copilot CLI's camelCase ones). The
+command dies with adapt, whatever signal ends it (on Linux, even SIGKILL).
 A failure of adapt itself (bad payload, unknown agent) exits 2 with the reason on stderr: a
 block, never a silent allow.
 
@@ -38,6 +40,7 @@ Sources: ` + strings.Join(adapt.Sources(), ", ") + `. Targets: ` + strings.Join(
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&adaptOpts.from, "from", adaptOpts.from, "the `AGENT` the command was written for")
 			fs.StringVar(&adaptOpts.to, "to", adaptOpts.to, "the `AGENT` running this hook")
+			fs.StringVar(&adaptOpts.event, "event", adaptOpts.event, "the `EVENT` as --to spells it, for payloads that do not name it (Copilot CLI's camelCase events)")
 		},
 		run: runAdapt,
 	})
@@ -54,6 +57,9 @@ func runAdapt(a *app, args []string) int {
 		return blocked(usagef("adapt: needs --from and --to"))
 	case len(args) != 1:
 		return blocked(usagef("adapt: takes one COMMAND (got %d arguments)", len(args)))
+	}
+	if code, ok := superviseAdapt(a); ok {
+		return code
 	}
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
 	if err != nil {
@@ -85,7 +91,7 @@ func runAdapt(a *app, args []string) int {
 			close(stop)
 		}
 	}()
-	ans, err := adapt.Run(adapt.Request{From: o.from, To: o.to, Command: args[0], Payload: payload,
+	ans, err := adapt.Run(adapt.Request{From: o.from, To: o.to, Command: args[0], Payload: payload, Event: o.event,
 		Project: project, Home: a.homeDir(), LogFile: logFile, Stop: stop})
 	if err != nil {
 		return blocked(err)

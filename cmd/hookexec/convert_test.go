@@ -21,7 +21,7 @@ func TestConvertStdinToStdout(t *testing.T) {
 	require.Equal(t, 0, out.code, out.stderr)
 	var v map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out.stdout), &v))
-	assert.Equal(t, map[string]any{"version": float64(1), "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": "./guard.sh", "timeout": float64(5)}}}}, v)
+	assert.Equal(t, map[string]any{"version": float64(1), "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": "hookexec adapt --from claude --to cursor './guard.sh'", "timeout": float64(5), "failClosed": true}}}}, v)
 	assert.Contains(t, out.stderr, "claude -> cursor: 1 hooks read, 1 things do not carry over")
 	assert.Contains(t, out.stderr, "changed answer")
 
@@ -51,7 +51,7 @@ func TestConvertWriteNeverClobbers(t *testing.T) {
 	out := s.run("convert", "--from", "cursor", "--to", "copilot", "-o", dst, src)
 	require.Equal(t, 0, out.code, out.stderr)
 	first := s.read("project/.github/hooks/hooks.json")
-	assert.Contains(t, first, `"bash": "./g.sh"`)
+	assert.Contains(t, first, `"bash": "hookexec adapt --from cursor --to copilot --event preToolUse './g.sh'"`)
 	assert.Contains(t, first, `"matcher": "bash"`)
 
 	require.NoError(t, os.WriteFile(dst, []byte("mine"), 0o644))

@@ -18,8 +18,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/hookexec/hookexec/core/convert"
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
@@ -32,10 +30,13 @@ type Request struct {
 	From, To string
 	Command  string // the command line as From's configuration wrote it
 	Payload  []byte // To's hook payload (its stdin)
-	Project  string // "" means the payload's cwd
-	Home     string
-	Env      map[string]string
-	LogFile  string
+	// Event is the event as To spells it, for payloads that do not name it (Copilot CLI's
+	// camelCase ones); "" reads it from the payload.
+	Event   string
+	Project string // "" means the payload's cwd
+	Home    string
+	Env     map[string]string
+	LogFile string
 	// Stop, when closed, ends the run at once: the command is killed (the agent's own
 	// timeout ended the hook that runs adapt) and Run returns ErrStopped.
 	Stop <-chan struct{}
@@ -58,37 +59,21 @@ func Run(r Request) (native.Answer, error) {
 	if !slices.Contains(Targets(), r.To) {
 		return native.Answer{}, fmt.Errorf("hookexec: adapt: cannot answer %q (known: %v)", r.To, Targets())
 	}
-	ag, err := native.Lookup(r.To)
-	if err != nil {
-		return native.Answer{}, err
-	}
 	if r.Command == "" {
 		return native.Answer{}, errors.New("hookexec: adapt: no command")
 	}
-	doc, err := fastjson.ParseBytes(r.Payload)
-	if err != nil || doc.Type() != fastjson.TypeObject {
-		return native.Answer{}, errors.New("hookexec: adapt: the payload is not a JSON object")
+	c, err := read(r.To, r.Event, r.Payload)
+	if err != nil {
+		return native.Answer{}, err
 	}
-	fired := string(doc.GetStringBytes("hook_event_name"))
-	ev := event.Lookup(fired)
-	if fired == "" || !ev.Known {
-		return native.Answer{}, fmt.Errorf("hookexec: adapt: the payload's hook_event_name %q is no event hookexec knows", fired)
-	}
-	// The payload in canonical words; the command's dialect spells them its own way.
-	var a fastjson.Arena
-	doc.Set("hook_event_name", a.NewString(ev.Name))
-	tool := string(doc.GetStringBytes("tool_name"))
-	if c := vocab.Tool(tool); c != "" {
-		tool = c
-		doc.Set("tool_name", a.NewString(tool))
-	}
-	cfg, err := config(r.From, ev.Name, tool, r.Command)
+	ev := event.Lookup(c.event)
+	cfg, err := config(r.From, ev.Name, c.tool, r.Command)
 	if err != nil {
 		return native.Answer{}, err
 	}
 	project := r.Project
 	if project == "" {
-		project = string(doc.GetStringBytes("cwd"))
+		project = c.cwd
 	}
 	// One sync hook and nothing after it: Close need not wait before killing.
 	eng, err := engine.Open(engine.Options{Profile: "cli-agent", ProjectDir: project, Home: r.Home,
@@ -119,7 +104,7 @@ func Run(r Request) (native.Answer, error) {
 	if len(rep.Hooks) != 1 || rep.Hooks[0].Disabled != "" {
 		return native.Answer{}, fmt.Errorf("hookexec: adapt: the %s hook does not run: %v", r.From, rep.Warnings)
 	}
-	res, err := eng.Fire(ev.Name, doc.MarshalTo(nil))
+	res, err := eng.Fire(ev.Name, c.payload)
 	select {
 	case <-r.Stop:
 		return native.Answer{}, ErrStopped
@@ -128,8 +113,8 @@ func Run(r Request) (native.Answer, error) {
 	if err != nil {
 		return native.Answer{}, err
 	}
-	fallback(r.To, ag.Display, res)
-	return ag.Answer(res), nil
+	fallback(r.To, c.spelled, res)
+	return native.AnswerAs(r.To, c.spelled, res)
 }
 
 // config is the one-hook configuration of the command in from's dialect.
@@ -154,17 +139,49 @@ func config(from, ev, tool, command string) ([]byte, error) {
 
 // fallback turns what the running agent cannot do into a block: a new input it cannot
 // apply, an "ask" it cannot put to the user.
-func fallback(to, display string, res *engine.Result) {
+func fallback(to, spelled string, res *engine.Result) {
 	if res.Blocked {
 		return
 	}
+	display := native.Display(to)
 	rewrite := len(res.UpdatedInput) > 0 && string(res.UpdatedInput) != "null"
 	switch {
-	case rewrite && (res.Event != "PreToolUse" || to == vocab.Qwen):
+	case rewrite && !rewrites(to, spelled, res.Event):
 		block(res, "the hook rewrites the tool input, which "+display+" cannot apply here: blocked instead")
-	case res.Decision == "ask" && res.Event == "PreToolUse" && to == vocab.Codex:
-		block(res, "the hook asks for confirmation, which "+display+" cannot ask for: blocked instead"+orEmpty(res.Reason))
+	case res.Decision == "ask" && res.Event == "PreToolUse" && !asks(to, spelled):
+		block(res, "the hook asks for confirmation, which "+display+" cannot ask for here: blocked instead"+orEmpty(res.Reason))
 	}
+}
+
+// rewrites reports whether the agent applies a new tool input on the event: Claude Code,
+// Codex and Gemini CLI on PreToolUse, Qwen Code nowhere, Cursor on preToolUse
+// (updated_input; its beforeShellExecution, beforeMCPExecution and beforeReadFile take a
+// permission only), Copilot CLI on preToolUse (modifiedArgs), Windsurf nowhere (it reads
+// the exit status only).
+func rewrites(to, spelled, ev string) bool {
+	switch to {
+	case vocab.Qwen, vocab.Windsurf:
+		return false
+	case vocab.Cursor:
+		return spelled == "preToolUse"
+	case vocab.Copilot:
+		return spelled == "preToolUse" || spelled == "PreToolUse"
+	}
+	return ev == "PreToolUse"
+}
+
+// asks reports whether the agent can ask the user about a tool call on the event: Codex
+// fails such a hook open; Cursor's permission "ask" exists on beforeShellExecution,
+// beforeMCPExecution and preToolUse (not beforeReadFile); Windsurf has no answer but the
+// exit status.
+func asks(to, spelled string) bool {
+	switch to {
+	case vocab.Codex, vocab.Windsurf:
+		return false
+	case vocab.Cursor:
+		return spelled == "beforeShellExecution" || spelled == "beforeMCPExecution" || spelled == "preToolUse"
+	}
+	return true
 }
 
 func block(res *engine.Result, reason string) {

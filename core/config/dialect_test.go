@@ -2,9 +2,11 @@ package config
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -159,4 +161,28 @@ func TestSameCommandInTwoAgentsFormatsIsTwoHooks(t *testing.T) {
 	require.Empty(t, s.Hooks[1].DuplicateOf, "cursor's copy runs")
 	require.Empty(t, s.Hooks[2].DuplicateOf, "factory's copy sees Droid's tool names: it runs")
 	require.Equal(t, s.Hooks[0].ID, s.Hooks[3].DuplicateOf, "a second Claude Code copy runs once")
+}
+
+// TestEveryProfileNamesTheFileANewConfigurationGoesIn: a profile's File is one of the
+// files it reads, in the project (autohand's in the home), read in the profile's dialect:
+// a configuration written there is one the profile loads.
+func TestEveryProfileNamesTheFileANewConfigurationGoesIn(t *testing.T) {
+	root := t.TempDir()
+	project, home := filepath.Join(root, "project"), filepath.Join(root, "home")
+	for _, name := range ProfileNames() {
+		prof, err := LookupProfile(name)
+		require.NoError(t, err)
+		file := prof.File(project, home)
+		require.True(t, strings.HasPrefix(file, project+string(filepath.Separator)) || strings.HasPrefix(file, home+string(filepath.Separator)),
+			"profile %s: File %q is a file of the project or the home", name, file)
+		write(t, file, "{}") // locations that list only existing files (Cline's) list it
+		found := false
+		for _, l := range prof.Locations(project, home, nil) {
+			if glob, _ := filepath.Match(l.Path, file); l.Path == file || glob || strings.HasPrefix(file, l.Path+string(filepath.Separator)) {
+				found = true
+				require.True(t, l.Dialect == nil || l.Dialect == prof.Dialect, "profile %s: %s is read in its dialect", name, file)
+			}
+		}
+		assert.True(t, found, "profile %s: File %q is one of its locations", name, file)
+	}
 }

@@ -130,7 +130,7 @@ var profiles = map[string]*Profile{
 	// concatenated). The system files' places: GEMINI_CLI_SYSTEM_SETTINGS_PATH and
 	// GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else the platform's (getSystemSettingsPath).
 	"gemini": {
-		Name: "gemini", Dialect: dialect.Gemini, Inline: dialect.Gemini, DefaultTimeout: 60 * time.Second,
+		Name: "gemini", file: ".gemini/settings.json", Dialect: dialect.Gemini, Inline: dialect.Gemini, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
 			system, defaults := systemSettings(getenv, "GEMINI_CLI", "gemini-cli", "GeminiCli")
 			return files(dialect.Gemini,
@@ -144,7 +144,7 @@ var profiles = map[string]*Profile{
 	// Codex: each config layer (project .codex, then CODEX_HOME, ~/.codex) may hold hooks.json
 	// and [hooks] in config.toml; Codex loads both, warning when one layer has both.
 	"codex": {
-		Name: "codex", Dialect: dialect.Codex, Inline: dialect.Codex, DefaultTimeout: 600 * time.Second,
+		Name: "codex", file: ".codex/hooks.json", Dialect: dialect.Codex, Inline: dialect.Codex, DefaultTimeout: 600 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Codex,
 				filepath.Join(project, ".codex/hooks.json"),
@@ -160,7 +160,7 @@ var profiles = map[string]*Profile{
 	// places: QWEN_CODE_SYSTEM_SETTINGS_PATH and QWEN_CODE_SYSTEM_DEFAULTS_PATH, else the
 	// platform's (getSystemSettingsPath).
 	"qwen": {
-		Name: "qwen", Dialect: dialect.Qwen, Inline: dialect.Qwen, DefaultTimeout: 60 * time.Second,
+		Name: "qwen", file: ".qwen/settings.json", Dialect: dialect.Qwen, Inline: dialect.Qwen, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
 			system, defaults := systemSettings(getenv, "QWEN_CODE", "qwen-code", "QwenCode")
 			return files(dialect.Qwen,

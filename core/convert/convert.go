@@ -40,7 +40,7 @@ var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, v
 
 // Adapted lists the targets whose hooks can run a command through "hookexec adapt": the
 // agents hookexec answers natively (core/native).
-var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen}
+var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
 
 // Options tune a conversion.
 type Options struct {
@@ -118,6 +118,7 @@ type conv struct {
 	losses   []Loss
 	at       string
 	cmd      string // the current hook's command line, as written for the target
+	inner    string // when cmd runs through "hookexec adapt", the command it runs; else ""
 }
 
 func (c *conv) loss(hook, feature, severity, format string, args ...any) {
@@ -163,12 +164,12 @@ func (c *conv) hook(h *dialect.Hook) {
 		return
 	}
 	ev := event.Lookup(h.Event)
-	c.cmd = command(h)
+	c.cmd, c.inner = command(h), ""
 	if w, ok := unwrap(c.cmd, c.to, c.from); ok {
 		c.cmd = w // back to the agent it was written for: the command as it was
 	} else if a, b := answers(c.from), answers(c.to); a != b && h.Type == "command" {
 		if c.adapter != "" && slices.Contains(Adapted, c.to) && slices.Contains(Targets, c.from) {
-			c.cmd = wrap(c.adapter, c.from, c.to, c.cmd)
+			c.cmd, c.inner = wrap(c.adapter, c.from, c.to, "", c.cmd), c.cmd
 			c.loss(c.at, "answer", "changed", "the command answers in %s words; it now runs through \"%s adapt\", which gives it %s's payload and answers %s in %s (%s must be on the PATH)", a, c.adapter, c.from, c.to, b, c.adapter)
 		} else {
 			c.loss(c.at, "answer", "changed", "the command answers in %s words; %s reads %s: check what it prints", a, c.to, b)
@@ -529,8 +530,8 @@ func (c *conv) cursor(h *dialect.Hook, ev event.Info, tools []string, exact bool
 		if h.TimeoutSet {
 			entry["timeout"] = seconds(h.Timeout)
 		}
-		if h.FailClosed {
-			entry["failClosed"] = true
+		if h.FailClosed || c.inner != "" {
+			entry["failClosed"] = true // hookexec adapt missing or failing blocks, never allows
 		}
 		c.add(name, entry)
 	}
@@ -547,10 +548,14 @@ func (c *conv) copilot(h *dialect.Hook, ev event.Info, tools []string, exact boo
 	c.common(h, "timeout", "env", "cwd", "powershell")
 	for i, name := range names {
 		entry := object{"type": "command"}
+		cmd := c.cmd
+		if c.inner != "" && name[0] >= 'a' && name[0] <= 'z' {
+			cmd = wrap(c.adapter, c.from, c.to, name, c.inner) // camelCase payloads do not name their event
+		}
 		if h.Shell == "powershell" {
-			entry["powershell"] = c.cmd
+			entry["powershell"] = cmd
 		} else {
-			entry["bash"] = c.cmd
+			entry["bash"] = cmd
 		}
 		switch matchers[i] {
 		case "":
@@ -637,9 +642,14 @@ func (r *Result) Report(from, to string) string {
 // AdaptVerb is the hookexec command that runs a converted hook (cmd/hookexec adapt).
 const AdaptVerb = "adapt"
 
-// wrap is the command line that runs cmd through "hookexec adapt".
-func wrap(adapter, from, to, cmd string) string {
-	return adapter + " " + AdaptVerb + " --from " + from + " --to " + to + " " + quote(cmd)
+// wrap is the command line that runs cmd through "hookexec adapt"; event, when not "",
+// names the event for an agent whose payload does not (Copilot CLI's camelCase events).
+func wrap(adapter, from, to, event, cmd string) string {
+	line := adapter + " " + AdaptVerb + " --from " + from + " --to " + to + " "
+	if event != "" {
+		line += "--event " + event + " "
+	}
+	return line + quote(cmd)
 }
 
 // unwrap recovers the command a wrap for (from, to) holds; ok is false for any other command.
@@ -647,6 +657,11 @@ func unwrap(line, from, to string) (string, bool) {
 	for _, adapter := range []string{"hookexec", "hookexec.exe"} {
 		prefix := adapter + " " + AdaptVerb + " --from " + from + " --to " + to + " "
 		rest, ok := strings.CutPrefix(line, prefix)
+		if ev, ok := strings.CutPrefix(rest, "--event "); ok {
+			if _, after, found := strings.Cut(ev, " "); found {
+				rest = after
+			}
+		}
 		if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
 			continue
 		}

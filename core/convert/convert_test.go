@@ -214,10 +214,13 @@ func TestGuardsAreNeverDroppedSilently(t *testing.T) {
 func TestToolNamesAndEventsAreSpelledForTheTarget(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash|Read","hooks":[{"type":"command","command":"g","timeout":3}]}],"UserPromptSubmit":[{"hooks":[{"type":"command","command":"p"}]}]}}`
 	for to, want := range map[string][]string{
-		vocab.Cursor:   {`"beforeShellExecution"`, `"beforeReadFile"`, `"beforeSubmitPrompt"`, `"timeout": 3`},
-		vocab.Copilot:  {`"preToolUse"`, `"matcher": "bash|view"`, `"userPromptSubmitted"`, `"timeoutSec": 3`, `"bash": "g"`},
-		vocab.Windsurf: {`"pre_run_command"`, `"pre_read_code"`, `"pre_user_prompt"`},
-		vocab.Factory:  {`"matcher": "Execute|Read"`},
+		vocab.Cursor: {`"beforeShellExecution"`, `"beforeReadFile"`, `"beforeSubmitPrompt"`, `"timeout": 3`,
+			`"command": "hookexec adapt --from claude --to cursor 'g'"`, `"failClosed": true`},
+		vocab.Windsurf: {`"pre_run_command"`, `"pre_read_code"`, `"pre_user_prompt"`, `"command": "hookexec adapt --from claude --to windsurf 'p'"`},
+		vocab.Copilot: {`"preToolUse"`, `"matcher": "bash|view"`, `"userPromptSubmitted"`, `"timeoutSec": 3`,
+			`"bash": "hookexec adapt --from claude --to copilot --event preToolUse 'g'"`,
+			`"bash": "hookexec adapt --from claude --to copilot --event userPromptSubmitted 'p'"`},
+		vocab.Factory: {`"matcher": "Execute|Read"`},
 	} {
 		r, err := Convert(vocab.Claude, to, "s.json", []byte(src))
 		require.NoError(t, err)

@@ -202,6 +202,8 @@ export interface EngineOptions {
   sources?: string[];
   /** An inline config object, highest precedence. */
   config?: { [key: string]: unknown };
+  /** The dialect `config` is written in ("claude" by default; "cursor", "gemini", "codex", ...). */
+  configDialect?: string;
   defaultTimeoutMs?: number;
   killGraceMs?: number;
   maxParallel?: number;
@@ -241,6 +243,7 @@ const OPTION_NAMES: { [K in keyof EngineOptions]-?: string } = {
   home: 'home',
   sources: 'sources',
   config: 'config',
+  configDialect: 'config_dialect',
   defaultTimeoutMs: 'default_timeout_ms',
   killGraceMs: 'kill_grace_ms',
   maxParallel: 'max_parallel',

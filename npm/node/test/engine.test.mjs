@@ -52,6 +52,30 @@ test('VERSION is the repository VERSION and the binary version', () => {
   assert.match(execFileSync(BIN, ['--version'], { encoding: 'utf8' }), new RegExp(repoVersion.replace(/\./g, '\\.')));
 });
 
+test('configDialect reads the inline config in another agent\'s format (Cursor\'s beforeShellExecution)', async (t) => {
+  const dir = tempDir(t);
+  const cursor = {
+    version: 1,
+    hooks: {
+      beforeShellExecution: [
+        { command: 'case "$(cat)" in *"rm -rf"*) echo \'{"permission":"deny","agent_message":"not here"}\';; esac' },
+      ],
+    },
+  };
+  const engine = await open({ profile: 'claude', projectDir: dir, home: dir, sources: [], config: cursor, configDialect: 'cursor' });
+  try {
+    const denied = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    assert.equal(denied.blocked, true);
+    assert.equal(denied.reason, 'not here');
+    const allowed = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    assert.equal(allowed.blocked, false);
+  } finally {
+    await engine.close();
+  }
+  // A dialect hookexec does not have is an error, not a config read some other way.
+  await assert.rejects(open({ profile: 'claude', projectDir: dir, home: dir, sources: [], config: cursor, configDialect: 'nope' }), HookexecError);
+});
+
 test('fire returns the typed result: a guard blocks rm -rf and lets ls through', async (t) => {
   const dir = tempDir(t);
   const engine = await engineIn(t, dir);

@@ -1,0 +1,206 @@
+package native
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookexec/hookexec/core/engine"
+)
+
+// Some agents are answered only as the agent running one converted hook ("hookexec adapt"),
+// not as agents whose settings install manages: Cursor, GitHub Copilot CLI and Windsurf.
+// Their answer depends on the event as the agent spells it (Cursor's beforeShellExecution
+// and preToolUse take different fields), so their writers take the spelled event.
+
+type spelledAgent struct {
+	display string
+	answer  func(spelled string, r *engine.Result) Answer
+}
+
+var spelledAgents = map[string]spelledAgent{
+	"cursor":   {"Cursor", cursorAnswer},
+	"copilot":  {"GitHub Copilot CLI", copilotAnswer},
+	"windsurf": {"Windsurf", windsurfAnswer},
+}
+
+// Display names an agent for people ("Claude Code", "Cursor"); the name itself when unknown.
+func Display(name string) string {
+	if a := agents[name]; a != nil {
+		return a.Display
+	}
+	if a, ok := spelledAgents[name]; ok {
+		return a.display
+	}
+	return name
+}
+
+// AnswerAs is the native answer of agent for a fire of the event it spells as spelled
+// (the canonical event for the agents of the agents table, whose answers do not depend on
+// the spelling).
+func AnswerAs(agent, spelled string, r *engine.Result) (Answer, error) {
+	if a := agents[agent]; a != nil {
+		return a.answer(r), nil
+	}
+	if a, ok := spelledAgents[agent]; ok {
+		return a.answer(spelled, r), nil
+	}
+	return Answer{}, fmt.Errorf("hookexec: no native answer for agent %q", agent)
+}
+
+// jsonAnswer is exit 0 with v as one JSON line on stdout.
+func jsonAnswer(v map[string]any) Answer {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return Answer{ExitCode: 2, Stderr: []byte("hookexec: encoding the answer: " + err.Error() + "\n")}
+	}
+	return Answer{Stdout: buf.Bytes()}
+}
+
+// exit2 is the block every one of these agents reads from the exit status: 2, the reason
+// on stderr.
+func exit2(r *engine.Result) Answer {
+	return Answer{ExitCode: 2, Stderr: []byte(orText(r.Reason, "blocked by hook") + "\n")}
+}
+
+// cursorAnswer answers in Cursor's words (cursor.com/docs/agent/hooks): permission
+// (allow, deny, ask) with agent_message (what the agent is told) and user_message (what
+// the user sees) on the events that ask for a permission; updated_input on preToolUse;
+// continue on beforeSubmitPrompt and wherever the fire stops the agent; followup_message
+// on stop/subagentStop (a Stop block keeps the agent going); additional_context where
+// Cursor reads it. A block on an event with no JSON form of one is exit 2 with the reason
+// on stderr, which Cursor reads as a deny.
+func cursorAnswer(spelled string, r *engine.Result) Answer {
+	out := map[string]any{}
+	if r.AdditionalContext != "" {
+		out["additional_context"] = r.AdditionalContext
+	}
+	if !r.Continue {
+		out["continue"] = false
+		if r.StopReason != "" {
+			out["user_message"] = r.StopReason
+		}
+	}
+	switch spelled {
+	case "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse":
+		switch {
+		case r.Blocked || r.Decision == "deny":
+			out["permission"] = "deny"
+		case r.Decision == "ask" || r.Decision == "allow":
+			out["permission"] = r.Decision
+		case len(out) > 0 || r.UpdatedInput != nil:
+			out["permission"] = "allow"
+		}
+		if r.Reason != "" && out["permission"] != nil && out["permission"] != "allow" {
+			out["agent_message"] = r.Reason
+			out["user_message"] = r.Reason
+		}
+		if r.SystemMessage != "" {
+			out["user_message"] = r.SystemMessage
+		}
+		if spelled == "preToolUse" && r.UpdatedInput != nil && !r.Blocked {
+			out["updated_input"] = r.UpdatedInput
+		}
+	case "beforeSubmitPrompt":
+		if r.Blocked {
+			out["continue"] = false
+			out["user_message"] = orText(r.Reason, "blocked by hook")
+		}
+	case "stop", "subagentStop":
+		if r.Blocked && r.Reason != "" {
+			out["followup_message"] = r.Reason
+		}
+	case "postToolUse", "postToolUseFailure":
+		if r.Blocked && r.Reason != "" { // Claude Code's PostToolUse block tells the agent why
+			out["additional_context"] = strings.TrimSpace(r.AdditionalContext + "\n" + r.Reason)
+		}
+	default:
+		if r.Blocked {
+			return exit2(r)
+		}
+	}
+	if len(out) == 0 {
+		return Answer{}
+	}
+	return jsonAnswer(out)
+}
+
+// copilotAnswer answers in GitHub Copilot CLI's words (docs.github.com, cli-hooks-reference,
+// both payload spellings alike): permissionDecision (allow, deny, ask) with
+// permissionDecisionReason and modifiedArgs on preToolUse and permissionRequest,
+// decision "block" with reason on agentStop/subagentStop, additionalContext, and
+// continue/stopReason/systemMessage as Claude Code has them. A block on an event with no
+// JSON form of one is exit 2 with the reason on stderr.
+func copilotAnswer(spelled string, r *engine.Result) Answer {
+	out := map[string]any{}
+	if !r.Continue {
+		out["continue"] = false
+		if r.StopReason != "" {
+			out["stopReason"] = r.StopReason
+		}
+	}
+	if r.SystemMessage != "" {
+		out["systemMessage"] = r.SystemMessage
+	}
+	if r.AdditionalContext != "" {
+		out["additionalContext"] = r.AdditionalContext
+	}
+	switch spelled {
+	case "preToolUse", "PreToolUse", "permissionRequest":
+		switch {
+		case r.Blocked || r.Decision == "deny":
+			out["permissionDecision"] = "deny"
+			out["permissionDecisionReason"] = orText(r.Reason, "blocked by hook")
+		case r.Decision == "ask" || r.Decision == "allow":
+			out["permissionDecision"] = r.Decision
+			if r.Reason != "" {
+				out["permissionDecisionReason"] = r.Reason
+			}
+		}
+		if r.UpdatedInput != nil && !r.Blocked {
+			out["modifiedArgs"] = r.UpdatedInput
+		}
+	case "agentStop", "Stop", "subagentStop", "SubagentStop":
+		if r.Blocked {
+			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
+		}
+	default:
+		if r.Blocked {
+			return exit2(r)
+		}
+	}
+	if len(out) == 0 {
+		return Answer{}
+	}
+	return jsonAnswer(out)
+}
+
+// windsurfAnswer answers in Windsurf's words (docs.windsurf.com/windsurf/cascade/hooks):
+// the exit status only. A block of a pre_ hook is exit 2 with the reason on stderr;
+// post_ hooks cannot block, so a block there is told on stderr with exit 0. Messages
+// for the user go to stdout, which Windsurf shows with show_output.
+func windsurfAnswer(spelled string, r *engine.Result) Answer {
+	if (r.Blocked || !r.Continue) && strings.HasPrefix(spelled, "pre_") {
+		if !r.Blocked {
+			return Answer{ExitCode: 2, Stderr: []byte(orText(r.StopReason, "stopped by hook") + "\n")}
+		}
+		return exit2(r)
+	}
+	var a Answer
+	var msg []string
+	for _, s := range []string{r.SystemMessage, r.AdditionalContext} {
+		if s != "" {
+			msg = append(msg, s)
+		}
+	}
+	if len(msg) > 0 {
+		a.Stdout = []byte(strings.Join(msg, "\n") + "\n")
+	}
+	if r.Blocked && r.Reason != "" {
+		a.Stderr = []byte(r.Reason + "\n")
+	}
+	return a
+}
