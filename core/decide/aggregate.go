@@ -28,10 +28,14 @@ type Summary struct {
 // Aggregate folds verdicts given in config order. input is the tool input the host sent (a
 // JSON object, or nil); modified_args are merged into it, updatedInput replaces it.
 // Strongest decision wins (deny > defer > ask > allow > none), texts are joined in config order.
+// The reason is the blocking hooks' reasons when the fire blocks; on an ask (or defer) it is
+// the asking hooks' reasons, not an allowing hook's (Claude Code 2.1.330 shows only those);
+// otherwise every hook's.
 func Aggregate(input []byte, vs []Verdict) Summary {
 	s := Summary{Continue: true}
 	var reasons, blockReasons, stopReasons, contexts, messages, initial []string
 	var perms [][]byte
+	byDecision := map[Decision][]string{}
 	for i := range vs {
 		v := &vs[i]
 		s.Interrupt = s.Interrupt || v.Interrupt
@@ -60,6 +64,7 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 		}
 		if v.Reason != "" {
 			reasons = append(reasons, v.Reason)
+			byDecision[v.Decision] = append(byDecision[v.Decision], v.Reason)
 		}
 		if !v.Continue {
 			s.Continue = false
@@ -92,8 +97,11 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 			}
 		}
 	}
-	if s.Blocked {
+	switch {
+	case s.Blocked:
 		reasons = blockReasons
+	case (s.Decision == Ask || s.Decision == Defer) && len(byDecision[s.Decision]) > 0:
+		reasons = byDecision[s.Decision]
 	}
 	s.Reason = strings.Join(reasons, "\n")
 	s.StopReason = strings.Join(stopReasons, "\n")

@@ -140,7 +140,13 @@ func Read(in Input) Verdict {
 				v.block(in.Event, "hook output unparseable and fail_closed is set")
 				return v
 			}
-			v.Warnings = append(v.Warnings, msg)
+			if in.Vocabulary == ClaudeCode && in.ExitCode == 0 {
+				// Claude Code 2.1.330: output that starts with '{' is JSON; when it does not
+				// parse, the hook is a non-blocking error and its text goes nowhere.
+				v.Error = msg
+			} else {
+				v.Warnings = append(v.Warnings, msg)
+			}
 		} else {
 			v.Output = doc.MarshalTo(nil)
 		}
@@ -193,7 +199,7 @@ func Read(in Input) Verdict {
 		switch {
 		case doc != nil:
 			v.apply(in, doc)
-		case len(stdout) > 0 && takesTextContext(in.Event.Name):
+		case len(stdout) > 0 && stdout[0] != '{' && takesTextContext(in.Event.Name):
 			v.AdditionalContext = string(stdout)
 		case len(stdout) > 0 && in.Vocabulary == Qwen && stdout[0] != '{':
 			v.SystemMessage = string(stdout) // Qwen Code shows other events' text to the user

@@ -45,6 +45,7 @@ func TestRead(t *testing.T) {
 		{name: "continue false on Stop does not block", in: Input{Event: stop, Stdout: []byte(`{"continue":false,"stopReason":"halt"}`)}},
 		{name: "Stop block keeps the agent going", in: Input{Event: stop, Stdout: []byte(`{"decision":"block","reason":"tests fail"}`)}, decision: Deny, blocked: true, reason: "tests fail", cont: true},
 		{name: "text on UserPromptSubmit is context", in: Input{Event: prompt, Stdout: []byte("branch: main\n")}, context: "branch: main", cont: true},
+		{name: "text starting with { that is not JSON is an error, not context", in: Input{Event: prompt, Stdout: []byte("{{.ID}}\n{{ .Names }}\n")}, cont: true, errSub: "not valid JSON"},
 		{name: "text on PreToolUse is not context", in: Input{Event: pre, Stdout: []byte("hello")}, cont: true},
 		{name: "timeout is an error", in: Input{Event: pre, Failure: "timed out after 1s"}, cont: true, errSub: "timed out"},
 		{name: "timeout fail_closed blocks", in: Input{Event: pre, Failure: "timed out after 1s", FailClosed: true}, decision: Deny, blocked: true, reason: "hook failed and fail_closed is set: timed out after 1s", cont: true, errSub: "timed out"},
@@ -116,6 +117,20 @@ func TestAggregateReplaceThenMerge(t *testing.T) {
 	require.Equal(t, None, s.Decision)
 	require.False(t, s.Blocked)
 	require.True(t, s.Continue)
+}
+
+// TestAggregateAskKeepsTheAskingReasons: an ask's reason is the asking hooks' alone, in
+// config order, as Claude Code 2.1.330 tells the model (live vector permission_decisions).
+func TestAggregateAskKeepsTheAskingReasons(t *testing.T) {
+	vs := []Verdict{
+		{Decision: Allow, Reason: "reads are fine", Continue: true},
+		{Decision: Ask, Reason: "confirm writes", Continue: true},
+		{Decision: Allow, Reason: "default allow", Continue: true},
+		{Decision: Ask, Reason: "really?", Continue: true},
+	}
+	a := Aggregate(nil, vs)
+	require.Equal(t, Ask, a.Decision)
+	require.Equal(t, "confirm writes\nreally?", a.Reason)
 }
 
 func TestAggregateWithoutBlockKeepsEveryReason(t *testing.T) {

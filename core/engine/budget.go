@@ -14,7 +14,10 @@ import (
 
 // Claude Code runs its SessionEnd hooks under one shared budget (1.5 s, raised by the
 // longest timeout a file sets, up to 60 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS in the
-// environment overrides it), so that quitting never waits long for them.
+// environment overrides it), so that quitting never waits long for them. A SessionEnd hook
+// that sets no timeout has its own default of 1.5 s, or the variable's value when it is
+// set (2.1.330: max(CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS ?? 1500, 0)): another hook's
+// timeout raises the budget, not the default.
 
 // sessionEndEnv overrides the SessionEnd budget, in milliseconds.
 const sessionEndEnv = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
@@ -44,15 +47,39 @@ func sessionEndBudget(set *config.Set, env []string) time.Duration {
 	if !found {
 		return 0
 	}
+	if d := sessionEndOverride(env); d > 0 {
+		return d
+	}
+	return dialect.SessionEndBudget(timeouts)
+}
+
+// sessionEndOverride is CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS of env; 0 when unset or not
+// a positive number of milliseconds.
+func sessionEndOverride(env []string) time.Duration {
 	for i := len(env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env[i], sessionEndEnv+"="); ok {
 			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
 				return time.Duration(n) * time.Millisecond
 			}
-			break
+			return 0
 		}
 	}
-	return dialect.SessionEndBudget(timeouts)
+	return 0
+}
+
+// sessionEndDefaults gives the Claude Code SessionEnd hooks that set no timeout the
+// environment's override as their own timeout, when it is set (they keep 1.5 s otherwise).
+func sessionEndDefaults(set *config.Set, env []string) {
+	d := sessionEndOverride(env)
+	if d == 0 {
+		return
+	}
+	for i := range set.Hooks {
+		h := &set.Hooks[i]
+		if h.Event == "SessionEnd" && h.Dialect == dialect.Claude && !h.TimeoutSet {
+			h.Timeout = d
+		}
+	}
 }
 
 // budgetFor returns the context a hook of the fire runs under: the fire's SessionEnd budget

@@ -246,6 +246,7 @@ func (e *Engine) load() (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	sessionEndDefaults(set, e.hostEnv())
 	p := index(set)
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, e.hostEnv())

@@ -312,6 +312,38 @@ func TestSessionEndSharedBudget(t *testing.T) {
 	require.Zero(t, e4.plan.Load().sessionEnd, "cli-agent has no shared budget")
 }
 
+// TestSessionEndDefaultFollowsOverride: a SessionEnd hook that sets no timeout has
+// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS as its own timeout when it is set, 1.5 s when not;
+// another hook's timeout raises only the shared budget (found live against 2.1.330:
+// tests/live/claude/vectors/sessionend_budget_env_raises.json, sessionend_budget_other_hook.json).
+func TestSessionEndDefaultFollowsOverride(t *testing.T) {
+	cfg := hookCfg("SessionEnd", map[string]any{"type": "command", "command": "sleep 2; echo finished"})
+	e, _ := open(t, cfg, claudeProfile, func(o *Options) { o.Env = map[string]string{sessionEndEnv: "60000"} })
+	cfgr, err := e.Config()
+	require.NoError(t, err)
+	require.EqualValues(t, 60000, cfgr.Hooks[0].TimeoutMs)
+	r := fireT(t, e, "SessionEnd", `{"reason":"other"}`)
+	require.False(t, r.Hooks[0].TimedOut, "the override, not 1.5 s, is the hook's timeout: %s", r.Hooks[0].Error)
+	require.Equal(t, "finished\n", r.Hooks[0].Stdout)
+
+	e2, _ := open(t, cfg, claudeProfile)
+	cfgr, err = e2.Config()
+	require.NoError(t, err)
+	require.EqualValues(t, 1500, cfgr.Hooks[0].TimeoutMs, "without the override: 1.5 s")
+
+	// Another hook's timeout of 6 s raises the budget to 6 s; this hook keeps its 1.5 s.
+	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"SessionEnd": []any{
+		map[string]any{"hooks": []any{
+			map[string]any{"type": "command", "command": "true", "timeout": 6},
+			map[string]any{"type": "command", "command": "sleep 30"}}}}}})
+	two := string(b)
+	e3, _ := open(t, two, claudeProfile)
+	require.Equal(t, 6*time.Second, e3.plan.Load().sessionEnd)
+	cfgr, err = e3.Config()
+	require.NoError(t, err)
+	require.EqualValues(t, 1500, cfgr.Hooks[1].TimeoutMs)
+}
+
 // listen collects listener messages by kind.
 func listen(t *testing.T, e *Engine) func(kind string, n int) [][]byte {
 	var mu sync.Mutex

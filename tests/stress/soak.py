@@ -70,7 +70,8 @@ def kinds(scratch, setsid):
         "badutf8": (8, r"""printf '{"decision":"block","reason":"\377\376 \\u0000"}'; printf '\300\200' >&2""", 30,
                     lambda r, h: r["blocked"]),
         "garbage": (8, """printf '{"decision": '""", 30,
-                    lambda r, h: h["exit_code"] == 0 and not r["blocked"] and any("not valid JSON" in w for w in r["warnings"])),
+                    lambda r, h: h["exit_code"] == 0 and not r["blocked"]
+                    and ("not valid JSON" in h["error"] or any("not valid JSON" in w for w in r["warnings"]))),
         "bigin": (8, "exit 0", 30, lambda r, h: h["exit_code"] == 0 and not h["timed_out"]),
         "closed": (8, "exec 1>&- 2>&-; exit 3", 30, lambda r, h: h["exit_code"] == 3),
         # The slow ones: they end by timeout (0.15 s) and grace (0.1 s) or by the grace alone.

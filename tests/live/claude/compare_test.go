@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/livetest"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
@@ -42,6 +44,15 @@ func compare(c *suite.Comparison) []string {
 	if got := shown(stream(run.Stdout)); !reflect.DeepEqual(sys, got) && v.Skip["system_message"] == "" && (len(sys) > 0 || len(got) > 0) {
 		problems = append(problems, fmt.Sprintf("system messages: hookexec %q, Claude Code showed %q", sys, got))
 	}
+	// asyncRewake: each wake-up hookexec's listener got reached the model.
+	if l, ok := c.Setup.(*listened); ok && v.Skip["rewake"] == "" {
+		for _, msg := range l.rewakeMessages() {
+			if !strings.Contains(all, msg) {
+				problems = append(problems, fmt.Sprintf("asyncRewake: hookexec wakes the model with %q, Claude Code never sent it", msg))
+			}
+		}
+	}
+	promptFires, promptBlocked := 0, false
 	for i, f := range fires {
 		r := results[i]
 		if !reflect.DeepEqual(f.Ran, ran[i]) && v.Skip["ran"] == "" {
@@ -51,8 +62,14 @@ func compare(c *suite.Comparison) []string {
 			ToolName  string          `json:"tool_name"`
 			ToolInput json.RawMessage `json:"tool_input"`
 			ToolUseID string          `json:"tool_use_id"`
+			Cwd       string          `json:"cwd"`
 		}
 		_ = json.Unmarshal([]byte(f.Payload), &p)
+		// The tool ran where Claude Code's session was (a worktree, a directory cd'd to).
+		cwd := p.Cwd
+		if cwd == "" {
+			cwd = tree.Project
+		}
 		switch f.Event {
 		case "PreToolUse", "Stop", "SubagentStop", "SessionEnd":
 		default:
@@ -66,20 +83,29 @@ func compare(c *suite.Comparison) []string {
 			// of the log got that payload (the recorder can lose the race when another
 			// PostToolUse hook ends the session).
 			toolRan := postToolFired(run.Log, p.ToolUseID)
-			// In print mode there is nobody to ask: the host treats "ask" as a refusal.
-			blocked := r.Blocked || r.Decision == "ask"
+			// In print mode there is nobody to ask: the host treats "ask" as a refusal. A
+			// "defer" hands the call to the caller: the tool does not run and the session
+			// ends (stop_reason tool_deferred), to be resumed with the caller's answer.
+			deferred := !r.Blocked && r.Decision == "defer"
+			blocked := r.Blocked || r.Decision == "ask" || deferred
 			// A PermissionRequest for the same call decides the tool's fate when this
 			// fire lets it through (compared at that fire).
 			askedPermission := permissionFire(fires, i) >= 0 && !blocked
+			// Claude Code's own permission check denied the call (PermissionDenied fired for
+			// it): hooks had nothing to do with it.
+			if !blocked && firedFor(fires, "PermissionDenied", p.ToolUseID) {
+				break
+			}
 			if blocked == toolRan && !askedPermission {
 				add(i, "hookexec blocked=%v (%s %q) but Claude Code ran the tool=%v", blocked, r.Decision, r.Reason, toolRan)
 			}
 			stoppedLater := false
 			for _, later := range results[i+1:] {
-				stoppedLater = stoppedLater || !later.Continue
+				stoppedLater = stoppedLater || !later.Continue || later.Interrupt
 			}
-			if wentOn := hasLaterTurn(fires[i+1:]); r.Continue != wentOn && !stoppedLater && v.Skip["continue"] == "" {
-				add(i, "hookexec continue=%v, but Claude Code went on=%v", r.Continue, wentOn)
+			goesOn := r.Continue && !deferred
+			if wentOn := hasLaterTurn(fires[i+1:]); goesOn != wentOn && !stoppedLater && v.Skip["continue"] == "" {
+				add(i, "hookexec continue=%v (decision %s), but Claude Code went on=%v", r.Continue, r.Decision, wentOn)
 			}
 			tr, ok := toolResults[p.ToolUseID]
 			if !ok {
@@ -91,7 +117,7 @@ func compare(c *suite.Comparison) []string {
 				}
 				break
 			}
-			if p.ToolName != "Bash" || askedPermission && !toolRan {
+			if p.ToolName != "Bash" || askedPermission && !toolRan || replacedOutput(fires, results, p.ToolUseID) {
 				break
 			}
 			input := map[string]any{}
@@ -102,7 +128,7 @@ func compare(c *suite.Comparison) []string {
 				input = upd
 			}
 			command, _ := input["command"].(string)
-			want := suite.ShellOutput(tree.Project, command)
+			want := suite.ShellOutput(cwd, command)
 			if tr.IsError && strings.Contains(tr.Text, "hook") {
 				add(i, "hookexec lets the tool run (decision %s) but Claude Code blocked it: %q", r.Decision, tr.Text)
 			} else if !strings.Contains(tr.Text, want) {
@@ -123,8 +149,22 @@ func compare(c *suite.Comparison) []string {
 				if allowed := r.Decision == "allow"; allowed != toolRan {
 					add(i, "permission: hookexec decision %s (%q), Claude Code ran the tool=%v", r.Decision, r.Reason, toolRan)
 				}
-				if tr, ok := toolResults[q.ToolUseID]; ok && r.Decision == "deny" && r.Reason != "" && !strings.Contains(tr.Text, r.Reason) {
+				tr, ok := toolResults[q.ToolUseID]
+				if ok && r.Decision == "deny" && r.Reason != "" && !strings.Contains(tr.Text, r.Reason) {
 					add(i, "permission reason: hookexec %q, Claude Code told the model %q", r.Reason, tr.Text)
+				}
+				// An allow's updatedInput is what the tool ran.
+				var upd struct {
+					Command string `json:"command"`
+				}
+				if ok && toolRan && json.Unmarshal(r.UpdatedInput, &upd) == nil && upd.Command != "" {
+					if want := suite.ShellOutput(cwd, upd.Command); !strings.Contains(tr.Text, want) {
+						add(i, "permission updatedInput: hookexec runs %q (prints %q), Claude Code's tool returned %q", upd.Command, want, tr.Text)
+					}
+				}
+				// A deny with interrupt stops the agent.
+				if r.Interrupt && hasLaterTurn(fires[i+1:]) {
+					add(i, "hookexec interrupts (deny with interrupt), but Claude Code went on")
 				}
 				break
 			}
@@ -136,12 +176,86 @@ func compare(c *suite.Comparison) []string {
 			if r.Blocked && continued && r.Reason != "" && !strings.Contains(all, r.Reason) {
 				add(i, "Stop reason %q never reached the model", r.Reason)
 			}
-		case "UserPromptSubmit":
-			asked := len(run.Model.MainRequests()) > 0
-			if r.Blocked == asked {
-				add(i, "prompt: hookexec blocked=%v, Claude Code sent it to the model=%v", r.Blocked, asked)
+		case "UserPromptSubmit", "UserPromptExpansion":
+			// The prompt reaches the model unless one of these fires blocks it.
+			promptFires++
+			promptBlocked = promptBlocked || r.Blocked
+			if asked := len(run.Model.MainRequests()) > 0; r.Blocked && asked {
+				add(i, "prompt: hookexec blocks (%q), Claude Code sent it to the model", r.Reason)
+			}
+		case "ConfigChange":
+			// A block keeps the change out of the session: the env the changed file sets
+			// never reaches a later command, which echoes NAME=$NAME.
+			var q struct {
+				FilePath string `json:"file_path"`
+			}
+			_ = json.Unmarshal([]byte(f.Payload), &q)
+			var settings struct {
+				Env map[string]string `json:"env"`
+			}
+			data, _ := os.ReadFile(q.FilePath)
+			_ = json.Unmarshal(data, &settings)
+			for k, val := range settings.Env {
+				// Only the calls that started after this fire count: the change is known by
+				// then (a file watcher may report it late under load).
+				applied, echoed := false, false
+				for _, g := range fires[i+1:] {
+					var q struct {
+						ToolUseID string `json:"tool_use_id"`
+					}
+					_ = json.Unmarshal([]byte(g.Payload), &q)
+					if tr, ok := toolResults[q.ToolUseID]; ok && g.Event == "PreToolUse" {
+						applied = applied || strings.Contains(tr.Text, k+"="+val)
+						echoed = echoed || strings.Contains(tr.Text, k+"=")
+					}
+				}
+				if echoed && applied == r.Blocked {
+					add(i, "config change: hookexec blocked=%v (%q), Claude Code applied %s=%s: %v", r.Blocked, r.Reason, k, val, applied)
+				}
+			}
+		case "PreCompact":
+			// A block stops the compaction (Claude Code says so in compact_error); a
+			// compaction can also fail on its own (too few messages).
+			compacted := false
+			for _, g := range fires[i+1:] {
+				compacted = compacted || g.Event == "PostCompact"
+			}
+			hookBlocked := bytes.Contains(run.Stdout, []byte("Compaction blocked by PreCompact hook"))
+			if r.Blocked && compacted || r.Blocked != hookBlocked {
+				add(i, "compaction: hookexec blocked=%v (%q), Claude Code compacted=%v, blocked by a hook=%v", r.Blocked, r.Reason, compacted, hookBlocked)
+			} else if r.Blocked && !strings.Contains(string(run.Stdout), r.Reason) {
+				add(i, "compaction: hookexec's reason %q is not what Claude Code reported", r.Reason)
+			}
+		case "WorktreeCreate":
+			// The hook's path is the session's directory; a failed hook ends the session before
+			// its first prompt.
+			started := false
+			for _, g := range fires[i+1:] {
+				var q struct {
+					Cwd string `json:"cwd"`
+				}
+				_ = json.Unmarshal([]byte(g.Payload), &q)
+				if g.Event == "UserPromptSubmit" || g.Event == "PreToolUse" {
+					started = true
+					if !r.Blocked && q.Cwd != r.WorktreePath {
+						add(i, "worktree: hookexec path %q, Claude Code's session ran in %q", r.WorktreePath, q.Cwd)
+						break
+					}
+				}
+			}
+			if r.Blocked == started {
+				add(i, "worktree: hookexec blocked=%v (%q), Claude Code started the session=%v", r.Blocked, r.Reason, started)
 			}
 		case "PostToolUse", "PostToolUseFailure":
+			// updatedToolOutput replaces what the model gets.
+			var out struct {
+				Stdout string `json:"stdout"`
+			}
+			if len(r.UpdatedToolOutput) > 0 && json.Unmarshal(r.UpdatedToolOutput, &out) == nil && out.Stdout != "" {
+				if tr, ok := toolResults[p.ToolUseID]; !ok || !strings.Contains(tr.Text, out.Stdout) {
+					add(i, "updatedToolOutput: hookexec replaces the output with %q, Claude Code told the model %q", out.Stdout, tr.Text)
+				}
+			}
 			if wentOn := hasLaterTurn(fires[i+1:]); !r.Continue && wentOn {
 				add(i, "hookexec continue=false, but Claude Code went on")
 			}
@@ -164,6 +278,9 @@ func compare(c *suite.Comparison) []string {
 				add(i, "env export %s=%q never reached a tool", k, val)
 			}
 		}
+	}
+	if asked := len(run.Model.MainRequests()) > 0; promptFires > 0 && !promptBlocked && !asked {
+		problems = append(problems, "prompt: hookexec blocks no prompt hook, but Claude Code never sent the prompt to the model")
 	}
 	return append(problems, compareMCPCalls(tree)...)
 }
@@ -219,6 +336,35 @@ func postToolFired(log []livetest.Entry, id string) bool {
 		}
 		_ = json.Unmarshal([]byte(e.Stdin), &q)
 		if (q.Event == "PostToolUse" || q.Event == "PostToolUseFailure") && q.ToolUseID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// firedFor says whether an event fired for the tool call id.
+func firedFor(fires []livetest.Fire, event, id string) bool {
+	for _, f := range fires {
+		var q struct {
+			ToolUseID string `json:"tool_use_id"`
+		}
+		_ = json.Unmarshal([]byte(f.Payload), &q)
+		if f.Event == event && q.ToolUseID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// replacedOutput says whether hookexec's PostToolUse result for the call replaces the tool's
+// output (updatedToolOutput, compared at that fire).
+func replacedOutput(fires []livetest.Fire, results []*engine.Result, id string) bool {
+	for i, f := range fires {
+		var q struct {
+			ToolUseID string `json:"tool_use_id"`
+		}
+		_ = json.Unmarshal([]byte(f.Payload), &q)
+		if f.Event == "PostToolUse" && q.ToolUseID == id && len(results[i].UpdatedToolOutput) > 0 && string(results[i].UpdatedToolOutput) != "null" {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@
 package claude
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hookexec/hookexec/core/engine"
@@ -28,7 +30,7 @@ var recorded = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Perm
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionStart",
 	"SessionEnd", "PreCompact", "PostCompact", "Setup", "InstructionsLoaded", "ConfigChange", "CwdChanged",
 	"FileChanged", "TaskCreated", "TaskCompleted", "TeammateIdle", "WorktreeCreate", "WorktreeRemove",
-	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch"}
+	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch", "MessageDisplay"}
 
 var agent = suite.Agent{
 	Name: "claude", Title: "Claude Code", Package: "@anthropic-ai/claude-code", Bin: "claude", Gate: "HOOKEXEC_LIVE_CLAUDE",
@@ -78,12 +80,25 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	}
 	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
 		"--settings", settingsFile}
+	var stdin bytes.Buffer
+	if len(v.Stdin) > 0 {
+		// The user messages come on stdin, one per line, in place of the prompt.
+		args = append([]string{"-p", "--input-format", "stream-json"}, args[2:]...)
+		for _, line := range v.Stdin {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, line); err != nil {
+				return nil, err
+			}
+			stdin.Write(append(compact.Bytes(), '\n'))
+		}
+	}
 	if !slices.Contains(v.Args, "--permission-mode") {
 		args = append(args, "--dangerously-skip-permissions")
 	}
 	args = append(args, v.Args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = tree.Project
+	cmd.Stdin = &stdin
 	env["ANTHROPIC_BASE_URL"] = base
 	env["ANTHROPIC_API_KEY"] = "sk-ant-fake-key-for-offline-tests"
 	for k, val := range env {
@@ -103,13 +118,18 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 
 // setup gives prompt and agent hooks the fake API's answer: Claude Code asks the fake
 // API, whose answer to requests without tools is v.Side. mcp_tool hooks call the vector's
-// MCP server (mcp_test.go).
-func setup(e *engine.Engine, v suite.Vector) error {
+// MCP server (mcp_test.go). It returns the listener's record of the vector's background
+// results (asyncRewake wake-ups).
+func setup(e *engine.Engine, v suite.Vector) (any, error) {
+	l := &listened{}
+	if err := e.SetListener(l.add); err != nil {
+		return nil, err
+	}
 	servers, err := mcpServers(v)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
+	return l, e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
 		if hookType == "mcp_tool" {
 			return mcpEvaluate(ctx, servers, hook)
 		}
@@ -163,4 +183,29 @@ func agentAnswer(v suite.Vector, hook []byte) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// listened records what the engine told its listener.
+type listened struct {
+	mu      sync.Mutex
+	rewakes []string // the messages of "rewake" notes
+}
+
+func (l *listened) add(kind string, data []byte) {
+	if kind != "rewake" {
+		return
+	}
+	var m struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(data, &m)
+	l.mu.Lock()
+	l.rewakes = append(l.rewakes, m.Message)
+	l.mu.Unlock()
+}
+
+func (l *listened) rewakeMessages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.rewakes...)
 }

@@ -102,6 +102,21 @@ func (t Tree) WriteFiles(files map[string]json.RawMessage) error {
 type Entry struct {
 	Name  string `json:"name"`
 	Stdin string `json:"stdin"`
+	Pid   int    `json:"pid"`
+}
+
+// Alive says whether the rec process of an entry is still running (a zombie is not).
+func (e Entry) Alive() bool {
+	if e.Pid <= 0 {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", e.Pid))
+	if err != nil {
+		return false
+	}
+	// pid (comm) S ...: the state follows the last ")".
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
 
 // ReadLog reads a rec log; a missing log is empty (no hook ran).

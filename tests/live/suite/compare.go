@@ -24,6 +24,8 @@ type Comparison struct {
 	Fires   []livetest.Fire
 	Results []*engine.Result
 	Ran     [][]string
+	// Setup is what the Agent's Setup returned for the vector (nil without one).
+	Setup any
 }
 
 // Texts is every string of the main conversation's requests (messages and system, not the

@@ -53,25 +53,28 @@ func (s *fieldSet) sorted() map[string][]string {
 
 // fieldDiffs compares the fields seen with the recorded ones, one line per event that
 // differs. A field (or event) seen that the record lacks is always a difference: the agent
-// sent something our payload model does not know. A recorded one that was not seen counts
-// only on a full run: a partial run (-run, HOOKEXEC_LIVE_ONLY) fires only some events, and
-// an event only with what its vectors make it send.
-func fieldDiffs(seen, golden map[string][]string, version string, full bool) []string {
+// sent something our payload model does not know. A recorded field of an event that fired
+// but was not seen counts only on a full run: a partial run (-run, HOOKEXEC_LIVE_ONLY) fires
+// an event only with what its vectors make it send. A recorded event that did not fire at
+// all is a note, not a difference (some fire on a file watcher's time: FileChanged).
+func fieldDiffs(seen, golden map[string][]string, version string, full bool) (diffs, notes []string) {
 	events := map[string]bool{}
 	for ev := range seen {
 		events[ev] = true
 	}
 	if full {
 		for ev := range golden {
-			events[ev] = true
+			if _, fired := seen[ev]; !fired {
+				notes = append(notes, ev)
+			}
 		}
+		sort.Strings(notes)
 	}
 	names := make([]string, 0, len(events))
 	for ev := range events {
 		names = append(names, ev)
 	}
 	sort.Strings(names)
-	var diffs []string
 	for _, ev := range names {
 		known := map[string]bool{}
 		for _, k := range golden[ev] {
@@ -101,7 +104,7 @@ func fieldDiffs(seen, golden map[string][]string, version string, full bool) []s
 			diffs = append(diffs, fmt.Sprintf("%s: %s's %v not sent", ev, version, missing))
 		}
 	}
-	return diffs
+	return diffs, notes
 }
 
 // fieldsFile is the payload-field record: the version that sent them, and per event the
@@ -137,7 +140,11 @@ func checkPayloadFields(file, version string, full bool) int {
 		fmt.Println("payload fields:", err, "(HOOKEXEC_LIVE_UPDATE=1 writes it)")
 		return 1
 	}
-	if diffs := fieldDiffs(seen, golden.Events, golden.Version, full); len(diffs) > 0 {
+	diffs, notes := fieldDiffs(seen, golden.Events, golden.Version, full)
+	if len(notes) > 0 {
+		fmt.Printf("payload fields: no vector fired %s this run\n", strings.Join(notes, ", "))
+	}
+	if len(diffs) > 0 {
 		fmt.Printf("payload fields differ from %s (check the new fields, then HOOKEXEC_LIVE_UPDATE=1):\n  %s\n", file, strings.Join(diffs, "\n  "))
 		return 1
 	}

@@ -11,28 +11,31 @@ func TestFieldDiffs(t *testing.T) {
 		"Stop":       {"cwd", "stop_hook_active"},
 	}
 	tests := []struct {
-		name string
-		seen map[string][]string
-		full bool
-		want []string
+		name  string
+		seen  map[string][]string
+		full  bool
+		want  []string
+		notes []string
 	}{
-		{"full run, as recorded", golden, true, nil},
+		{"full run, as recorded", golden, true, nil, nil},
 		// A -run filter: Stop never fired, PreToolUse without one field. Not a difference.
-		{"partial run, subset", map[string][]string{"PreToolUse": {"cwd", "tool_name"}}, false, nil},
+		{"partial run, subset", map[string][]string{"PreToolUse": {"cwd", "tool_name"}}, false, nil, nil},
 		{"partial run, new field", map[string][]string{"PreToolUse": {"cwd", "effort"}}, false,
-			[]string{"PreToolUse: new fields [effort]"}},
+			[]string{"PreToolUse: new fields [effort]"}, nil},
 		{"partial run, new event", map[string][]string{"Setup": {"cwd"}}, false,
-			[]string{"Setup: new fields [cwd]"}},
-		{"full run, event not fired", map[string][]string{"PreToolUse": {"cwd", "tool_input", "tool_name"}}, true,
-			[]string{"Stop: 2.1.330's [cwd stop_hook_active] not sent"}},
+			[]string{"Setup: new fields [cwd]"}, nil},
+		{"full run, field not sent", map[string][]string{"PreToolUse": {"cwd", "tool_input", "tool_name"}, "Stop": {"cwd"}}, true,
+			[]string{"Stop: 2.1.330's [stop_hook_active] not sent"}, nil},
+		// An event no vector fired (a file watcher's timing) is a note, not a difference.
+		{"full run, event not fired", map[string][]string{"PreToolUse": {"cwd", "tool_input", "tool_name"}}, true, nil, []string{"Stop"}},
 		{"full run, field gone and field new", map[string][]string{"PreToolUse": {"cwd", "tool_input", "tool_use_id"}, "Stop": {"cwd", "stop_hook_active"}}, true,
-			[]string{"PreToolUse: new fields [tool_use_id]; 2.1.330's [tool_name] not sent"}},
+			[]string{"PreToolUse: new fields [tool_use_id]; 2.1.330's [tool_name] not sent"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fieldDiffs(tt.seen, golden, "2.1.330", tt.full)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("fieldDiffs = %q, want %q", got, tt.want)
+			got, notes := fieldDiffs(tt.seen, golden, "2.1.330", tt.full)
+			if !reflect.DeepEqual(got, tt.want) || !reflect.DeepEqual(notes, tt.notes) {
+				t.Errorf("fieldDiffs = %q, notes %q; want %q, %q", got, notes, tt.want, tt.notes)
 			}
 		})
 	}

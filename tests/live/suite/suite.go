@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,8 +67,11 @@ type Vector struct {
 	Side  string                     `json:"side"`
 	Files map[string]json.RawMessage `json:"files"`
 	// Args are extra arguments for the agent's command.
-	Args []string          `json:"args"`
-	Env  map[string]string `json:"env"`
+	Args []string `json:"args"`
+	// Stdin are the lines written to the agent's stdin, one JSON value each (Claude Code:
+	// the user messages of --input-format stream-json, in place of the prompt).
+	Stdin []json.RawMessage `json:"stdin"`
+	Env   map[string]string `json:"env"`
 	// HTTP are the routes of a local server the vector's http hooks call ($HTTP/<route>).
 	HTTP map[string]Route `json:"http"`
 	// Hookexec are extra engine options (engine.ParseOptions) for the hookexec side.
@@ -158,8 +162,9 @@ type Agent struct {
 	// Env is added to the environment of both sides.
 	Env map[string]string
 	// Setup prepares the hookexec side's engine for a vector (nil: nothing), e.g. an
-	// evaluator that gives prompt hooks the fake API's answer.
-	Setup func(e *engine.Engine, v Vector) error
+	// evaluator that gives prompt hooks the fake API's answer or a listener; what it returns
+	// is the Comparison's Setup.
+	Setup func(e *engine.Engine, v Vector) (any, error)
 	// Compare replaces the default comparison (nil: Compare).
 	Compare func(c *Comparison) []string
 	// PayloadFields is the file recording the payload fields the pinned version sends per
@@ -410,7 +415,7 @@ func runNative(t *testing.T, path string) ([]string, Vector, Outcome) {
 			}
 		}
 	}
-	results, ran := runHookexec(t, tree, v, fires)
+	results, ran, setup := runHookexec(t, tree, v, fires)
 	if testing.Verbose() {
 		for i, r := range results {
 			t.Logf("hookexec %s ran %v: %s", fires[i].Event, ran[i], r.JSON())
@@ -426,7 +431,7 @@ func runNative(t *testing.T, path string) ([]string, Vector, Outcome) {
 		}
 		return problems, v, outcome
 	}
-	c := &Comparison{V: v, Tree: tree, Run: run, Fires: fires, Results: results, Ran: ran}
+	c := &Comparison{V: v, Tree: tree, Run: run, Fires: fires, Results: results, Ran: ran, Setup: setup}
 	cmp := Compare
 	if a.Compare != nil {
 		cmp = a.Compare
@@ -620,6 +625,21 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A hook the agent left running when it exited (it stopped waiting but did not kill
+	// it) may still log: wait for every rec process to end, so that whether a hook
+	// finished (rec -done) does not depend on when the log is read. 120 s is a hang guard.
+	for deadline := time.Now().Add(120 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		alive := false
+		for _, e := range entries {
+			alive = alive || e.Alive()
+		}
+		if !alive {
+			break
+		}
+		if entries, err = livetest.ReadLog(log); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return Run{Model: model, Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Log: entries}
 }
 
@@ -631,7 +651,7 @@ func withContext(ctx context.Context, c *exec.Cmd) *exec.Cmd {
 
 // runHookexec fires, in order, every event the agent fired, with the stdin the agent gave
 // its hooks, through hookexec's engine (the agent's profile, the same files and env).
-func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fire) ([]*engine.Result, [][]string) {
+func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fire) ([]*engine.Result, [][]string, any) {
 	log := filepath.Join(tree.Root, "hookexec.log")
 	opts := map[string]any{}
 	for k, x := range v.Hookexec {
@@ -649,14 +669,14 @@ func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fi
 		t.Fatal(err)
 	}
 	defer e.Close()
+	var setup any
 	if state.a.Setup != nil {
-		if err := state.a.Setup(e, v); err != nil {
+		if setup, err = state.a.Setup(e, v); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var results []*engine.Result
-	var ran [][]string
-	seen := 0
+	var bounds []int // the log's length after each fire
 	for _, f := range fires {
 		r, err := e.Fire(f.Event, []byte(f.Payload))
 		if err != nil {
@@ -667,8 +687,65 @@ func runHookexec(t *testing.T, tree livetest.Tree, v Vector, fires []livetest.Fi
 			t.Fatal(err)
 		}
 		results = append(results, r)
-		ran = append(ran, livetest.Names(entries[seen:]))
-		seen = len(entries)
+		bounds = append(bounds, len(entries))
 	}
-	return results, ran
+	// Close waits for the hooks still running in the background (async), whose results
+	// reach the listener.
+	e.Close()
+	entries, err := livetest.ReadLog(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return results, attribute(fires, entries, bounds), setup
+}
+
+// attribute says which fire each hook of the hookexec log ran for: the fire it was logged
+// during, unless that fire's payload is not on its stdin, when it is the latest earlier fire
+// whose payload is (a background hook that logged after its fire returned).
+func attribute(fires []livetest.Fire, entries []livetest.Entry, bounds []int) [][]string {
+	ran := make([][]string, len(fires))
+	if len(fires) == 0 {
+		return ran
+	}
+	payloads := make([]map[string]any, len(fires))
+	for i, f := range fires {
+		_ = json.Unmarshal([]byte(f.Payload), &payloads[i])
+	}
+	pos := 0
+	for k, en := range entries {
+		for pos < len(bounds)-1 && k >= bounds[pos] {
+			pos++
+		}
+		if strings.HasPrefix(en.Name, "@") {
+			continue
+		}
+		i := pos
+		var stdin map[string]any
+		if json.Unmarshal([]byte(en.Stdin), &stdin) == nil && !carries(stdin, payloads[pos]) {
+			for j := pos - 1; j >= 0; j-- {
+				if carries(stdin, payloads[j]) {
+					i = j
+					break
+				}
+			}
+		}
+		ran[i] = append(ran[i], en.Name)
+	}
+	for i := range ran {
+		sort.Strings(ran[i])
+	}
+	return ran
+}
+
+// carries says whether stdin holds every field of payload with the same value.
+func carries(stdin, payload map[string]any) bool {
+	if payload == nil {
+		return false
+	}
+	for k, v := range payload {
+		if !reflect.DeepEqual(stdin[k], v) {
+			return false
+		}
+	}
+	return true
 }
