@@ -196,7 +196,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 				return a.fail(usagef("--agent: %s", plainMessage(err.Error())))
 			}
 			if timeoutMs < 0 {
-				return a.fail(usagef("--timeout-ms: want a positive number of milliseconds"))
+				return a.fail(usagef("--timeout-ms: want a number of milliseconds, 0 (none) or more"))
 			}
 			return a.dispatch(ag, dropped, time.Duration(timeoutMs)*time.Millisecond)
 		},

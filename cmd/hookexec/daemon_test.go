@@ -338,3 +338,22 @@ func TestDaemonEngineReadsTheCallersSystemSettings(t *testing.T) {
 	assert.True(t, fired.Blocked, "blocked through the daemon: %s", res)
 	assert.Contains(t, fired.Reason, "system guard", string(res))
 }
+
+// HOOKEXEC_TRUST=project in the agent's environment holds back an unapproved project hook
+// through the daemon as in-process: the engine reads the trust mode from the call's
+// environment, not from the daemon's own (which is empty).
+func TestDaemonHonoursTheCallersTrustMode(t *testing.T) {
+	t.Parallel()
+	s, ran := droppedScenario(t, "exit 0")
+	s.env = append(s.env, "HOOKEXEC_TRUST=project")
+	first := s.hookWith(binary, s.bashCall()) // in-process; starts the daemon
+	assert.Equal(t, 0, first.code, first.stderr)
+	assert.Empty(t, runs(t, ran), "held back in-process")
+	eventually(t, "the daemon the call started", func() bool { _, ok := s.status(); return ok })
+	second := s.hookWith(binary, s.bashCall())
+	st, ok := s.status()
+	require.True(t, ok)
+	assert.Positive(t, st.Requests, "the second call went to the daemon")
+	assert.Empty(t, runs(t, ran), "held back through the daemon")
+	assert.Equal(t, first, second, "the same answer both ways")
+}
