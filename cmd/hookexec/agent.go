@@ -182,7 +182,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
-			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (install writes it): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
+			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS`: the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
 			if err := noArgs("hook", args); err != nil {

@@ -151,8 +151,8 @@ func TestDaemonConnectionDropped(t *testing.T) {
 
 // A daemon that reads a call and never answers (hung) does not hold the call until the
 // agent kills the dispatcher — which several agents take as no decision, letting the tool
-// run: the client (Go or C) stops waiting before the agent's timeout (--timeout-ms, which
-// install writes) and answers as for a dropped call, without running the hooks itself.
+// run: the client (Go or C) stops waiting before the agent's timeout (--timeout-ms, the
+// agent's entry timeout) and answers as for a dropped call, without running the hooks itself.
 func TestDaemonHungAnswersBeforeTheAgentsTimeout(t *testing.T) {
 	t.Parallel()
 	fast := buildFastClient(t)

@@ -20,7 +20,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,10 +32,6 @@ import (
 
 // ErrOutside is returned when a file to write resolves outside the scope's directory.
 var ErrOutside = errors.New("hookexec: refusing to write outside the scope")
-
-// TimeoutFlag follows the dispatcher command in each entry install writes, with the
-// entry's timeout in milliseconds: the dispatcher's bound on waiting for the daemon.
-const TimeoutFlag = "--timeout-ms"
 
 // Marker is in every dispatcher command: "hook --agent NAME".
 func Marker(agent string) string { return "hook --agent " + agent }
@@ -221,13 +216,9 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 		var groups []any
 		if moved > 0 {
 			p.events = append([]string{ev.name}, p.events...)
-			// The dispatcher is told the timeout the agent gives it, so that it stops
-			// waiting for a daemon that does not answer before the agent kills it.
-			timeout := a.TimeoutValue(longest + DispatchTimeoutMargin)
-			ms := a.TimeoutOf(float64(timeout)).Milliseconds()
 			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
-				{Key: "type", Value: "command"}, {Key: "command", Value: command + " " + TimeoutFlag + " " + strconv.FormatInt(ms, 10)},
-				{Key: "timeout", Value: timeout}}}}})
+				{Key: "type", Value: "command"}, {Key: "command", Value: command},
+				{Key: "timeout", Value: a.TimeoutValue(longest + DispatchTimeoutMargin)}}}}})
 		}
 		groups = append(groups, kept...)
 		if len(groups) > 0 {
@@ -378,8 +369,7 @@ func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) 
 	return c, nil
 }
 
-// dispatcherCommand finds the dispatcher command in settings text ("" if none), without
-// the TimeoutFlag install added to it.
+// dispatcherCommand finds the dispatcher command in settings text ("" if none).
 func dispatcherCommand(a *native.Agent, settings []byte) string {
 	raw, err := jsontext.Get(settings, jsontext.K("hooks"))
 	if err != nil {
@@ -392,9 +382,6 @@ func dispatcherCommand(a *native.Agent, settings []byte) string {
 	for _, ev := range events {
 		for _, g := range ev.groups {
 			if g.dispatch {
-				if i := strings.LastIndex(g.command, " "+TimeoutFlag+" "); i >= 0 {
-					return g.command[:i]
-				}
 				return g.command
 			}
 		}

@@ -96,9 +96,6 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	assert.True(t, strings.HasSuffix(us, "  \"statusLine\": {\"type\": \"command\", \"command\": \"date\"}\n}\n"), us)
 	assert.Contains(t, us, `"timeout": 15`, "the longest moved timeout (10 s) plus the margin")
 	assert.Contains(t, us, `"timeout": 605`, "a hook without timeout has Claude Code's 600 s")
-	// The dispatcher is told each entry's timeout, to stop waiting for a daemon before it.
-	assert.Contains(t, us, dispatcher+" --timeout-ms 15000\",\n            \"timeout\": 15\n")
-	assert.Contains(t, us, dispatcher+" --timeout-ms 605000\",\n            \"timeout\": 605\n")
 	assert.Contains(t, us, `Is this edit safe?`)
 	assert.NotContains(t, us, "guard.sh")
 	// The managed file holds the moved groups' text unchanged.
