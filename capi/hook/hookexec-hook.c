@@ -8,7 +8,12 @@
  * answered (it died mid-call) is not run again: the same binary with --dropped gives the
  * agent's fail-closed answer. So it never decides anything itself.
  *
- *   hookexec-hook --agent NAME      (payload on stdin; install registers it)
+ *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
+ *
+ * --timeout-ms is the agent's timeout for this dispatcher entry: a daemon that has not
+ * answered 2 s before it (half of it when shorter; core/daemon.AnswerWait) counts as having
+ * dropped the call, so the agent gets the fail-closed answer rather than a killed hook,
+ * which several agents take as no decision.
  *
  * The request and the answer are core/daemon's "dispatch" method (JSON-RPC 2.0, one line
  * each way). The identity sent is the hookexec binary's: VERSION, its size and mtime in
@@ -18,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +31,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef HOOKEXEC_VERSION
@@ -32,6 +39,13 @@
 #endif
 
 #define MAX_PAYLOAD (32u << 20) /* core/serve.MaxMessageBytes */
+#define ANSWER_MARGIN_MS 2000LL  /* core/daemon.AnswerMargin */
+
+static long long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 extern char **environ;
 
@@ -289,6 +303,7 @@ static const char *runtime_dir(char *path, size_t n) {
 }
 
 int main(int argc, char **argv) {
+    long long start = now_ms();
     args = calloc((size_t)argc + 3, sizeof *args);
     if (!args) return 1;
     args[0] = go_bin, args[1] = "hook";
@@ -313,11 +328,21 @@ int main(int argc, char **argv) {
         payload.n += (size_t)r;
         if (payload.n > MAX_PAYLOAD) fallback(payload.p, payload.n); /* it reports the bound */
     }
-    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON");
+    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON"), *tmo = NULL;
     for (int i = 1; argv[i]; i++) {
         if (!strcmp(argv[i], "--agent") && argv[i + 1]) agent = argv[++i];
         else if (!strncmp(argv[i], "--agent=", 8)) agent = argv[i] + 8;
+        else if (!strcmp(argv[i], "--timeout-ms") && argv[i + 1]) tmo = argv[++i];
+        else if (!strncmp(argv[i], "--timeout-ms=", 13)) tmo = argv[i] + 13;
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
+    }
+    long long deadline = -1; /* none: wait for the answer as long as it takes */
+    if (tmo) {
+        char *e;
+        errno = 0;
+        long long t = strtoll(tmo, &e, 10);
+        if (errno || e == tmo || *e || t < 0) fallback(payload.p, payload.n); /* the full command reports it */
+        if (t > 0) deadline = start + (t - ANSWER_MARGIN_MS > t / 2 ? t - ANSWER_MARGIN_MS : t / 2);
     }
     if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
 
@@ -354,6 +379,13 @@ int main(int argc, char **argv) {
     /* MSG_NOSIGNAL: a daemon that closed the connection is a failed write, not SIGPIPE. A
      * request not written whole was never read whole: the daemon cannot have run it. */
     for (size_t off = 0; off < q.n;) {
+        if (deadline >= 0) { /* a daemon that stopped reading: hung, as below */
+            long long left = deadline - now_ms();
+            struct pollfd pf = {.fd = fd, .events = POLLOUT};
+            int pr = left > 0 ? poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
+            if (pr < 0 && errno == EINTR) continue;
+            if (pr == 0) lost(payload.p, payload.n);
+        }
         ssize_t w = send(fd, q.p + off, q.n - off, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) fallback(payload.p, payload.n);
@@ -367,6 +399,13 @@ int main(int argc, char **argv) {
     size_t line = 0;
     for (;;) {
         if (grow(&a, 65536)) lost(payload.p, payload.n);
+        if (deadline >= 0) { /* no answer before the agent's timeout: dropped, not run again */
+            long long left = deadline - now_ms();
+            struct pollfd pf = {.fd = fd, .events = POLLIN};
+            int pr = left > 0 ? poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
+            if (pr < 0 && errno == EINTR) continue;
+            if (pr == 0) lost(payload.p, payload.n);
+        }
         ssize_t r = read(fd, a.p + a.n, a.cap - a.n);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0 && errno == ECONNRESET && a.n == 0) fallback(payload.p, payload.n); /* any byte: it had read the call */

@@ -114,6 +114,7 @@ hookexec uninstall --agent claude --user`,
 	var idle time.Duration
 	var ask string
 	var dropped bool
+	var timeoutMs int64
 	register(&verb{
 		name:    "daemon",
 		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
@@ -181,6 +182,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
+			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS`: the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
 			if err := noArgs("hook", args); err != nil {
@@ -193,7 +195,10 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if err != nil {
 				return a.fail(usagef("--agent: %s", plainMessage(err.Error())))
 			}
-			return a.dispatch(ag, dropped)
+			if timeoutMs < 0 {
+				return a.fail(usagef("--timeout-ms: want a number of milliseconds, 0 (none) or more"))
+			}
+			return a.dispatch(ag, dropped, time.Duration(timeoutMs)*time.Millisecond)
 		},
 	})
 }
@@ -203,8 +208,13 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 // its own is a non-blocking hook error for the agent (exit 1, one line on stderr), as a
 // broken hook is. A call the daemon read and then dropped is not run again (its hooks may
 // have run): it gets dispatch.Lost's answer, as with dropped (the C client's report of
-// such a call).
-func (a *app) dispatch(ag *native.Agent, dropped bool) int {
+// such a call). timeout is the agent's for this dispatcher entry (0: unknown): a daemon that
+// has not answered shortly before it (daemon.AnswerWait) counts as having dropped the call.
+func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) int {
+	var deadline time.Time
+	if wait := daemon.AnswerWait(timeout); wait > 0 {
+		deadline = time.Now().Add(wait)
+	}
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
 	if err != nil {
 		return a.fail(fmt.Errorf("hook: reading the payload: %w", err))
@@ -233,7 +243,7 @@ func (a *app) dispatch(ag *native.Agent, dropped bool) int {
 	}
 	if !daemon.Off() {
 		dir := daemon.RuntimeDir()
-		reply, err := daemon.Dispatch(dir, daemon.Identity(), req)
+		reply, err := daemon.Dispatch(dir, daemon.Identity(), req, deadline)
 		if err == nil {
 			return a.answer(reply)
 		}

@@ -236,6 +236,10 @@ func TestDaemonUnreachableDispatchesInProcess(t *testing.T) {
 			if tc.name == "runtime dir open to others" {
 				_, ok := s.status()
 				assert.False(t, ok, "no daemon runs in a directory others can enter")
+			} else {
+				// The first call started a daemon, which may come up only after the last
+				// call: wait for it, so that the cleanup's shutdown reaches it.
+				eventually(t, "the daemon the client started", func() bool { _, ok := s.status(); return ok })
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,5 +146,67 @@ func TestDaemonConnectionDropped(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A daemon that reads a call and never answers (hung) does not hold the call until the
+// agent kills the dispatcher — which several agents take as no decision, letting the tool
+// run: the client (Go or C) stops waiting before the agent's timeout (--timeout-ms, the
+// agent's entry timeout) and answers as for a dropped call, without running the hooks itself.
+func TestDaemonHungAnswersBeforeTheAgentsTimeout(t *testing.T) {
+	t.Parallel()
+	fast := buildFastClient(t)
+	for _, bin := range []string{binary, fast} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			t.Parallel()
+			s, ran := droppedScenario(t, `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "ran in-process"}}'`)
+			run := filepath.Join(s.root, "run")
+			require.NoError(t, os.MkdirAll(run, 0o700))
+			ln, err := net.Listen("unix", filepath.Join(run, "daemon.sock"))
+			require.NoError(t, err)
+			ln.(*net.UnixListener).SetUnlinkOnClose(false) // the path may be the next daemon's by then
+			read := make(chan string, 1)
+			hold := make(chan struct{})
+			defer close(hold)
+			go func() {
+				c, err := ln.Accept()
+				_ = ln.Close()
+				if err != nil {
+					read <- ""
+					return
+				}
+				line, _ := bufio.NewReader(c).ReadBytes('\n')
+				read <- string(line)
+				<-hold // never answers while the client waits
+				_ = c.Close()
+			}()
+			cmd := exec.Command(bin, "--agent", "claude", "--timeout-ms", "3000")
+			if bin == binary {
+				cmd.Args = []string{bin, "hook", "--agent", "claude", "--timeout-ms", "3000"}
+			}
+			cmd.Dir = s.project
+			cmd.Env = append(append(os.Environ(), "HOME="+s.home, "CLAUDE_PROJECT_DIR="+s.project, "HOOKEXEC_LOG="), s.env...)
+			cmd.Stdin = strings.NewReader(s.bashCall())
+			var o, e strings.Builder
+			cmd.Stdout, cmd.Stderr = &o, &e
+			require.NoError(t, cmd.Start())
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(2 * time.Minute): // a hang guard: the old clients wait here forever
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatal("the client still waits for the hung daemon")
+			}
+			require.NoError(t, err, e.String())
+			assert.Contains(t, <-read, `"method":"dispatch"`, "the daemon got the call")
+			assert.Contains(t, o.String(), `"permissionDecision":"deny"`)
+			assert.Contains(t, e.String(), droppedMsg)
+			assert.Empty(t, runs(t, ran), "not run again by the client")
+			// The client starts a daemon for the next call; let it come up, so that the
+			// cleanup's shutdown reaches it.
+			eventually(t, "the next daemon", func() bool { _, ok := s.status(); return ok })
+		})
 	}
 }

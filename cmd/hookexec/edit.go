@@ -160,7 +160,7 @@ func (a *app) writableTargetOf(rep *engine.ConfigReport, profile string) (*targe
 	if err != nil {
 		return nil, err
 	}
-	for _, loc := range prof.Locations(rep.ProjectDir, a.homeDir()) {
+	for _, loc := range prof.Locations(rep.ProjectDir, a.homeDir(), nil) {
 		if loc.HooksOnly || !writable(loc.Path) {
 			continue
 		}

@@ -43,16 +43,20 @@ func (l *loader) compile() {
 func (h *Hook) compile(project, home string) (string, error) {
 	var err error
 	ev := event.Lookup(h.Event)
+	pattern := h.Matcher
+	if ev.ModelTags {
+		pattern = match.StripModelTags(pattern)
+	}
 	switch {
 	case !ev.TakesMatcher():
 		// A matcher on an event without one was reported (and disabled the hook, or is
 		// ignored as in Claude Code) by the dialect: every fire matches.
 	case h.RegexMatcher:
-		h.Match, err = match.CompileRegex(h.Matcher)
+		h.Match, err = match.CompileRegex(pattern)
 	case ev.NarrowNames:
-		h.Match, err = match.CompileNarrow(h.Matcher)
+		h.Match, err = match.CompileNarrow(pattern)
 	default:
-		h.Match, err = match.Compile(h.Matcher)
+		h.Match, err = match.Compile(pattern)
 	}
 	if err != nil {
 		return h.MatcherPath(), err

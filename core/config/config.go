@@ -87,6 +87,10 @@ type Options struct {
 	InlineDialect *dialect.Dialect
 	// DefaultTimeout replaces the profile's default timeout when positive.
 	DefaultTimeout time.Duration
+	// Getenv reads the environment of the host the configuration is loaded for (where
+	// Gemini CLI and Qwen Code keep their system settings: *_SYSTEM_SETTINGS_PATH,
+	// *_SYSTEM_DEFAULTS_PATH). nil means this process's, os.Getenv.
+	Getenv func(string) string
 	// Plugins are plugin directories; each one's hooks/hooks.json is read in Claude Code's
 	// dialect after the other sources, its hooks tagged with the plugin.
 	Plugins []string
@@ -146,7 +150,7 @@ func Load(o Options) (*Set, error) {
 			l.loadFile(Location{Path: l.expand(p)})
 		}
 	} else {
-		for _, loc := range prof.Locations(o.ProjectDir, o.Home) {
+		for _, loc := range prof.Locations(o.ProjectDir, o.Home, o.Getenv) {
 			l.loadFile(loc)
 		}
 	}

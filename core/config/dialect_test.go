@@ -177,7 +177,7 @@ func TestEveryProfileNamesTheFileANewConfigurationGoesIn(t *testing.T) {
 			"profile %s: File %q is a file of the project or the home", name, file)
 		write(t, file, "{}") // locations that list only existing files (Cline's) list it
 		found := false
-		for _, l := range prof.Locations(project, home) {
+		for _, l := range prof.Locations(project, home, nil) {
 			if glob, _ := filepath.Match(l.Path, file); l.Path == file || glob || strings.HasPrefix(file, l.Path+string(filepath.Separator)) {
 				found = true
 				require.True(t, l.Dialect == nil || l.Dialect == prof.Dialect, "profile %s: %s is read in its dialect", name, file)

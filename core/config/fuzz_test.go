@@ -41,7 +41,7 @@ func FuzzLoad(f *testing.F) {
 			prof, err := LookupProfile(name)
 			require.NoError(t, err)
 			path := prof.File(project, home)
-			for _, l := range prof.Locations(project, home) {
+			for _, l := range prof.Locations(project, home, nil) {
 				if strings.HasPrefix(l.Path, root) { // not a system file outside the test's tree
 					path = l.Path
 					break

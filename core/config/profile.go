@@ -37,7 +37,7 @@ type Profile struct {
 	Managed func() string
 	// OutputCap is the per-stream output cap in bytes when the host sets none (0: engine default).
 	OutputCap int
-	locations func(project, home string) []Location
+	locations func(project, home string, getenv func(string) string) []Location
 	// file is the project-level file a new configuration of the profile goes in (relative
 	// to the project; "~/" for the home directory).
 	file string
@@ -52,13 +52,20 @@ func (p *Profile) File(project, home string) string {
 	return filepath.Join(project, p.file)
 }
 
-// Locations lists where the profile looks, highest precedence first.
-func (p *Profile) Locations(project, home string) []Location { return p.locations(project, home) }
+// Locations lists where the profile looks, highest precedence first. getenv reads the
+// environment of the host the configuration is for (Gemini CLI's and Qwen Code's system
+// settings overrides); nil means this process's (os.Getenv).
+func (p *Profile) Locations(project, home string, getenv func(string) string) []Location {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return p.locations(project, home, getenv)
+}
 
 var profiles = map[string]*Profile{
 	"cli-agent": {
 		Name: "cli-agent", file: ".config/agent/settings.json", Dialect: dialect.CliAgent, Inline: dialect.CliAgent, DefaultTimeout: 30 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			locs := files(dialect.CliAgent,
 				filepath.Join(project, ".config/agent/settings.local.json"),
 				filepath.Join(project, ".config/agent/settings.json"),
@@ -76,7 +83,7 @@ var profiles = map[string]*Profile{
 	},
 	"claude": {
 		Name: "claude", file: ".claude/settings.json", Dialect: dialect.Claude, DefaultTimeout: 600 * time.Second, Managed: managedSettingsPath,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Claude,
 				filepath.Join(project, ".claude/settings.local.json"),
 				filepath.Join(project, ".claude/settings.json"),
@@ -88,7 +95,7 @@ var profiles = map[string]*Profile{
 	// .mycode/settings.json is where its first design put them.
 	"mycode": {
 		Name: "mycode", file: ".gen/settings.json", Dialect: dialect.Mycode, DefaultTimeout: 60 * time.Second, OutputCap: 30 << 10,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			var locs []Location
 			for _, dir := range []string{project, home} {
 				locs = append(locs, files(dialect.Mycode,
@@ -104,13 +111,13 @@ var profiles = map[string]*Profile{
 	},
 	"autohand": {
 		Name: "autohand", file: "~/.autohand/config.json", Dialect: dialect.Autohand, DefaultTimeout: 5 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Autohand, filepath.Join(home, ".autohand/config.json"))
 		},
 	},
 	"autoagent": {
 		Name: "autoagent", file: ".autoagent/config.json", Dialect: dialect.AutoAgent, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.AutoAgent,
 				filepath.Join(project, ".autoagent/config.json"),
 				filepath.Join(home, ".autoagent/config.json"),
@@ -124,8 +131,8 @@ var profiles = map[string]*Profile{
 	// GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else the platform's (getSystemSettingsPath).
 	"gemini": {
 		Name: "gemini", file: ".gemini/settings.json", Dialect: dialect.Gemini, Inline: dialect.Gemini, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
-			system, defaults := systemSettings("GEMINI_CLI", "gemini-cli", "GeminiCli")
+		locations: func(project, home string, getenv func(string) string) []Location {
+			system, defaults := systemSettings(getenv, "GEMINI_CLI", "gemini-cli", "GeminiCli")
 			return files(dialect.Gemini,
 				system,
 				filepath.Join(project, ".gemini/settings.json"),
@@ -138,7 +145,7 @@ var profiles = map[string]*Profile{
 	// and [hooks] in config.toml; Codex loads both, warning when one layer has both.
 	"codex": {
 		Name: "codex", file: ".codex/hooks.json", Dialect: dialect.Codex, Inline: dialect.Codex, DefaultTimeout: 600 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Codex,
 				filepath.Join(project, ".codex/hooks.json"),
 				filepath.Join(project, ".codex/config.toml"),
@@ -154,8 +161,8 @@ var profiles = map[string]*Profile{
 	// platform's (getSystemSettingsPath).
 	"qwen": {
 		Name: "qwen", file: ".qwen/settings.json", Dialect: dialect.Qwen, Inline: dialect.Qwen, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
-			system, defaults := systemSettings("QWEN_CODE", "qwen-code", "QwenCode")
+		locations: func(project, home string, getenv func(string) string) []Location {
+			system, defaults := systemSettings(getenv, "QWEN_CODE", "qwen-code", "QwenCode")
 			return files(dialect.Qwen,
 				filepath.Join(project, ".qwen/settings.json"),
 				filepath.Join(home, ".qwen/settings.json"),
@@ -166,7 +173,7 @@ var profiles = map[string]*Profile{
 	},
 	"iteratr": {
 		Name: "iteratr", file: ".iteratr.hooks.yml", Dialect: dialect.Iteratr, DefaultTimeout: 30 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Iteratr, filepath.Join(project, ".iteratr.hooks.yml"))
 		},
 	},
@@ -183,7 +190,7 @@ func init() {
 var agentProfiles = []*Profile{
 	// Cursor: project hooks, then the user's; enterprise hooks (/etc/cursor) are managed.
 	{Name: "cursor", file: ".cursor/hooks.json", Dialect: dialect.Cursor, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Cursor,
 				"/etc/cursor/hooks.json",
 				filepath.Join(project, ".cursor/hooks.json"),
@@ -192,13 +199,13 @@ var agentProfiles = []*Profile{
 	// Copilot CLI: every .github/hooks/*.json of the repository, then ~/.copilot/hooks/*.json,
 	// each directory in name order.
 	{Name: "copilot", file: ".github/hooks/hooks.json", Dialect: dialect.Copilot, DefaultTimeout: 30 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return append(glob(dialect.Copilot, filepath.Join(project, ".github/hooks/*.json")),
 				glob(dialect.Copilot, filepath.Join(home, ".copilot/hooks/*.json"))...)
 		}},
 	// Windsurf runs system, then user, then workspace hooks.
 	{Name: "windsurf", file: ".windsurf/hooks.json", Dialect: dialect.Windsurf, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Windsurf,
 				"/etc/windsurf/hooks.json",
 				filepath.Join(home, ".codeium/windsurf/hooks.json"),
@@ -206,7 +213,7 @@ var agentProfiles = []*Profile{
 		}},
 	// Factory Droid: hooks.json, else the "hooks" of settings.json, per scope (project first).
 	{Name: "factory", file: ".factory/settings.json", Dialect: dialect.Factory, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return files(dialect.Factory,
 				filepath.Join(project, ".factory/settings.local.json"),
 				filepath.Join(project, ".factory/hooks.json"),
@@ -216,14 +223,14 @@ var agentProfiles = []*Profile{
 		}},
 	// Kiro: one hook per file in the workspace's .kiro/hooks (*.kiro.hook, *.json).
 	{Name: "kiro", file: ".kiro/hooks/hook.kiro.hook", Dialect: dialect.Kiro, DefaultTimeout: 60 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			return append(glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.kiro.hook")),
 				glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.json"))...)
 		}},
 	// Cline: one executable per event, named after it, in the project's .clinerules/hooks
 	// and the global ~/Documents/Cline/Hooks.
 	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 30 * time.Second,
-		locations: func(project, home string) []Location {
+		locations: func(project, home string, getenv func(string) string) []Location {
 			var locs []Location
 			for _, dir := range []string{filepath.Join(project, ".clinerules/hooks"), filepath.Join(home, "Documents/Cline/Hooks")} {
 				for _, e := range clineEvents {
@@ -242,9 +249,11 @@ var clineEvents = []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplet
 // systemSettings is where Gemini CLI (or its fork Qwen Code) keeps the system settings and
 // system defaults files: $<PREFIX>_SYSTEM_SETTINGS_PATH, else /etc/<dir>/settings.json
 // (/Library/Application Support/<mac>/ on macOS, C:\ProgramData\<dir>\ on Windows);
-// the defaults are $<PREFIX>_SYSTEM_DEFAULTS_PATH, else system-defaults.json beside it.
-func systemSettings(prefix, dir, mac string) (settings, defaults string) {
-	settings = os.Getenv(prefix + "_SYSTEM_SETTINGS_PATH")
+// the defaults are $<PREFIX>_SYSTEM_DEFAULTS_PATH, else system-defaults.json beside it. The
+// variables are the agent's, read with getenv from the environment the configuration is
+// loaded for: the daemon's own environment is empty, not the calling agent's.
+func systemSettings(getenv func(string) string, prefix, dir, mac string) (settings, defaults string) {
+	settings = getenv(prefix + "_SYSTEM_SETTINGS_PATH")
 	if settings == "" {
 		switch runtime.GOOS {
 		case "darwin":
@@ -255,7 +264,7 @@ func systemSettings(prefix, dir, mac string) (settings, defaults string) {
 			settings = filepath.Join("/etc", dir, "settings.json")
 		}
 	}
-	defaults = os.Getenv(prefix + "_SYSTEM_DEFAULTS_PATH")
+	defaults = getenv(prefix + "_SYSTEM_DEFAULTS_PATH")
 	if defaults == "" {
 		defaults = filepath.Join(filepath.Dir(settings), "system-defaults.json")
 	}

@@ -599,6 +599,9 @@ func (c *conv) windsurf(h *dialect.Hook, ev event.Info, tools []string, exact bo
 		if matchers[i] != "" {
 			c.lost("matcher", "Windsurf hooks cannot filter tools; %s runs for every call %s covers", name, name)
 		}
+		if (ev.CanBlock || ev.Feedback) && strings.HasPrefix(name, "post_") {
+			c.loss(c.at, "block", "changed", "Windsurf's %s hooks cannot block: a %s block (%s) is only shown, the agent goes on", name, ev.Name, blockMeaning(ev))
+		}
 		entry := object{}
 		if h.Shell == "powershell" {
 			entry["powershell"] = c.cmd
@@ -609,6 +612,18 @@ func (c *conv) windsurf(h *dialect.Hook, ev event.Info, tools []string, exact bo
 			entry["working_directory"] = h.Cwd
 		}
 		c.add(name, entry)
+	}
+}
+
+// blockMeaning says what a block on ev does in the source agent.
+func blockMeaning(ev event.Info) string {
+	switch {
+	case ev.Name == "Stop" || ev.Name == "SubagentStop":
+		return "keep the agent going"
+	case ev.Feedback:
+		return "feedback to the model"
+	default:
+		return "stop what the event announces"
 	}
 }
 

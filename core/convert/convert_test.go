@@ -229,3 +229,15 @@ func TestToolNamesAndEventsAreSpelledForTheTarget(t *testing.T) {
 		}
 	}
 }
+
+// A Stop hook that keeps the agent going, or a PostToolUse block, lands on one of Windsurf's
+// post_ hooks, which cannot block: the report must say so rather than let it look kept.
+func TestBlocksWindsurfPostHooksCannotMakeAreReported(t *testing.T) {
+	src := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./keep-going.sh"}]}],"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./check.sh"}]}]}}`
+	r, err := Convert(vocab.Claude, vocab.Windsurf, "s.json", []byte(src))
+	require.NoError(t, err)
+	report := r.Report("claude", "windsurf")
+	require.Contains(t, report, "Windsurf's post_cascade_response hooks cannot block: a Stop block (keep the agent going)")
+	require.Contains(t, report, "Windsurf's post_run_command hooks cannot block: a PostToolUse block (feedback to the model)")
+	require.Contains(t, string(r.Output), "post_cascade_response")
+}

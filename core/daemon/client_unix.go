@@ -26,10 +26,11 @@ const dialTimeout = time.Second
 // request (nobody listens, the connection failed before the request was read whole, or
 // it answered an error before running any hook); ErrVersion: the daemon is another build
 // and exits; ErrDropped: the daemon read the request and the connection ended without an
-// answer, so its hooks may have run.
-func Dispatch(dir, identity string, req dispatch.Request) (dispatch.Reply, error) {
+// answer, so its hooks may have run. A zero deadline waits for the answer as long as it
+// takes; past a deadline the call is ErrDropped too (the daemon may be running its hooks).
+func Dispatch(dir, identity string, req dispatch.Request, deadline time.Time) (dispatch.Reply, error) {
 	var reply dispatch.Reply
-	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Request: req})
+	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Request: req}, deadline)
 	if err != nil {
 		return reply, err
 	}
@@ -40,9 +41,9 @@ func Dispatch(dir, identity string, req dispatch.Request) (dispatch.Reply, error
 }
 
 // Ask calls a method of the daemon (status, shutdown) and returns its result.
-func Ask(dir, method string) (json.RawMessage, error) { return call(dir, method, nil) }
+func Ask(dir, method string) (json.RawMessage, error) { return call(dir, method, nil, time.Time{}) }
 
-func call(dir, method string, params any) (json.RawMessage, error) {
+func call(dir, method string, params any, deadline time.Time) (json.RawMessage, error) {
 	conn, err := net.DialTimeout("unix", filepath.Join(dir, SocketName), dialTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -56,7 +57,15 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !deadline.IsZero() {
+		if err := conn.SetDeadline(deadline); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+	}
 	if _, err := conn.Write(append(b, '\n')); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) { // a daemon that stopped reading: hung
+			return nil, lostAnswer(err, true)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	r := bufio.NewReaderSize(conn, 64<<10)
@@ -88,6 +97,9 @@ func call(dir, method string, params any) (json.RawMessage, error) {
 // another uid refused), so nothing ran — unless it had sent something (got), which it
 // does only after reading the request. An end of file means the daemon had read it all.
 func lostAnswer(err error, got bool) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: no answer before the agent's timeout for the dispatcher", ErrDropped)
+	}
 	if errors.Is(err, syscall.ECONNRESET) && !got {
 		return fmt.Errorf("%w: the request was not read: %v", ErrUnavailable, err)
 	}

@@ -56,6 +56,22 @@ var (
 	ErrDropped = errors.New("hookexec: the daemon dropped the call")
 )
 
+// AnswerMargin is how long before the agent's timeout for the dispatcher entry a client
+// stops waiting for the daemon's answer, keeping the time to give the agent the dropped
+// call's fail-closed answer before the agent kills the dispatcher (and, for several agents,
+// lets the tool run). capi/hook/hookexec-hook.c has the same rule.
+const AnswerMargin = 2 * time.Second
+
+// AnswerWait is how long a client waits for the daemon's answer when the agent kills the
+// dispatcher after timeout (install's --timeout-ms): timeout less AnswerMargin, or half the
+// timeout when that is shorter. 0 (timeout unknown) means no bound.
+func AnswerWait(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return 0
+	}
+	return max(timeout-AnswerMargin, timeout/2)
+}
+
 // Off reports whether the environment turns the daemon off.
 func Off() bool { return os.Getenv(EnvMode) == "off" }
 

@@ -24,7 +24,7 @@ type Options struct {
 func Run(Options) error { return errPlatform }
 
 // Dispatch always reports ErrUnavailable.
-func Dispatch(string, string, dispatch.Request) (dispatch.Reply, error) {
+func Dispatch(string, string, dispatch.Request, time.Time) (dispatch.Reply, error) {
 	return dispatch.Reply{}, ErrUnavailable
 }
 

@@ -3,6 +3,7 @@ package decide
 import (
 	"bytes"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/valyala/fastjson"
 )
@@ -36,6 +37,7 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 	var reasons, blockReasons, stopReasons, contexts, messages, initial []string
 	var perms [][]byte
 	byDecision := map[Decision][]string{}
+	budget := ClassifierContextBudget
 	for i := range vs {
 		v := &vs[i]
 		s.Interrupt = s.Interrupt || v.Interrupt
@@ -51,6 +53,12 @@ func Aggregate(input []byte, vs []Verdict) Summary {
 			initial = append(initial, v.InitialUserMessage)
 		}
 		s.WatchPaths = append(s.WatchPaths, v.WatchPaths...)
+		for _, c := range v.ClassifierContext {
+			if c = truncateUTF16(c, budget); c != "" {
+				s.ClassifierContext = append(s.ClassifierContext, c)
+				budget -= utf16Len(c)
+			}
+		}
 		s.TerminalSequence += v.TerminalSequence
 		if v.UpdatedPermissions != nil {
 			perms = append(perms, v.UpdatedPermissions)
@@ -155,4 +163,26 @@ func merge(base, patch []byte) ([]byte, error) {
 	obj, _ := p.Object()
 	obj.Visit(func(k []byte, val *fastjson.Value) { b.Set(string(k), val) })
 	return b.MarshalTo(nil), nil
+}
+
+// utf16Len is the length of s in UTF-16 code units (a rune beyond the BMP counts two).
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// truncateUTF16 keeps the longest prefix of s that fits in max UTF-16 code units, never
+// splitting a surrogate pair (a rune).
+func truncateUTF16(s string, max int) string {
+	n := 0
+	for i, r := range s {
+		if n+utf16.RuneLen(r) > max {
+			return s[:i]
+		}
+		n += utf16.RuneLen(r)
+	}
+	return s
 }

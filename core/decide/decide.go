@@ -322,13 +322,19 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 	if c := doc.Get("continue"); c != nil {
 		switch c.Type() {
 		case fastjson.TypeFalse:
+			if ev.ContinueIgnored {
+				v.Warnings = append(v.Warnings, "continue:false is ignored on "+ev.Name+" (Claude Code neither blocks nor stops)")
+				break
+			}
 			v.Continue = false
 		case fastjson.TypeTrue:
 		default:
 			v.Warnings = append(v.Warnings, fmt.Sprintf("output field continue is %s, want true or false; ignored", c.Type()))
 		}
 	}
-	v.StopReason, _ = str(doc, "stopReason", "stopReason")
+	if !ev.ContinueIgnored {
+		v.StopReason, _ = str(doc, "stopReason", "stopReason")
+	}
 	v.SystemMessage, _ = str(doc, "systemMessage", "systemMessage")
 	reason, _ := str(doc, "reason", "reason")
 	decision := None

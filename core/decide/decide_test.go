@@ -151,3 +151,44 @@ func TestReadKeepsOutputValidUTF8(t *testing.T) {
 	require.True(t, utf8.Valid(v.UpdatedInput), "updated_input %q", v.UpdatedInput)
 	require.JSONEq(t, `{"reason":"a\ufffdb","hookSpecificOutput":{"updatedInput":{"k":"\ufffd"}}}`, string(v.Output))
 }
+
+// Claude Code 2.1.330's model-switch events, as the binary reads them (live vectors
+// model_switch*): exit 2, decision "block" and permissionDecision "deny" cancel the switch,
+// "ask" is the host's to put to the user, continue:false changes nothing, and a
+// PostModelSwitch exit 2 is a non-blocking error.
+func TestReadModelSwitch(t *testing.T) {
+	pre := event.Lookup("PreModelSwitch")
+	read := func(ev event.Info, exit int, stdout, stderr string) Verdict {
+		return Read(Input{Event: ev, Vocabulary: ClaudeCode, ExitCode: exit, Stdout: []byte(stdout), Stderr: []byte(stderr)})
+	}
+	v := read(pre, 2, "", "stay on opus\n")
+	require.True(t, v.Blocked)
+	require.Equal(t, "stay on opus", v.Reason)
+
+	v = read(pre, 0, `{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"too costly"}}`, "")
+	require.True(t, v.Blocked)
+	require.Equal(t, "too costly", v.Reason)
+
+	v = read(pre, 0, `{"decision":"block","reason":"no"}`, "")
+	require.True(t, v.Blocked)
+
+	v = read(pre, 0, `{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, "")
+	require.False(t, v.Blocked)
+	require.Equal(t, Ask, v.Decision)
+	require.Equal(t, "sure?", v.Reason)
+
+	v = read(pre, 0, `{"continue":false,"stopReason":"halt"}`, "")
+	require.False(t, v.Blocked)
+	require.True(t, v.Continue)
+	require.Empty(t, v.StopReason)
+	require.Contains(t, v.Warnings[0], "continue:false is ignored on PreModelSwitch")
+
+	post := event.Lookup("PostModelSwitch")
+	v = read(post, 2, "", "oops")
+	require.False(t, v.Blocked)
+	require.Contains(t, v.Error, "cannot block")
+
+	v = read(post, 0, `{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"now on sonnet"}}`, "")
+	require.Equal(t, "now on sonnet", v.AdditionalContext)
+	require.True(t, v.Continue)
+}

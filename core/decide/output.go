@@ -30,7 +30,15 @@ type Claude struct {
 	// TerminalSequence is an escape sequence for the host to write to its terminal (OSC
 	// 0/1/2/9/99/777 or BEL only; anything else is dropped with a warning).
 	TerminalSequence string
+	// ClassifierContext is PostToolUse's classifierContext: text for the host's auto-mode
+	// permission classifier beside the tool's result (Claude Code 2.1.330); after
+	// Aggregate, one entry per hook that gave one, within ClassifierContextBudget.
+	ClassifierContext []string
 }
+
+// ClassifierContextBudget is the UTF-16 code units of classifierContext one call keeps,
+// shared by every hook that gives one, as Claude Code 2.1.330 caps it.
+const ClassifierContextBudget = 2000
 
 type (
 	strField    func(parent *fastjson.Value, key, path string) (string, bool)
@@ -88,6 +96,9 @@ func (v *Verdict) readClaude(hs *fastjson.Value, str strField, object objectFiel
 		if x := hs.Get(key); x != nil && x.Type() != fastjson.TypeNull && v.UpdatedToolOutput == nil {
 			v.UpdatedToolOutput = x.MarshalTo(nil)
 		}
+	}
+	if c, _ := str(hs, "classifierContext", "hookSpecificOutput.classifierContext"); c != "" {
+		v.ClassifierContext = []string{c}
 	}
 	v.SessionTitle, _ = str(hs, "sessionTitle", "hookSpecificOutput.sessionTitle")
 	v.InitialUserMessage, _ = str(hs, "initialUserMessage", "hookSpecificOutput.initialUserMessage")

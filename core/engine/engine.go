@@ -165,14 +165,22 @@ func Open(o Options) (*Engine, error) {
 		o.ProjectDir = wd
 	}
 	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
+	e.environ = o.Environ
+	if e.environ == nil {
+		e.environ = os.Environ
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
+		e.env = append(e.env, k+"="+o.Env[k])
+	}
+	getenv := e.getenv()
 	var err error
-	if e.policy.Mode, err = trust.ResolveMode(o.Trust, os.Getenv); err != nil {
+	if e.policy.Mode, err = trust.ResolveMode(o.Trust, getenv); err != nil {
 		return nil, fmt.Errorf("%w: options: %v", ErrInvalid, err)
 	}
-	e.policy.Project, e.policy.Home, e.policy.Path = o.ProjectDir, e.home(), os.Getenv("PATH")
+	e.policy.Project, e.policy.Home, e.policy.Path = o.ProjectDir, e.home(), getenv("PATH")
 	e.policy.Store.Path = o.TrustStore
 	if e.policy.Store.Path == "" {
-		e.policy.Store.Path = trust.DefaultPath(o.Home, os.Getenv)
+		e.policy.Store.Path = trust.DefaultPath(o.Home, getenv)
 	} else if e.policy.Store.Path, err = filepath.Abs(e.policy.Store.Path); err != nil {
 		return nil, fmt.Errorf("%w: trust_store: %v", ErrInvalid, err)
 	}
@@ -192,13 +200,6 @@ func Open(o Options) (*Engine, error) {
 	e.maxStopBlocks = o.MaxStopBlocks
 	if e.maxStopBlocks == 0 {
 		e.maxStopBlocks = DefaultMaxStopBlocks
-	}
-	e.environ = o.Environ
-	if e.environ == nil {
-		e.environ = os.Environ
-	}
-	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
-		e.env = append(e.env, k+"="+o.Env[k])
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.procs = persist.NewPool()
@@ -227,6 +228,7 @@ func (e *Engine) load() (*plan, error) {
 
 		ManagedSettings: e.opts.ManagedSettings,
 		AgentRuns:       e.opts.AgentRuns,
+		Getenv:          e.getenv(),
 	}
 	if e.opts.ConfigDialect != "" {
 		if co.InlineDialect = dialect.ByName(e.opts.ConfigDialect); co.InlineDialect == nil {

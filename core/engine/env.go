@@ -81,6 +81,23 @@ func (e *Engine) hostEnv() []string {
 	return append(append(env, host...), e.env...)
 }
 
+// getenv reads a variable of the host's environment as hooks get it (hostEnv: Env over
+// Environ), as it is now. What the engine reads of its host (where Gemini CLI and Qwen
+// Code keep their system settings, the trust mode, PATH) comes from there, not from this
+// process: the daemon, which clears its own environment, then reads the calling agent's
+// values as an in-process engine does.
+func (e *Engine) getenv() func(string) string {
+	env := e.hostEnv()
+	return func(key string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
 // fireEnv is the environment shared by every hook of one fire: the host's as it is at the
 // fire, then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
 // env is appended after it (later entries win). Values that cannot go into an environment

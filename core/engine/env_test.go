@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,4 +31,44 @@ func TestEnvironOption(t *testing.T) {
 	env = []string{"HX_FROM_HOST=2", "PATH=/usr/bin:/bin"}
 	require.Equal(t, "2\n", fireT(t, e, "Stop", `{}`).Hooks[0].Stdout)
 	require.Equal(t, []string{"HX_FROM_HOST=2", "PATH=/usr/bin:/bin"}, env, "the engine never modifies the snapshot")
+}
+
+// Gemini CLI's and Qwen Code's system settings are found from the environment the engine is
+// opened with (Environ, then Env over it), not from this process's: the daemon, whose own
+// environment is empty, loads the files an in-process engine of the same agent loads.
+func TestSystemSettingsFromTheEnginesEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	gemini, qwen := filepath.Join(dir, "gemini.json"), filepath.Join(dir, "qwen.json")
+	for _, p := range []string{gemini, qwen} {
+		require.NoError(t, os.WriteFile(p, []byte(`{"hooks":{}}`), 0o600))
+	}
+	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(dir, "process.json")) // not the engine's
+	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", filepath.Join(dir, "process.json"))
+	for _, tc := range []struct {
+		profile, path string
+		opts          func(o *Options)
+	}{
+		{"gemini", gemini, func(o *Options) {
+			o.Environ = func() []string { return []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + gemini} }
+		}},
+		{"qwen", qwen, func(o *Options) {
+			o.Environ = func() []string { return []string{"QWEN_CODE_SYSTEM_SETTINGS_PATH=/elsewhere.json"} }
+			o.Env = map[string]string{"QWEN_CODE_SYSTEM_SETTINGS_PATH": qwen}
+		}},
+	} {
+		o := Options{Profile: tc.profile, ProjectDir: dir, Home: dir}
+		tc.opts(&o)
+		e, err := Open(o)
+		require.NoError(t, err)
+		cfg, err := e.Config()
+		require.NoError(t, err)
+		var loaded []string
+		for _, s := range cfg.Sources {
+			if s.Status == "loaded" {
+				loaded = append(loaded, s.Path)
+			}
+		}
+		require.Equal(t, []string{tc.path}, loaded, tc.profile)
+		require.NoError(t, e.Close())
+	}
 }

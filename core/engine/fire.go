@@ -117,6 +117,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.Interrupt, res.Retry, res.ReloadSkills = sum.Interrupt, sum.Retry, sum.ReloadSkills
 	res.SessionTitle, res.InitialUserMessage = sum.SessionTitle, sum.InitialUserMessage
 	res.WatchPaths, res.TerminalSequence = sum.WatchPaths, sum.TerminalSequence
+	if ev.Name == "PostToolUse" {
+		res.ClassifierContext = sum.ClassifierContext
+	}
 	res.Warnings = append(append(res.Warnings, f.warnings...), sum.Warnings...)
 	for i := range verdicts {
 		for _, w := range verdicts[i].Warnings {

@@ -36,6 +36,9 @@ type Result struct {
 	WatchPaths         []string        `json:"watch_paths"` // SessionStart, FileChanged: paths to watch
 	ReloadSkills       bool            `json:"reload_skills"`
 	TerminalSequence   string          `json:"terminal_sequence"` // allowlisted OSC/BEL bytes to write to the terminal
+	// ClassifierContext is PostToolUse's classifierContext, one entry per hook in config
+	// order, sharing a budget of 2,000 UTF-16 code units: for an auto-mode classifier.
+	ClassifierContext []string `json:"classifier_context"`
 	// AwaitingApproval lists the project-level hooks the fire selected but did not run
 	// (trust "project"), in config order; they neither block nor allow.
 	AwaitingApproval []Awaiting `json:"awaiting_approval"`
@@ -82,6 +85,9 @@ func (r *Result) JSON() []byte {
 	}
 	if r.WatchPaths == nil {
 		r.WatchPaths = []string{}
+	}
+	if r.ClassifierContext == nil {
+		r.ClassifierContext = []string{}
 	}
 	if r.AwaitingApproval == nil {
 		r.AwaitingApproval = []Awaiting{}

@@ -29,6 +29,12 @@ type Info struct {
 	// OutputIgnored the output is not read either (StopFailure, InstructionsLoaded).
 	ExitIgnored   bool
 	OutputIgnored bool
+	// ModelTags: a "[1m]"/"[2m]" tag ending a matcher alternative is dropped before
+	// matching (the model-switch events match the resolved model id, which has none).
+	ModelTags bool
+	// ContinueIgnored: "continue": false and stopReason neither block nor stop anything
+	// (Claude Code 2.1.330's PreModelSwitch switches and goes on).
+	ContinueIgnored bool
 	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
 	AnyNonZeroBlocks bool
 	// DecisionObject: JSON decides only through hookSpecificOutput.decision.behavior
@@ -48,7 +54,8 @@ func (i Info) TakesMatcher() bool { return len(i.Subject) > 0 || !i.Known }
 
 var tool = []string{"tool_name"}
 
-// table holds Claude Code's 31 events as its hooks reference (v2.1.218) describes them:
+// table holds Claude Code's 31 events as its hooks reference (v2.1.218) describes them and
+// 2.1.330's model-switch events as the binary has them:
 // matcher subject, and whether and how exit code 2 blocks ("exit code 2 behavior per
 // event"); then the events only the other dialects have.
 var table = []Info{
@@ -84,6 +91,12 @@ var table = []Info{
 	{Name: "Elicitation", Subject: []string{"mcp_server_name"}, CanBlock: true},
 	{Name: "ElicitationResult", Subject: []string{"mcp_server_name"}, CanBlock: true},
 	{Name: "SessionEnd", Subject: []string{"reason", "session_end_reason"}},
+	// Claude Code 2.1.330's model switch (/model, the model picker, an SDK set_model): the
+	// matcher sees the resolved to_model id. A PreModelSwitch exit 2, decision "block" or
+	// permissionDecision "deny" cancels the switch ("ask" asks the user, a headless session
+	// refuses; continue:false is ignored); PostModelSwitch only adds context.
+	{Name: "PreModelSwitch", Subject: []string{"to_model"}, ModelTags: true, CanBlock: true, ContinueIgnored: true},
+	{Name: "PostModelSwitch", Subject: []string{"to_model"}, ModelTags: true},
 	// The seed dialects' own events.
 	{Name: "SessionError", Subject: []string{"error_code"}},
 	{Name: "FileModified", Subject: []string{"change_type"}},
@@ -100,7 +113,7 @@ var table = []Info{
 }
 
 // ClaudeCodeEvents is how many events of the table are Claude Code's.
-const ClaudeCodeEvents = 31
+const ClaudeCodeEvents = 33
 
 var aliases = map[string]string{
 	"pre-tool":           "PreToolUse",

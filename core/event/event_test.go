@@ -53,7 +53,7 @@ func TestLooksOpenEnded(t *testing.T) {
 	require.False(t, LooksOpenEnded("Deploy"))
 }
 
-// The reference's 31 events are known, and a known name is never "corrected" into another
+// The reference's 31 events and 2.1.330's two model-switch events are known, and a known name is never "corrected" into another
 // (Setup once got "did you mean Stop?").
 func TestClaudeCodeEventsAreKnown(t *testing.T) {
 	names := []string{"SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
@@ -61,7 +61,7 @@ func TestClaudeCodeEventsAreKnown(t *testing.T) {
 		"Notification", "MessageDisplay", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted",
 		"Stop", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged",
 		"DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact",
-		"Elicitation", "ElicitationResult", "SessionEnd"}
+		"Elicitation", "ElicitationResult", "SessionEnd", "PreModelSwitch", "PostModelSwitch"}
 	require.Len(t, names, ClaudeCodeEvents)
 	for i, n := range names {
 		require.True(t, Lookup(n).Known, n)
@@ -78,13 +78,13 @@ func TestClaudeCodeEventsAreKnown(t *testing.T) {
 func TestBlockingRules(t *testing.T) {
 	blocks := []string{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "Stop",
 		"SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "PostToolBatch",
-		"PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate"}
+		"PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate", "PreModelSwitch"}
 	for _, n := range blocks {
 		require.True(t, Lookup(n).CanBlock, n)
 	}
 	for _, n := range []string{"StopFailure", "PermissionDenied", "Notification", "SubagentStart", "SessionStart",
 		"Setup", "SessionEnd", "CwdChanged", "DirectoryAdded", "FileChanged", "PostCompact", "WorktreeRemove",
-		"InstructionsLoaded", "MessageDisplay", "PostToolUse", "PostToolUseFailure"} {
+		"InstructionsLoaded", "MessageDisplay", "PostToolUse", "PostToolUseFailure", "PostModelSwitch"} {
 		require.False(t, Lookup(n).CanBlock, n)
 	}
 	require.True(t, Lookup("StopFailure").OutputIgnored)
@@ -97,4 +97,7 @@ func TestBlockingRules(t *testing.T) {
 	require.True(t, Lookup("ConfigChange").Blocks("project_settings"))
 	require.Equal(t, ".envrc", Lookup("FileChanged").SubjectOf("/p/.envrc"))
 	require.True(t, Lookup("FileChanged").NarrowNames && Lookup("StopFailure").NarrowNames)
+	// Claude Code 2.1.330 matches the model-switch events on the resolved target model.
+	require.Equal(t, []string{"to_model"}, Lookup("PreModelSwitch").Subject)
+	require.Equal(t, []string{"to_model"}, Lookup("PostModelSwitch").Subject)
 }

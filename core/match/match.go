@@ -30,6 +30,7 @@ package match
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -133,6 +134,21 @@ type alt struct {
 // Compile classifies and compiles a matcher pattern. Surrounding white space is
 // ignored. The error is an *Error.
 func Compile(pattern string) (*Matcher, error) { return compile(pattern, false) }
+
+// modelTag is a context-window tag ending an alternative of a model matcher.
+var modelTag = regexp.MustCompile(`(?i)\[[12]m\](\s*(?:[|,]|$))`)
+
+// StripModelTags drops the "[1m]"/"[2m]" tag that ends an alternative of a model-switch
+// matcher, as Claude Code 2.1.330 does before matching the resolved to_model (which never
+// carries the tag): "claude-opus-5-5[1m]" matches claude-opus-5-5. A pattern that would be
+// left blank is kept as written.
+func StripModelTags(pattern string) string {
+	s := modelTag.ReplaceAllString(pattern, "$1")
+	if strings.TrimSpace(s) == "" {
+		return pattern
+	}
+	return s
+}
 
 // CompileNarrow is Compile with Claude Code's narrower exact-match set for FileChanged and
 // StopFailure: only letters, digits, "_" (and ":" and "*") make names or globs, only "|"

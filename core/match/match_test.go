@@ -415,3 +415,21 @@ func BenchmarkMatchRegex(b *testing.B) {
 		sink = m.Match(subjects[i%len(subjects)])
 	}
 }
+
+// Claude Code 2.1.330 drops a [1m]/[2m] tag ending a model-switch matcher's alternative
+// (case-insensitive, before "|", "," or the end) and keeps a pattern that would go blank.
+func TestStripModelTags(t *testing.T) {
+	for in, want := range map[string]string{
+		"claude-opus-5-5[1m]":                     "claude-opus-5-5",
+		"claude-opus-5-5[1M] | claude-sonnet-5-5": "claude-opus-5-5 | claude-sonnet-5-5",
+		"a[2m],b[1m]":                             "a,b",
+		"claude-.*[1m]x":                          "claude-.*[1m]x",
+		"[1m]":                                    "[1m]",
+		"claude-opus-5-5":                         "claude-opus-5-5",
+	} {
+		require.Equal(t, want, StripModelTags(in), in)
+	}
+	m, err := Compile(StripModelTags("claude-opus-5-5[1m]"))
+	require.NoError(t, err)
+	require.True(t, m.Match("claude-opus-5-5"))
+}

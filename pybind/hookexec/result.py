@@ -228,6 +228,8 @@ class FireResult:
     watch_paths: List[str] = field(default_factory=lambda: ReadOnlyList())  # SessionStart, FileChanged
     reload_skills: bool = False  # SessionStart
     terminal_sequence: str = ""  # allowlisted OSC/BEL bytes to write to the terminal
+    # PostToolUse: each hook's classifierContext, for an auto-mode classifier (2,000 UTF-16 units shared)
+    classifier_context: List[str] = field(default_factory=lambda: ReadOnlyList())
     # Hooks not run because they await approval (trust "project"); they neither block nor allow.
     awaiting_approval: List[AwaitingApproval] = field(default_factory=lambda: ReadOnlyList())
 
@@ -258,6 +260,7 @@ class FireResult:
             v["agent_output"] = _ro_list(v["agent_output"])
             v["warnings"] = _ro_list(v["warnings"])
             v["watch_paths"] = _ro_list(v["watch_paths"])
+            v["classifier_context"] = _ro_list(v["classifier_context"])
             v["env"] = _ro_dict(v["env"])
             v["raw"] = ReadOnlyDict(d)
             o = object.__new__(cls)
@@ -292,6 +295,7 @@ class FireResult:
             watch_paths=_ro_list(g("watch_paths")),
             reload_skills=bool(g("reload_skills")),
             terminal_sequence=g("terminal_sequence") or "",
+            classifier_context=_ro_list(g("classifier_context")),
             awaiting_approval=_ro_list([AwaitingApproval.from_dict(a) for a in g("awaiting_approval") or ()]),
         )
 
@@ -320,7 +324,7 @@ class FireResult:
                 "env": {}, "worktree_path": "",
                 "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
                 "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
-                "terminal_sequence": "",
+                "terminal_sequence": "", "classifier_context": [],
                 "awaiting_approval": [],
             }),
             env=ReadOnlyDict(),
@@ -343,6 +347,7 @@ _FIRE_NEUTRAL: Dict[str, Any] = {
     "agent_output": None, "duration_ms": 0.0, "warnings": None, "hooks": None, "env": None,
     "worktree_path": "", "updated_tool_output": None, "updated_permissions": None,
     "interrupt": False, "retry": False, "session_title": "", "initial_user_message": "",
-    "watch_paths": None, "reload_skills": False, "terminal_sequence": "", "awaiting_approval": None,
+    "watch_paths": None, "reload_skills": False, "terminal_sequence": "", "classifier_context": None,
+    "awaiting_approval": None,
 }
 _FIRE_KEYS = frozenset(_FIRE_NEUTRAL)

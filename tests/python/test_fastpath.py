@@ -149,7 +149,7 @@ def test_result_decode_fills_what_the_library_leaves_out():
         }],
         "updated_tool_output": None, "updated_permissions": None, "interrupt": False, "retry": False,
         "session_title": "", "initial_user_message": "", "watch_paths": [], "reload_skills": False,
-        "terminal_sequence": "", "awaiting_approval": [],
+        "terminal_sequence": "", "classifier_context": [], "awaiting_approval": [],
     }
     fast = hookexec.FireResult.from_dict(full)
     slow = hookexec.FireResult.from_dict(dict(full, added_by_a_newer_library=1))

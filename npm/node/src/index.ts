@@ -141,6 +141,8 @@ export interface FireResult {
   watch_paths: string[];
   reload_skills: boolean;
   terminal_sequence: string;
+  /** PostToolUse: each hook's classifierContext, for an auto-mode classifier (2,000 UTF-16 units shared). */
+  classifier_context: string[];
   awaiting_approval: Awaiting[];
 }
 

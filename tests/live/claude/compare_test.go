@@ -213,6 +213,22 @@ func compare(c *suite.Comparison) []string {
 					add(i, "config change: hookexec blocked=%v (%q), Claude Code applied %s=%s: %v", r.Blocked, r.Reason, k, val, applied)
 				}
 			}
+		case "PreModelSwitch":
+			// A block cancels the switch: the set_model control request fails with
+			// blocked_by_hook and the hook's reason, and PostModelSwitch does not fire. An
+			// ask is the host's to put to the user; print mode has no one to ask and refuses.
+			switched := false
+			for _, g := range fires[i+1:] {
+				switched = switched || g.Event == "PostModelSwitch"
+			}
+			hookBlocked := bytes.Contains(run.Stdout, []byte(`"error_code":"blocked_by_hook"`))
+			refused := r.Blocked || r.Decision == "ask"
+			if refused && switched || refused != hookBlocked {
+				add(i, "model switch: hookexec blocked=%v decision=%s (%q), Claude Code switched=%v, blocked by a hook=%v", r.Blocked, r.Decision, r.Reason, switched, hookBlocked)
+			} else if refused && !strings.Contains(string(run.Stdout), "PreModelSwitch hook: "+r.Reason) &&
+				!strings.Contains(string(run.Stdout), "]: "+r.Reason) {
+				add(i, "model switch: hookexec's reason %q is not what Claude Code reported", r.Reason)
+			}
 		case "PreCompact":
 			// A block stops the compaction (Claude Code says so in compact_error); a
 			// compaction can also fail on its own (too few messages).

@@ -30,7 +30,7 @@ var recorded = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Perm
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionStart",
 	"SessionEnd", "PreCompact", "PostCompact", "Setup", "InstructionsLoaded", "ConfigChange", "CwdChanged",
 	"FileChanged", "TaskCreated", "TaskCompleted", "TeammateIdle", "WorktreeCreate", "WorktreeRemove",
-	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch", "MessageDisplay"}
+	"Elicitation", "ElicitationResult", "DirectoryAdded", "UserPromptExpansion", "PostToolBatch", "MessageDisplay", "PreModelSwitch", "PostModelSwitch"}
 
 var agent = suite.Agent{
 	Name: "claude", Title: "Claude Code", Package: "@anthropic-ai/claude-code", Bin: "claude", Gate: "HOOKEXEC_LIVE_CLAUDE",
