@@ -72,7 +72,9 @@ func claudeAnswer(r *engine.Result) Answer {
 	}
 	exit2 := false
 	switch r.Event {
-	case "PreToolUse":
+	case "PreToolUse", "PreModelSwitch":
+		// PreModelSwitch reads permissionDecision as PreToolUse does (2.1.330): an ask
+		// refuses the switch in a headless session, where exit 2 would only block it.
 		if r.Decision != "none" {
 			hs["permissionDecision"] = r.Decision
 			if r.Reason != "" {

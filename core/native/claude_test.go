@@ -32,6 +32,10 @@ func TestClaudeAnswer(t *testing.T) {
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "sure?", "additionalContext": "ctx"}}`, ""},
 		{"PreToolUse rewrite", base("PreToolUse", func(r *engine.Result) { r.Decision, r.UpdatedInput = "allow", json.RawMessage(`{"command":"ls -la"}`) }), 0,
 			`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -la"}}}`, ""},
+		{"PreModelSwitch ask (headless Claude Code refuses the switch)", base("PreModelSwitch", func(r *engine.Result) { r.Decision, r.Reason = "ask", "sure?" }), 0,
+			`{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "ask", "permissionDecisionReason": "sure?"}}`, ""},
+		{"PreModelSwitch deny", base("PreModelSwitch", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason = true, "deny", "stay" }), 0,
+			`{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "deny", "permissionDecisionReason": "stay"}}`, ""},
 		{"PermissionRequest deny interrupt", base("PermissionRequest", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason, r.Interrupt = true, "deny", "never", true }), 0,
 			`{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "never", "interrupt": true}}}`, ""},
 		{"PermissionRequest allow with permissions", base("PermissionRequest", func(r *engine.Result) {
