@@ -48,3 +48,19 @@ func TestUnionKeepsUnseenEvents(t *testing.T) {
 		t.Errorf("union = %v, want %v", got, want)
 	}
 }
+
+// A field recorded as "name?" may be sent or not, on a full run too.
+func TestFieldDiffsOptionalField(t *testing.T) {
+	golden := map[string][]string{"PostModelSwitch": {"prompt_id?", "to_model"}}
+	for _, seen := range []map[string][]string{
+		{"PostModelSwitch": {"to_model"}},
+		{"PostModelSwitch": {"prompt_id", "to_model"}},
+	} {
+		if diffs, _ := fieldDiffs(seen, golden, "2.1.330", true); len(diffs) != 0 {
+			t.Errorf("%v: want no difference, got %v", seen, diffs)
+		}
+	}
+	if diffs, _ := fieldDiffs(map[string][]string{"PostModelSwitch": {"prompt_id"}}, golden, "2.1.330", true); len(diffs) != 1 {
+		t.Errorf("a required field not sent must still differ, got %v", diffs)
+	}
+}
