@@ -174,12 +174,12 @@ func utf16Len(s string) int {
 	return n
 }
 
-// truncateUTF16 keeps the longest prefix of s that fits in max UTF-16 code units, never
+// truncateUTF16 keeps the longest prefix of s that fits in limit UTF-16 code units, never
 // splitting a surrogate pair (a rune).
-func truncateUTF16(s string, max int) string {
+func truncateUTF16(s string, limit int) string {
 	n := 0
 	for i, r := range s {
-		if n+utf16.RuneLen(r) > max {
+		if n+utf16.RuneLen(r) > limit {
 			return s[:i]
 		}
 		n += utf16.RuneLen(r)
