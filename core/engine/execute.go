@@ -10,8 +10,10 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/run"
 )
@@ -184,30 +186,11 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	case unread != "":
 		failure = unread
 	}
-	exit := r.ExitCode
-	if answer := j.h.cfg.Dialect.Answer; answer != nil && failure == "" {
-		// The hook answered in its agent's vocabulary; decide reads the canonical one.
-		spelling := j.h.cfg.Spelling
-		if spelling == "" {
-			spelling = j.eventName
-		}
-		exit, stdout = answer(spelling, exit, stdout)
+	spelling := j.h.cfg.Spelling
+	if spelling == "" {
+		spelling = j.eventName
 	}
-	v := decide.Read(decide.Input{
-		Event:      j.ev,
-		ExitCode:   exit,
-		Stdout:     stdout,
-		Stderr:     r.Stderr,
-		Failure:    failure,
-		FailClosed: j.h.cfg.FailClosed,
-		Blocking:   j.h.cfg.Blocking,
-
-		DecisionObjects:   j.h.cfg.Dialect.DecisionObjects,
-		ContinueAfterTool: j.h.cfg.Dialect.ContinueAfterTool,
-		NestedContext:     j.h.cfg.Dialect == dialect.Claude,
-		Vocabulary:        j.h.cfg.Dialect.Output,
-		ContextLimit:      j.h.cfg.ContextLimit,
-	})
+	v := readCommand(j.h.cfg, j.ev, spelling, r.ExitCode, stdout, r.Stderr, failure)
 	if r.Stragglers {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("processes it started held its output %s after it exited; they were killed", j.spec.Grace))
 	}
@@ -216,6 +199,30 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 	}
 	j.finish(&hr, &v)
 	return hr, v
+}
+
+// readCommand reads how a command hook ended, in the words of its dialect (spelling is the
+// event as the hook saw it).
+func readCommand(cfg *config.Hook, ev event.Info, spelling string, exit int, stdout, stderr []byte, failure string) decide.Verdict {
+	if answer := cfg.Dialect.Answer; answer != nil && failure == "" {
+		// The hook answered in its agent's vocabulary; decide reads the canonical one.
+		exit, stdout = answer(spelling, exit, stdout)
+	}
+	return decide.Read(decide.Input{
+		Event:      ev,
+		ExitCode:   exit,
+		Stdout:     stdout,
+		Stderr:     stderr,
+		Failure:    failure,
+		FailClosed: cfg.FailClosed,
+		Blocking:   cfg.Blocking,
+
+		DecisionObjects:   cfg.Dialect.DecisionObjects,
+		ContinueAfterTool: cfg.Dialect.ContinueAfterTool,
+		NestedContext:     cfg.Dialect == dialect.Claude,
+		Vocabulary:        cfg.Dialect.Output,
+		ContextLimit:      cfg.ContextLimit,
+	})
 }
 
 // refuse ends a hook that was not run because of a value: it blocks wherever the event
@@ -229,6 +236,7 @@ func (j *job) refuse(why string) (HookResult, decide.Verdict) {
 }
 
 func (j *job) finish(hr *HookResult, v *decide.Verdict) {
+	j.restrictTemplated(v)
 	j.onFailure(hr, v)
 	hr.Decision = v.Decision.String()
 	if v.Output != nil {
