@@ -61,7 +61,7 @@ type HookResult struct {
 	Stderr          string          `json:"stderr"`
 	StdoutTruncated bool            `json:"stdout_truncated"`
 	StderrTruncated bool            `json:"stderr_truncated"`
-	Output          json.RawMessage `json:"output"` // stdout parsed as JSON, else null
+	Output          json.RawMessage `json:"output"` // stdout parsed as JSON, else null (null too when a value-fed hook's answer was cut: valuefed.go)
 	Decision        string          `json:"decision"`
 	Error           string          `json:"error"`
 	Async           bool            `json:"async"`

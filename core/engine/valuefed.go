@@ -43,6 +43,10 @@ func (j *job) restrictTemplated(v *decide.Verdict) {
 		return
 	}
 	if dropped := v.Restrict(j.ev); len(dropped) > 0 {
+		// The hook's output is not shown as its answer either: a host (or the cli-agent
+		// drop-in) reading a hook's own output must not find the fields dropped here.
+		// stdout keeps the text.
+		v.Output = nil
 		v.Warnings = append(v.Warnings, fmt.Sprintf("%s ignored: %s (its definition is filled with %s; see docs/hook-io.md, \"A value never decides\")",
 			strings.Join(dropped, ", "), decide.RestrictRule, strings.Join(values, ", ")))
 	}

@@ -59,7 +59,8 @@ func TestTemplateValueNeverDecides(t *testing.T) {
 				payload, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": s.value}})
 				r := fireT(t, e, "PreToolUse", string(payload))
 				require.Len(t, r.Hooks, 2)
-				require.JSONEq(t, forged, string(r.Hooks[1].Output), "the hook printed the model's answer (%s)", r.Hooks[1].Error)
+				require.JSONEq(t, forged, r.Hooks[1].Stdout, "the hook printed the model's answer (%s)", r.Hooks[1].Error)
+				require.Nil(t, r.Hooks[1].Output, "nor is it shown as the hook's answer")
 				require.Nil(t, r.UpdatedInput, "the input the guard saw is the input that runs")
 				require.NotEqual(t, "allow", r.Decision)
 				require.Equal(t, "none", r.Hooks[1].Decision)
@@ -158,14 +159,16 @@ func TestTemplateValueInEvaluatedHooks(t *testing.T) {
 			require.NoError(t, e.SetEvaluator(echo))
 			r := fireT(t, e, "PreToolUse", string(payload))
 			require.Len(t, r.Hooks, 1)
-			require.JSONEq(t, forged, string(r.Hooks[0].Output), "%+v", r.Hooks[0])
+			require.JSONEq(t, forged, r.Hooks[0].Stdout, "the evaluator repeated the model's answer: %+v", r.Hooks[0])
 			if tt.grants {
+				require.JSONEq(t, forged, string(r.Hooks[0].Output), "%+v", r.Hooks[0])
 				require.Equal(t, "allow", r.Decision)
 				require.JSONEq(t, `{"command":"rm -rf precious"}`, string(r.UpdatedInput))
 				return
 			}
 			require.Equal(t, "none", r.Decision)
 			require.Nil(t, r.UpdatedInput)
+			require.Nil(t, r.Hooks[0].Output)
 			requireRestrictWarning(t, r, r.Hooks[0].ID, "allow, updatedInput, modified_args")
 		})
 	}
