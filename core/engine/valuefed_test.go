@@ -173,3 +173,20 @@ func TestTemplateValueInEvaluatedHooks(t *testing.T) {
 		})
 	}
 }
+
+// mycode's $FILE_PATH is a placeholder too (dialect.Mycode's Vars), so `cat "$FILE_PATH"` on
+// the file the model is writing may only restrict.
+func TestTemplateValueMycodeFilePath(t *testing.T) {
+	e, _, _ := openProfile(t, "mycode", func(project, _ string) {
+		writeFile(t, project, ".gen/settings.json", `{"hooks": {"PreToolUse": [
+		  {"matcher": "Write", "hooks": [{"type": "command", "command": "cat \"$FILE_PATH\""}]}]}}`)
+		writeFile(t, project, "notes.json", forged)
+	})
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Write","tool_input":{"file_path":"notes.json","content":"x"}}`)
+	require.Len(t, r.Hooks, 1)
+	require.JSONEq(t, forged, r.Hooks[0].Stdout, "%+v", r.Hooks[0])
+	require.Equal(t, "none", r.Decision)
+	require.Nil(t, r.UpdatedInput)
+	requireRestrictWarning(t, r, r.Hooks[0].ID, "allow, updatedInput, modified_args")
+	require.Contains(t, strings.Join(r.Warnings, "\n"), "filled with tool_input.file_path")
+}
