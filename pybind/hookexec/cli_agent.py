@@ -69,7 +69,9 @@ class HookResult:
     ``decision`` is "block" for a hook that blocked, "ask" for one that asked, else "approve".
     ``should_continue`` is false when the hook blocked or its JSON said ``continue: false``.
     ``reason`` is why it blocked (or its JSON reason, or what went wrong), else None.
-    ``json_output`` is its stdout parsed as a JSON object, else None. The rest is hookexec's:
+    ``json_output`` is its stdout parsed as a JSON object, else None (None too when the hook
+    was given a ``{{…}}`` value and its allow or rewrite was dropped: docs/hook-io.md, "A value
+    never decides"). The rest is hookexec's:
     ``blocks`` (the hook is one of those that made the fire blocked), ``hook_id``,
     ``command``, ``timed_out``, ``error`` and ``hook`` (the library's per-hook result).
     """
