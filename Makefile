@@ -181,12 +181,14 @@ test-python: $(LIB) $(CLI) $(PYVERSION) $(VENV)/.installed ## the pytest suite d
 $(PYVERSION): VERSION
 	printf '%s\n\n__version__ = "%s"\n' '"""Written from the repository'"'"'s VERSION file by the build."""' '$(VERSION)' > $@
 
-wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
+# Built by build/venv's Python with the setuptools tests/requirements.txt pins (no build
+# isolation, so no download; never the host's setuptools, which may be too old for pyproject.toml).
+wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with build/venv's pinned setuptools)
 	rm -rf $(BUILD)/wheel
 	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
 
-test-wheel: wheel ## install the wheel into a fresh venv and fire from outside the repository
-	tests/wheel/run.sh
+test-wheel: wheel ## install the wheel, and pip install ./pybind (an isolated build), each into a fresh venv, and fire from outside the repository
+	PYTHON=$(PYTHON) tests/wheel/run.sh
 
 demo: $(LIB) $(PYVERSION) $(VENV)/.installed ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
 	$(PY) $(PYTHON) examples/python_agent/agent.py
