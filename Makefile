@@ -121,8 +121,9 @@ $(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lo
 
 npm: $(NPM_DIR)/dist/cjs/index.js ## the npm package @hookexec/node: npm/node/dist (tsc --strict), its examples in npm/node/build
 
-test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary
+test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary; then npm pack from a clean copy, installed into a fresh project
 	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test test/
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) tests/npm/pack.sh
 
 docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/site; --strict: a broken link or anchor fails
 	$(VENV)/bin/mkdocs build --strict --quiet --site-dir $(CURDIR)/$(BUILD)/site
@@ -264,5 +265,5 @@ version: ## copy VERSION into include/hookexec.h, core/version and npm/node/pack
 	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs
-	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build dist site
+	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build $(NPM_DIR)/LICENSE dist site
 include packaging/release.mk
