@@ -99,12 +99,9 @@ test-cross: ## cross-compile the pure-Go packages (and vet their tests) for macO
 		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) vet $(CROSS_PKGS) || exit 1; \
 	done
 
-test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner; skipped without node
-	@if command -v node >/dev/null 2>&1; then \
-		HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js; \
-	else \
-		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
-	fi
+test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner
+	@command -v node >/dev/null || { echo "test-node: node is needed (Node >= 18; Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js
 
 # The npm package @hookexec/node (npm/node): TypeScript compiled to CommonJS (esm/ re-exports
 # it for import), its dev dependencies from the committed lockfile, the examples compiled too.
