@@ -110,7 +110,7 @@ NPM_SOURCES := $(wildcard $(NPM_DIR)/src/*.ts $(NPM_DIR)/examples/*.mts $(NPM_DI
 
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is needed for the npm package (install Node >= 18)" >&2; exit 1; }
-	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(NPM_DIR) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error
 
 $(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lock.json
 	cd $(NPM_DIR) && rm -rf dist build && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.examples.json
@@ -186,7 +186,7 @@ $(PYVERSION): VERSION
 # isolation, so no download; never the host's setuptools, which may be too old for pyproject.toml).
 wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with build/venv's pinned setuptools)
 	rm -rf $(BUILD)/wheel
-	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
+	$(PYTHON) -m pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
 
 test-wheel: wheel ## install the wheel, and pip install ./pybind (an isolated build), each into a fresh venv, and fire from outside the repository
 	PYTHON=$(PYTHON) tests/wheel/run.sh

@@ -15,7 +15,7 @@ fail() { echo "test-npm-pack: $*" >&2; exit 1; }
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || fail "$repo is not a git work tree: the clean copy is the files git tracks"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-npmq() { npm --no-audit --no-fund --loglevel=error "$@"; }
+npmq() { npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"; }
 
 # The clean copy: the working tree's version of every tracked file the package build reads
 # (its directory, and the repository's LICENSE it ships), nothing untracked.

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 PYTHON=${PYTHON:-$repo/build/venv/bin/python}
 fail() { echo "test-wheel: $*" >&2; exit 1; }
+export PIP_DISABLE_PIP_VERSION_CHECK=1
 [ -x "$PYTHON" ] || fail "no $PYTHON: run make venv (or set PYTHON to a Python whose venv has tests/requirements.txt)"
 version=$(cat VERSION)
 shopt -s nullglob
