@@ -25,7 +25,7 @@ GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-dispatch test-install test-wheel test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -74,7 +74,7 @@ $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hooke
 # The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
 # dispatch mode (the same checks, and each vector through hookexec install as well).
 LIVE ?= test-claude test-gemini test-codex test-qwen
-test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-docs $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, the docs site, the live agents
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
 # toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
@@ -99,12 +99,9 @@ test-cross: ## cross-compile the pure-Go packages (and vet their tests) for macO
 		CGO_ENABLED=0 GOOS=$${target%/*} GOARCH=$${target#*/} $(GO) vet $(CROSS_PKGS) || exit 1; \
 	done
 
-test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner; skipped without node
-	@if command -v node >/dev/null 2>&1; then \
-		HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js; \
-	else \
-		echo "test-node: skipped: node is not installed (the Node host example needs Node >= 18)"; \
-	fi
+test-node: $(CLI) ## the Node host example (examples/node_host) with Node's built-in test runner
+	@command -v node >/dev/null || { echo "test-node: node is needed (Node >= 18; Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test examples/node_host/test/node_host.test.js
 
 # The npm package @hookexec/node (npm/node): TypeScript compiled to CommonJS (esm/ re-exports
 # it for import), its dev dependencies from the committed lockfile, the examples compiled too.
@@ -113,7 +110,7 @@ NPM_SOURCES := $(wildcard $(NPM_DIR)/src/*.ts $(NPM_DIR)/examples/*.mts $(NPM_DI
 
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is needed for the npm package (install Node >= 18)" >&2; exit 1; }
-	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(NPM_DIR) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error
 
 $(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lock.json
 	cd $(NPM_DIR) && rm -rf dist build && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.examples.json
@@ -121,8 +118,9 @@ $(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lo
 
 npm: $(NPM_DIR)/dist/cjs/index.js ## the npm package @hookexec/node: npm/node/dist (tsc --strict), its examples in npm/node/build
 
-test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary
+test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary; then npm pack from a clean copy, installed into a fresh project
 	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test test/
+	HOOKEXEC_BIN=$(CURDIR)/$(CLI) tests/npm/pack.sh
 
 docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/site; --strict: a broken link or anchor fails
 	$(VENV)/bin/mkdocs build --strict --quiet --site-dir $(CURDIR)/$(BUILD)/site
@@ -164,6 +162,9 @@ test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on ever
 test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
 	$(call live,qwen,QWEN)
 
+test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
+	tests/ci/run.sh
+
 test-install: ## install into a temporary prefix, build a C and a C++ host with pkg-config only, uninstall
 	tests/install/run.sh
 
@@ -181,12 +182,14 @@ test-python: $(LIB) $(CLI) $(PYVERSION) $(VENV)/.installed ## the pytest suite d
 $(PYVERSION): VERSION
 	printf '%s\n\n__version__ = "%s"\n' '"""Written from the repository'"'"'s VERSION file by the build."""' '$(VERSION)' > $@
 
-wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with this Python's setuptools)
+# Built by build/venv's Python with the setuptools tests/requirements.txt pins (no build
+# isolation, so no download; never the host's setuptools, which may be too old for pyproject.toml).
+wheel: $(LIB) $(VENV)/.installed ## the Python wheel, libhookexec.so inside, in build/wheel/ (pip install ./pybind's build, with build/venv's pinned setuptools)
 	rm -rf $(BUILD)/wheel
-	$(PYTHON) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
+	$(PYTHON) -m pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation --wheel-dir $(BUILD)/wheel ./pybind
 
-test-wheel: wheel ## install the wheel into a fresh venv and fire from outside the repository
-	tests/wheel/run.sh
+test-wheel: wheel ## install the wheel, and pip install ./pybind (an isolated build), each into a fresh venv, and fire from outside the repository
+	PYTHON=$(PYTHON) tests/wheel/run.sh
 
 demo: $(LIB) $(PYVERSION) $(VENV)/.installed ## a small Python agent firing real tool events through hookexec, then the cli-agent walkthrough
 	$(PY) $(PYTHON) examples/python_agent/agent.py
@@ -262,5 +265,5 @@ version: ## copy VERSION into include/hookexec.h, core/version and npm/node/pack
 	$(MAKE) -s $(PYVERSION)
 
 clean: ## remove build outputs
-	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build dist site
+	rm -rf $(BUILD) pybind/build pybind/hookexec.egg-info $(PYVERSION) $(NPM_DIR)/dist $(NPM_DIR)/build $(NPM_DIR)/LICENSE dist site
 include packaging/release.mk
