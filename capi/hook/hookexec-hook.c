@@ -10,8 +10,8 @@
  *
  *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
  *
- * --timeout-ms is the agent's timeout for this dispatcher entry (install writes it; without
- * it, the agent's default for an entry, native.Agent.DefaultTimeout): a daemon that has not
+ * --timeout-ms is the agent's timeout for this dispatcher entry (without it, the agent's
+ * default timeout for a hook, native.Agent.DefaultTimeout; install does not write it): a daemon that has not
  * answered 2 s before it (half of it when shorter; core/daemon.AnswerWait) counts as having
  * dropped the call, so the agent gets the fail-closed answer rather than a killed hook,
  * which several agents take as no decision. The client never waits longer.

@@ -182,7 +182,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
-			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (install writes it; 0: the agent's default): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
+			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
 			// Whatever stops this call from running its hooks fails closed: exit 2 with the
@@ -217,8 +217,8 @@ func (a *app) refuse(err error) int {
 // answer: blocked in the agent's words where the event can block, never the exit 1 the
 // agents read as "go ahead". A call the daemon read and then dropped is not run again (its
 // hooks may have run): it gets dispatch.Lost's answer, as with dropped (the C client's
-// report of such a call). timeout is the agent's for this dispatcher entry (install writes
-// it; 0: the agent's default): a daemon that has not answered shortly before it
+// report of such a call). timeout is the agent's for this dispatcher entry (0: the agent's
+// default timeout for a hook; install does not write it): a daemon that has not answered shortly before it
 // (daemon.AnswerWait) counts as having dropped the call.
 func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (code int) {
 	if timeout <= 0 {

@@ -20,7 +20,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -36,15 +35,6 @@ var ErrOutside = errors.New("hookexec: refusing to write outside the scope")
 
 // Marker is in every dispatcher command: "hook --agent NAME".
 func Marker(agent string) string { return "hook --agent " + agent }
-
-// timeoutFlag ends each dispatcher command: the entry's timeout, which the dispatcher
-// needs to answer a call its daemon has not answered before the agent kills it.
-const timeoutFlag = " --timeout-ms "
-
-// withTimeout is the dispatcher command of an entry the agent kills after limit.
-func withTimeout(command string, limit time.Duration) string {
-	return command + timeoutFlag + strconv.FormatInt(limit.Milliseconds(), 10)
-}
 
 // DispatchTimeoutMargin is added to the longest timeout of an event's moved hooks to give
 // the dispatcher entry's timeout (in the agent's unit), so the agent never kills the
@@ -226,10 +216,9 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 		var groups []any
 		if moved > 0 {
 			p.events = append([]string{ev.name}, p.events...)
-			limit := longest + DispatchTimeoutMargin
 			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
-				{Key: "type", Value: "command"}, {Key: "command", Value: withTimeout(command, limit)},
-				{Key: "timeout", Value: a.TimeoutValue(limit)}}}}})
+				{Key: "type", Value: "command"}, {Key: "command", Value: command},
+				{Key: "timeout", Value: a.TimeoutValue(longest + DispatchTimeoutMargin)}}}}})
 		}
 		groups = append(groups, kept...)
 		if len(groups) > 0 {
@@ -393,8 +382,7 @@ func dispatcherCommand(a *native.Agent, settings []byte) string {
 	for _, ev := range events {
 		for _, g := range ev.groups {
 			if g.dispatch {
-				base, _, _ := strings.Cut(g.command, timeoutFlag)
-				return base
+				return g.command
 			}
 		}
 	}
