@@ -34,10 +34,10 @@ type fuzzAgent struct {
 }
 
 var fuzzAgents = []fuzzAgent{
-	{"claude", ".claude/settings.json", "PreToolUse", "Bash", "CLAUDE_PROJECT_DIR", 10},
-	{"codex", ".codex/hooks.json", "PreToolUse", "Bash", "", 10},
-	{"gemini", ".gemini/settings.json", "BeforeTool", "run_shell_command", "GEMINI_PROJECT_DIR", 10000},
-	{"qwen", ".qwen/settings.json", "PreToolUse", "run_shell_command", "QWEN_PROJECT_DIR", 10},
+	{"claude", ".claude/settings.json", "PreToolUse", "Bash", "CLAUDE_PROJECT_DIR", 30},
+	{"codex", ".codex/hooks.json", "PreToolUse", "Bash", "", 30},
+	{"gemini", ".gemini/settings.json", "BeforeTool", "run_shell_command", "GEMINI_PROJECT_DIR", 30000},
+	{"qwen", ".qwen/settings.json", "PreToolUse", "run_shell_command", "QWEN_PROJECT_DIR", 30},
 }
 
 // stopsTool reads a dispatcher's answer before a tool call as the agent does: true when
@@ -53,6 +53,8 @@ func stopsTool(agent string, code int, stdout []byte) bool {
 	var out struct {
 		Continue           *bool
 		Decision           string
+		Permission         string // Cursor
+		PermissionDecision string // Copilot CLI
 		HookSpecificOutput struct{ PermissionDecision string }
 	}
 	if len(bytes.TrimSpace(stdout)) == 0 || json.Unmarshal(stdout, &out) != nil {
@@ -61,6 +63,12 @@ func stopsTool(agent string, code int, stdout []byte) bool {
 	stopped := out.Continue != nil && !*out.Continue
 	d := out.HookSpecificOutput.PermissionDecision
 	switch agent {
+	case "cursor":
+		return stopped || out.Permission == "deny" || out.Permission == "ask"
+	case "copilot":
+		return stopped || out.PermissionDecision == "deny" || out.PermissionDecision == "ask"
+	case "windsurf": // the exit status only
+		return false
 	case "codex": // Codex fails an ask or a continue:false before a tool open
 		return d == "deny" || out.Decision == "block"
 	case "gemini":
@@ -74,6 +82,9 @@ func stopsTool(agent string, code int, stdout []byte) bool {
 // payloads that are no call at all.
 func fuzzPayloads(r *rand.Rand, ag fuzzAgent, project string, n int, long bool) [][]byte {
 	call := func(input string) []byte {
+		if ag.name == "windsurf" { // the tool's input is tool_info
+			return []byte(`{"agent_action_name":"` + ag.event + `","trajectory_id":"t","cwd":"` + project + `","tool_info":` + input + `}`)
+		}
 		return []byte(`{"session_id":"s1","transcript_path":"/dev/null","cwd":"` + project + `","hook_event_name":"` + ag.event +
 			`","tool_name":"` + ag.tool + `","tool_use_id":"t` + fmt.Sprint(r.Int()) + `","tool_input":` + input + `}`)
 	}
@@ -153,7 +164,7 @@ func TestInstalledDispatcherFuzz(t *testing.T) {
 				require.NoError(t, json.Unmarshal([]byte(s.read("project/"+ag.settings)), &settings))
 				command := settings.Hooks[ag.event][0].Hooks[0].Command
 				require.Equal(t, fast+" --agent "+ag.name, command)
-				bound := 15 * time.Second // the entry's timeout: the guard's 10 s and install's 5 s margin
+				bound := 35 * time.Second // the entry's timeout: the guard's 30 s and install's 5 s margin
 				env := append(os.Environ(), "HOME="+s.home, "HOOKEXEC_LOG=", "HOOKEXEC_RUNTIME_DIR="+filepath.Join(s.root, "run"),
 					"HOOKEXEC_DAEMON_IDLE=10m")
 				if ag.projectEnv != "" {
@@ -193,7 +204,7 @@ func TestInstalledDispatcherFuzz(t *testing.T) {
 					case <-time.After(bound):
 						_ = cmd.Process.Kill()
 						<-done
-						findings = append(findings, fmt.Sprintf("no answer within %v for %.120q", bound, p))
+						findings = append(findings, fmt.Sprintf("no answer within %v for %d bytes %.120q", bound, len(p), p))
 						continue
 					}
 					took := time.Since(start)
@@ -238,4 +249,55 @@ func medianOf(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2].Round(time.Millisecond)
+}
+
+// adaptTargets are the agents adapt answers, each with its event before a shell tool runs.
+var adaptTargets = []fuzzAgent{
+	{name: "claude", event: "PreToolUse", tool: "Bash"},
+	{name: "codex", event: "PreToolUse", tool: "Bash"},
+	{name: "gemini", event: "BeforeTool", tool: "run_shell_command"},
+	{name: "qwen", event: "PreToolUse", tool: "run_shell_command"},
+	{name: "cursor", event: "preToolUse", tool: "Shell"},
+	{name: "copilot", event: "PreToolUse", tool: "bash"},
+	{name: "windsurf", event: "pre_run_command"},
+}
+
+// TestAdaptPayloadFuzz fuzzes the payload through `hookexec adapt --from claude --to X` for
+// every target, the command a deny-all Claude Code guard counting its runs: every answer
+// stops the tool as X reads it, and the guard runs at most once.
+func TestAdaptPayloadFuzz(t *testing.T) {
+	t.Parallel()
+	n := 30
+	if *payloadFuzzLong {
+		n = 100
+	}
+	for _, ag := range adaptTargets {
+		t.Run(ag.name, func(t *testing.T) {
+			t.Parallel()
+			s := newScenario(t)
+			count := filepath.Join(s.root, "count")
+			guard := "echo x >> " + count + "; echo denied by the guard >&2; exit 2"
+			r := rand.New(rand.NewSource(int64(len(ag.name))))
+			payloads := fuzzPayloads(r, ag, s.project, n, *payloadFuzzLong)
+			var findings []string
+			var took []time.Duration
+			for _, p := range payloads {
+				require.NoError(t, os.WriteFile(count, nil, 0o644))
+				start := time.Now()
+				out := s.runIn(string(p), "adapt", "--from", "claude", "--to", ag.name, guard)
+				took = append(took, time.Since(start))
+				ran, _ := os.ReadFile(count)
+				if runs := strings.Count(string(ran), "x"); runs > 1 {
+					findings = append(findings, fmt.Sprintf("the guard ran %d times for %.120q", runs, p))
+				}
+				if !stopsTool(ag.name, out.code, []byte(out.stdout)) {
+					findings = append(findings, fmt.Sprintf("the tool runs: exit %d stdout %.200q stderr %.200q for %.120q", out.code, out.stdout, out.stderr, p))
+				}
+			}
+			t.Logf("adapt --to %s: %d payloads, %d findings (median %v, max %v)", ag.name, len(payloads), len(findings), medianOf(took), maxOf(took))
+			for _, f := range findings {
+				t.Error(f)
+			}
+		})
+	}
 }
