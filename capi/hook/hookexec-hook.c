@@ -369,7 +369,9 @@ int main(int argc, char **argv) {
     runtime_dir(dir, sizeof dir);
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection
+     * at once (EAGAIN) instead of holding the client; every wait below is a bounded poll. */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa)) fallback(payload.p, payload.n);
 
     /* the request, one line; the project dir is in the variable the agent sets (native.Agent.ProjectEnv) */
@@ -400,7 +402,7 @@ int main(int argc, char **argv) {
             if (pr == 0) lost(payload.p, payload.n);
         }
         ssize_t w = send(fd, q.p + off, q.n - off, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (w <= 0) fallback(payload.p, payload.n);
         off += (size_t)w;
     }
@@ -420,7 +422,7 @@ int main(int argc, char **argv) {
             if (pr == 0) lost(payload.p, payload.n);
         }
         ssize_t r = read(fd, a.p + a.n, a.cap - a.n);
-        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (r < 0 && errno == ECONNRESET && a.n == 0) fallback(payload.p, payload.n); /* any byte: it had read the call */
         if (r <= 0) lost(payload.p, payload.n);
         a.n += (size_t)r;
