@@ -238,9 +238,15 @@ func TestDaemonUnreadableRequestRunsInProcess(t *testing.T) {
 			payload := `{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"` + s.project + `","tool_name":"Bash","tool_use_id":"t1","tool_input":` +
 				strings.Repeat(`{"a":`, depth-1) + `{}` + strings.Repeat(`}`, depth-1) + `}`
 			before, _ := s.status()
-			start := time.Now()
-			out := s.startHook(bin, payload)() // its hang guard ends the old clients' wait
-			assert.Less(t, time.Since(start), 20*time.Second, "the agent's timeout here is 600 s: this is far within")
+			wait := s.startHook(bin, payload)
+			result := make(chan output, 1)
+			go func() { result <- wait() }()
+			var out output
+			select {
+			case out = <-result:
+			case <-time.After(30 * time.Second): // the agent's timeout here is 600 s: far past this
+				t.Fatal("the client still waits after the daemon's id-null error")
+			}
 			assert.Equal(t, 0, out.code, out.stderr)
 			assert.Contains(t, out.stdout, `"permissionDecision":"deny"`)
 			assert.Contains(t, out.stdout, `"permissionDecisionReason":"no"`, "the guard's own deny")
