@@ -77,6 +77,12 @@ func TestRefuse(t *testing.T) {
 			if tc.stdout == "" {
 				assert.Empty(t, r.Stdout)
 			}
+			// A dropped call with such a payload (the daemon read it, then died) is answered
+			// the same way: it used to exit 1 for any payload it could not parse.
+			l := Lost(req)
+			assert.Equal(t, tc.code, l.ExitCode, "%+v", l)
+			assert.Contains(t, l.Stdout, tc.stdout)
+			assert.Contains(t, l.Stderr, LostMessage)
 		})
 	}
 	assert.True(t, errors.Is(func() error { _, err := payload.Parse(deepPayload(payload.MaxDepth+1, "")); return err }(), payload.ErrTooDeep))
