@@ -146,7 +146,8 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: string(ans.Stderr), Env: res.Env}, nil
 }
 
-// withField is the payload root with key set to the JSON value raw, as JSON text.
+// withField is the payload root with key set to the JSON value raw, as JSON text. root
+// points into a released document afterwards: it must not be read again.
 func withField(root *fastjson.Value, key string, raw []byte) ([]byte, error) {
 	wrap, err := payload.Parse(append(append([]byte(`{"v":`), raw...), '}'))
 	if err != nil {
