@@ -225,6 +225,8 @@ fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in
 		echo "== $${t%%:*} $${t##*:} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}; \
 	done
+	@echo "== the payload through the installed dispatcher (4 agents, with and without a daemon) and adapt (7 targets), long form"
+	@set -o pipefail; $(GO) test -count=1 -v -run '^(TestInstalledDispatcherFuzz|TestAdaptPayloadFuzz)$$' ./cmd/hookexec -payloadfuzz.long | grep -E 'payloads|findings|^(--- FAIL|FAIL|ok)'
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.

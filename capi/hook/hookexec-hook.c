@@ -10,10 +10,15 @@
  *
  *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
  *
- * --timeout-ms is the agent's timeout for this dispatcher entry: a daemon that has not
+ * --timeout-ms is the agent's timeout for this dispatcher entry (without it, the agent's
+ * default timeout for a hook, native.Agent.DefaultTimeout; install does not write it): a daemon that has not
  * answered 2 s before it (half of it when shorter; core/daemon.AnswerWait) counts as having
  * dropped the call, so the agent gets the fail-closed answer rather than a killed hook,
- * which several agents take as no decision.
+ * which several agents take as no decision. The client never waits longer.
+ *
+ * Whatever keeps it from answering (no memory, no hookexec binary to run) exits 2 with the
+ * reason on stderr: the block every supported agent reads, never the exit 1 they take as
+ * "go ahead".
  *
  * The request and the answer are core/daemon's "dispatch" method (JSON-RPC 2.0, one line
  * each way). The identity sent is the hookexec binary's: VERSION, its size and mtime in
@@ -40,6 +45,13 @@
 
 #define MAX_PAYLOAD (32u << 20) /* core/serve.MaxMessageBytes */
 #define ANSWER_MARGIN_MS 2000LL  /* core/daemon.AnswerMargin */
+#define EXIT_BLOCKED 2           /* the block every supported agent reads */
+
+/* the agent's timeout for a hook entry without one (native.Agent.DefaultTimeout), in ms */
+static long long default_timeout_ms(const char *agent) {
+    if (!strcmp(agent, "claude") || !strcmp(agent, "codex")) return 600000;
+    return 60000; /* gemini, qwen */
+}
 
 static long long now_ms(void) {
     struct timespec ts;
@@ -119,8 +131,8 @@ static void run_go(const char *payload, size_t n) {
         }
     }
     execv(go_bin, args);
-    fprintf(stderr, "hookexec-hook: cannot run %s: %s\n", go_bin, strerror(errno));
-    exit(1); /* a non-blocking hook error, as a broken hook is */
+    fprintf(stderr, "hookexec-hook: cannot run %s: %s; blocked to be safe\n", go_bin, strerror(errno));
+    exit(EXIT_BLOCKED);
 }
 
 /* The daemon did not take the call: the Go binary runs it in-process. */
@@ -305,23 +317,23 @@ static const char *runtime_dir(char *path, size_t n) {
 int main(int argc, char **argv) {
     long long start = now_ms();
     args = calloc((size_t)argc + 3, sizeof *args);
-    if (!args) return 1;
+    if (!args) { fprintf(stderr, "hookexec-hook: out of memory; blocked to be safe\n"); return EXIT_BLOCKED; }
     args[0] = go_bin, args[1] = "hook";
     for (int i = 1; i < argc; i++) args[i + 1] = argv[i];
     nargs = argc + 1;
     /* the hookexec binary: beside this one */
     char self[PATH_MAX];
     ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sn <= 0) { fprintf(stderr, "hookexec-hook: cannot find itself\n"); return 1; }
+    if (sn <= 0) { fprintf(stderr, "hookexec-hook: cannot find itself; blocked to be safe\n"); return EXIT_BLOCKED; }
     self[sn] = 0;
     char *slash = strrchr(self, '/');
-    if (!slash || (size_t)(slash - self) + sizeof "/hookexec" > sizeof go_bin) { fprintf(stderr, "hookexec-hook: path too long\n"); return 1; }
+    if (!slash || (size_t)(slash - self) + sizeof "/hookexec" > sizeof go_bin) { fprintf(stderr, "hookexec-hook: path too long; blocked to be safe\n"); return EXIT_BLOCKED; }
     memcpy(go_bin, self, (size_t)(slash - self));
     memcpy(go_bin + (slash - self), "/hookexec", sizeof "/hookexec");
 
     buf payload = {0};
     for (;;) {
-        if (grow(&payload, 65536)) return 1;
+        if (grow(&payload, 65536)) fallback(payload.p, payload.n); /* what it gets is cut short: refused */
         ssize_t r = read(0, payload.p + payload.n, payload.cap - payload.n);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
@@ -336,15 +348,16 @@ int main(int argc, char **argv) {
         else if (!strncmp(argv[i], "--timeout-ms=", 13)) tmo = argv[i] + 13;
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
     }
-    long long deadline = -1; /* none: wait for the answer as long as it takes */
+    if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
+    long long t = default_timeout_ms(agent);
     if (tmo) {
         char *e;
         errno = 0;
-        long long t = strtoll(tmo, &e, 10);
+        t = strtoll(tmo, &e, 10);
         if (errno || e == tmo || *e || t < 0) fallback(payload.p, payload.n); /* the full command reports it */
-        if (t > 0) deadline = start + (t - ANSWER_MARGIN_MS > t / 2 ? t - ANSWER_MARGIN_MS : t / 2);
+        if (t == 0) t = default_timeout_ms(agent);
     }
-    if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
+    long long deadline = start + (t - ANSWER_MARGIN_MS > t / 2 ? t - ANSWER_MARGIN_MS : t / 2);
 
     struct stat st;
     if (stat(go_bin, &st)) fallback(payload.p, payload.n);
@@ -356,7 +369,9 @@ int main(int argc, char **argv) {
     runtime_dir(dir, sizeof dir);
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection
+     * at once (EAGAIN) instead of holding the client; every wait below is a bounded poll. */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa)) fallback(payload.p, payload.n);
 
     /* the request, one line; the project dir is in the variable the agent sets (native.Agent.ProjectEnv) */
@@ -379,7 +394,7 @@ int main(int argc, char **argv) {
     /* MSG_NOSIGNAL: a daemon that closed the connection is a failed write, not SIGPIPE. A
      * request not written whole was never read whole: the daemon cannot have run it. */
     for (size_t off = 0; off < q.n;) {
-        if (deadline >= 0) { /* a daemon that stopped reading: hung, as below */
+        { /* a daemon that stopped reading: hung, as below */
             long long left = deadline - now_ms();
             struct pollfd pf = {.fd = fd, .events = POLLOUT};
             int pr = left > 0 ? poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
@@ -387,7 +402,7 @@ int main(int argc, char **argv) {
             if (pr == 0) lost(payload.p, payload.n);
         }
         ssize_t w = send(fd, q.p + off, q.n - off, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (w <= 0) fallback(payload.p, payload.n);
         off += (size_t)w;
     }
@@ -399,7 +414,7 @@ int main(int argc, char **argv) {
     size_t line = 0;
     for (;;) {
         if (grow(&a, 65536)) lost(payload.p, payload.n);
-        if (deadline >= 0) { /* no answer before the agent's timeout: dropped, not run again */
+        { /* no answer before the agent's timeout: dropped, not run again */
             long long left = deadline - now_ms();
             struct pollfd pf = {.fd = fd, .events = POLLIN};
             int pr = left > 0 ? poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
@@ -407,7 +422,7 @@ int main(int argc, char **argv) {
             if (pr == 0) lost(payload.p, payload.n);
         }
         ssize_t r = read(fd, a.p + a.n, a.cap - a.n);
-        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (r < 0 && errno == ECONNRESET && a.n == 0) fallback(payload.p, payload.n); /* any byte: it had read the call */
         if (r <= 0) lost(payload.p, payload.n);
         a.n += (size_t)r;
@@ -416,7 +431,14 @@ int main(int argc, char **argv) {
             in rd = {a.p + line, nl};
             line = (size_t)(nl - a.p) + 1;
             const char *res = memmem(rd.p, (size_t)(rd.end - rd.p), "\"result\":", 9);
-            if (!memmem(rd.p, (size_t)(rd.end - rd.p), "\"id\":1", 6)) continue;
+            if (!memmem(rd.p, (size_t)(rd.end - rd.p), "\"id\":1", 6)) {
+                /* An error with id null answers the one request of this connection, whose id
+                 * the daemon could not read (a line too long, a message it cannot parse):
+                 * nothing ran, so the Go binary runs it. Any other line is a notification. */
+                if (memmem(rd.p, (size_t)(rd.end - rd.p), "\"id\":null", 9) && memmem(rd.p, (size_t)(rd.end - rd.p), "\"error\":", 8))
+                    fallback(payload.p, payload.n);
+                continue;
+            }
             if (!res) fallback(payload.p, payload.n); /* an error (another build, a bad request): answered before any hook ran */
             in body = {res + 9, rd.end};
             int code = 0;
@@ -428,12 +450,12 @@ int main(int argc, char **argv) {
                 int ef = envf && *envf ? open(envf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
                 if (ef < 0 || write(ef, exports.p, exports.n) != (ssize_t)exports.n) {
                     const char *m = "hookexec: CLAUDE_ENV_FILE: cannot append the hooks' exports\n";
-                    if (put(&err, m, strlen(m))) return 1;
+                    if (put(&err, m, strlen(m))) lost(payload.p, payload.n);
                 }
                 if (ef >= 0) close(ef);
             }
-            if (out.n && write(1, out.p, out.n) < 0) return 1;
-            if (err.n && write(2, err.p, err.n) < 0) return 1;
+            if (out.n && write(1, out.p, out.n) < 0) return EXIT_BLOCKED;
+            if (err.n && write(2, err.p, err.n) < 0) return EXIT_BLOCKED;
             return code;
         }
     }

@@ -182,45 +182,62 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
-			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS`: the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
+			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
+			// Whatever stops this call from running its hooks fails closed: exit 2 with the
+			// reason, the block every supported agent reads (a usage error is a broken install).
 			if err := noArgs("hook", args); err != nil {
-				return a.fail(err)
+				return a.refuse(err)
 			}
 			if agentName == "" {
-				return a.fail(usagef("hook: say --agent (%s)", strings.Join(native.Names(), ", ")))
+				return a.refuse(usagef("hook: say --agent (%s)", strings.Join(native.Names(), ", ")))
 			}
 			ag, err := native.Lookup(agentName)
 			if err != nil {
-				return a.fail(usagef("--agent: %s", plainMessage(err.Error())))
+				return a.refuse(usagef("--agent: %s", plainMessage(err.Error())))
 			}
 			if timeoutMs < 0 {
-				return a.fail(usagef("--timeout-ms: want a number of milliseconds, 0 (none) or more"))
+				return a.refuse(usagef("--timeout-ms: want a number of milliseconds, 0 (none) or more"))
 			}
 			return a.dispatch(ag, dropped, time.Duration(timeoutMs)*time.Millisecond)
 		},
 	})
 }
 
+// refuse answers a hook call that cannot even be read as one: exit 2 with the reason.
+func (a *app) refuse(err error) int {
+	a.fail(err)
+	return exitBlocked
+}
+
 // dispatch is the hook verb: one hook call, answered natively, through the daemon when one
-// answers and in-process otherwise (starting a daemon for the next call). Any failure of
-// its own is a non-blocking hook error for the agent (exit 1, one line on stderr), as a
-// broken hook is. A call the daemon read and then dropped is not run again (its hooks may
-// have run): it gets dispatch.Lost's answer, as with dropped (the C client's report of
-// such a call). timeout is the agent's for this dispatcher entry (0: unknown): a daemon that
-// has not answered shortly before it (daemon.AnswerWait) counts as having dropped the call.
-func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) int {
-	var deadline time.Time
-	if wait := daemon.AnswerWait(timeout); wait > 0 {
-		deadline = time.Now().Add(wait)
+// answers and in-process otherwise (starting a daemon for the next call). A call it cannot
+// run (a payload it cannot read, a failure of its own, a panic) gets dispatch.Refuse's
+// answer: blocked in the agent's words where the event can block, never the exit 1 the
+// agents read as "go ahead". A call the daemon read and then dropped is not run again (its
+// hooks may have run): it gets dispatch.Lost's answer, as with dropped (the C client's
+// report of such a call). timeout is the agent's for this dispatcher entry (0: the agent's
+// default timeout for a hook; install does not write it): a daemon that has not answered shortly before it
+// (daemon.AnswerWait) counts as having dropped the call.
+func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (code int) {
+	if timeout <= 0 {
+		timeout = ag.DefaultTimeout
 	}
+	deadline := time.Now().Add(daemon.AnswerWait(timeout))
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
+	req := dispatch.Request{Agent: ag.Name, Payload: payload}
+	answered := false
+	defer func() { // a panic of the dispatcher's own: no answer has gone out yet
+		if r := recover(); r != nil && !answered {
+			code = a.answer(dispatch.Refuse(req, fmt.Errorf("internal error: %v", r)))
+		}
+	}()
 	if err != nil {
-		return a.fail(fmt.Errorf("hook: reading the payload: %w", err))
+		return a.answer(dispatch.Refuse(req, fmt.Errorf("reading the payload: %w", err)))
 	}
 	if len(payload) > serve.MaxMessageBytes {
-		return a.fail(fmt.Errorf("hook: payload longer than %d bytes", serve.MaxMessageBytes))
+		return a.answer(dispatch.Refuse(req, fmt.Errorf("payload longer than %d bytes", serve.MaxMessageBytes)))
 	}
 	project := a.globals.project
 	if project == "" {
@@ -235,7 +252,7 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) in
 	if logFile == "" {
 		logFile = os.Getenv(engine.LogEnv) // the daemon's own environment is not the call's
 	}
-	req := dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
+	req = dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
 		LogFile: logFile, Payload: payload}
 	if dropped {
 		startDaemon() // the one that dropped it is likely gone
@@ -253,10 +270,9 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) in
 		}
 		// Not taken by the daemon: this call runs in-process now.
 	}
-	var code int
-	_, err = dispatch.Once(req, func(r dispatch.Reply) { code = a.answer(r) })
+	_, err = dispatch.Once(req, func(r dispatch.Reply) { answered, code = true, a.answer(r) })
 	if err != nil {
-		return a.fail(fmt.Errorf("hook: %s", plainMessage(err.Error())))
+		return a.answer(dispatch.Refuse(req, err))
 	}
 	return code
 }

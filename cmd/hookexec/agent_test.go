@@ -84,8 +84,10 @@ func TestInstallDispatchUninstall(t *testing.T) {
 	assert.Equal(t, "export FROM_HOOK=yes\n", string(env))
 
 	bad := s.runIn("not json", "hook", "--agent", "claude")
-	assert.Equal(t, exitFail, bad.code, "a broken dispatch is a non-blocking error, never a block")
-	assert.Equal(t, "hookexec: hook: the payload is not a JSON object\n", bad.stderr)
+	// A payload it cannot read fails closed (issue 25): exit 1 would let the tool run.
+	assert.Equal(t, exitBlocked, bad.code, "a call whose hooks cannot run is blocked, never let through")
+	assert.Contains(t, bad.stderr, "hookexec: the hooks of this call could not run: ")
+	assert.Contains(t, bad.stderr, "blocked to be safe (the event cannot be told)")
 
 	un := s.run("uninstall", "--agent", "claude")
 	require.Equal(t, 0, un.code, un.stderr)

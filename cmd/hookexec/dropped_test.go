@@ -36,6 +36,17 @@ func droppedScenario(t *testing.T, then string) (s *scenario, ran string) {
 	return s, ran
 }
 
+// startDaemon starts the daemon of the binary under test in the scenario's runtime dir and
+// waits until it answers.
+func (s *scenario) startDaemon() *exec.Cmd {
+	s.t.Helper()
+	d := exec.Command(binary, "daemon")
+	d.Env = append(append(os.Environ(), "HOME="+s.home), s.env...)
+	require.NoError(s.t, d.Start())
+	eventually(s.t, "the daemon", func() bool { _, ok := s.status(); return ok })
+	return d
+}
+
 func (s *scenario) bashCall() string {
 	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.project,
 		"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": map[string]any{"command": "ls"}})
@@ -69,10 +80,7 @@ func TestDaemonKilledMidCall(t *testing.T) {
 					}
 				}
 			})
-			d := exec.Command(binary, "daemon")
-			d.Env = append(append(os.Environ(), "HOME="+s.home), s.env...)
-			require.NoError(t, d.Start())
-			eventually(t, "the daemon", func() bool { _, ok := s.status(); return ok })
+			d := s.startDaemon()
 			wait := s.startHook(bin, s.bashCall())
 			eventually(t, "the guard running in the daemon", func() bool { return len(runs(t, ran)) > 0 })
 			require.NoError(t, d.Process.Kill())
@@ -207,6 +215,44 @@ func TestDaemonHungAnswersBeforeTheAgentsTimeout(t *testing.T) {
 			// The client starts a daemon for the next call; let it come up, so that the
 			// cleanup's shutdown reaches it.
 			eventually(t, "the next daemon", func() bool { _, ok := s.status(); return ok })
+		})
+	}
+}
+
+// A request the daemon cannot read (a payload nested within the dispatcher's 10000 levels,
+// so that the daemon's message, three levels deeper, is past encoding/json's bound) gets an
+// error answer with id null. Both clients take it as the answer to their one request —
+// nothing ran — and run the call in-process: the guard runs once and denies, in well under
+// the agent's timeout. The old clients skipped the answer as a notification and waited
+// until the agent killed them (no --timeout-ms), which Claude Code reads as no decision.
+func TestDaemonUnreadableRequestRunsInProcess(t *testing.T) {
+	t.Parallel()
+	fast := buildFastClient(t)
+	for _, bin := range []string{binary, fast} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			t.Parallel()
+			s, ran := droppedScenario(t, "echo no >&2; exit 2")
+			d := s.startDaemon()
+			t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+			depth := 9997 // tool_input's; the payload is one deeper, the daemon's message four
+			payload := `{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"` + s.project + `","tool_name":"Bash","tool_use_id":"t1","tool_input":` +
+				strings.Repeat(`{"a":`, depth-1) + `{}` + strings.Repeat(`}`, depth-1) + `}`
+			before, _ := s.status()
+			wait := s.startHook(bin, payload)
+			result := make(chan output, 1)
+			go func() { result <- wait() }()
+			var out output
+			select {
+			case out = <-result:
+			case <-time.After(30 * time.Second): // the agent's timeout here is 600 s: far past this
+				t.Fatal("the client still waits after the daemon's id-null error")
+			}
+			assert.Equal(t, 0, out.code, out.stderr)
+			assert.Contains(t, out.stdout, `"permissionDecision":"deny"`)
+			assert.Contains(t, out.stdout, `"permissionDecisionReason":"no"`, "the guard's own deny")
+			assert.Len(t, runs(t, ran), 1, "run once, in-process")
+			after, _ := s.status()
+			assert.Equal(t, before.Requests, after.Requests, "the daemon ran nothing")
 		})
 	}
 }

@@ -6,8 +6,9 @@
 // read answers differently, so that a block stays a block.
 //
 // What the running agent cannot do is never a silent allow: a new tool input it cannot
-// apply (Qwen Code ignores one; no agent applies one outside PreToolUse) and an "ask" it
-// cannot put to the user (Codex fails such a hook open) become a block with a reason.
+// apply (Qwen Code ignores one; no agent applies one outside PreToolUse), an "ask" it
+// cannot put to the user (Codex fails such a hook open) and a continue:false it cannot say
+// (Codex on PreToolUse) become a block with a reason.
 //
 // It builds a one-hook engine (core/engine) and does not read stdin or write anything.
 package adapt
@@ -150,7 +151,17 @@ func fallback(to, spelled string, res *engine.Result) {
 		block(res, "the hook rewrites the tool input, which "+display+" cannot apply here: blocked instead")
 	case res.Decision == "ask" && res.Event == "PreToolUse" && !asks(to, spelled):
 		block(res, "the hook asks for confirmation, which "+display+" cannot ask for here: blocked instead"+orEmpty(res.Reason))
+	case !res.Continue && !stops(to, res.Event):
+		block(res, "the hook stops the agent (continue: false), which "+display+" cannot do here: blocked instead"+orEmpty(res.StopReason))
 	}
+}
+
+// stops reports whether the agent's answer on the event can say continue:false: Codex's
+// parser rejects it on PreToolUse and PermissionRequest (core/native drops it there, and a
+// bare continue:false would have failed the hook open); every other agent has it on every
+// event, Windsurf as exit 2 on pre_ events.
+func stops(to, ev string) bool {
+	return to != vocab.Codex || ev != "PreToolUse" && ev != "PermissionRequest"
 }
 
 // rewrites reports whether the agent applies a new tool input on the event: Claude Code,

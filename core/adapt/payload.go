@@ -3,7 +3,6 @@ package adapt
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/vocab"
 )
 
@@ -48,10 +48,12 @@ func read(to, spelled string, raw []byte) (call, error) {
 // Code, Codex, Gemini CLI, Qwen Code): the event and the tool in canonical words, every
 // other field as it was, in its order.
 func readClaude(spelled string, raw []byte) (call, error) {
-	doc, err := fastjson.ParseBytes(raw)
-	if err != nil || doc.Type() != fastjson.TypeObject {
-		return call{}, errors.New("hookexec: adapt: the payload is not a JSON object")
+	parsed, err := payload.Parse(raw) // nesting past fastjson's 300 levels too
+	if err != nil {
+		return call{}, fmt.Errorf("hookexec: adapt: the payload is not a JSON object: %w", err)
 	}
+	defer parsed.Release()
+	doc := parsed.Root()
 	name := string(doc.GetStringBytes("hook_event_name"))
 	if spelled != "" && name != "" && spelled != name {
 		return call{}, fmt.Errorf("hookexec: adapt: the payload is for %q, not %q", name, spelled)
@@ -70,7 +72,8 @@ func readClaude(spelled string, raw []byte) (call, error) {
 		tool = c
 		doc.Set("tool_name", a.NewString(tool))
 	}
-	return call{spelled: name, event: ev.Name, tool: tool, cwd: string(doc.GetStringBytes("cwd")), payload: doc.MarshalTo(nil)}, nil
+	return call{spelled: name, event: ev.Name, tool: tool, cwd: string(doc.GetStringBytes("cwd")),
+		payload: payload.AppendJSON(nil, doc)}, nil // not MarshalTo: it quotes strings it has read Go-style
 }
 
 // eventOf resolves the running agent's spelling of the event: the flag's, else the

@@ -24,7 +24,8 @@ const dialTimeout = time.Second
 
 // Dispatch asks the daemon in dir to run req. ErrUnavailable: the daemon did not take the
 // request (nobody listens, the connection failed before the request was read whole, or
-// it answered an error before running any hook); ErrVersion: the daemon is another build
+// it answered an error before running any hook, with the request's id or, for a request it
+// could not read, id null); ErrVersion: the daemon is another build
 // and exits; ErrDropped: the daemon read the request and the connection ended without an
 // answer, so its hooks may have run. A zero deadline waits for the answer as long as it
 // takes; past a deadline the call is ErrDropped too (the daemon may be running its hooks).
@@ -79,6 +80,11 @@ func call(dir, method string, params any, deadline time.Time) (json.RawMessage, 
 			return nil, fmt.Errorf("%w: an unreadable answer: %.80q", ErrDropped, line)
 		}
 		if string(m.ID) != "1" {
+			if string(m.ID) == "null" && m.Error != nil {
+				// The answer to the one request of this connection, whose id the daemon
+				// could not read (a line too long, a message it cannot parse): nothing ran.
+				return nil, fmt.Errorf("%w: %s", ErrUnavailable, m.Error.Message)
+			}
 			continue // a notification
 		}
 		if m.Error != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
+	"github.com/hookexec/hookexec/core/payload"
 )
 
 // OriginalInputField is added to a PostToolUse payload (with the daemon) when a PreToolUse
@@ -92,24 +93,24 @@ func Once(req Request, afterAnswer func(Reply)) (Reply, error) {
 	return r, err
 }
 
-// Dispatch runs one request.
+// Dispatch runs one request. An error means no hook ran: the caller answers with Refuse.
 func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	ag, err := native.Lookup(req.Agent)
 	if err != nil {
 		return Reply{}, err
 	}
-	var p fastjson.Parser
-	doc, err := p.ParseBytes(req.Payload)
-	if err != nil || doc.Type() != fastjson.TypeObject {
-		return Reply{}, errors.New(`hookexec: the payload is not a JSON object`)
+	doc, err := payload.Parse(req.Payload)
+	if err != nil {
+		return Reply{}, err
 	}
-	event := string(doc.GetStringBytes("hook_event_name"))
+	defer doc.Release()
+	event := doc.String("hook_event_name")
 	if event == "" {
 		return Reply{}, errors.New(`hookexec: the payload has no "hook_event_name"`)
 	}
 	project := req.Project
 	if project == "" {
-		project = string(doc.GetStringBytes("cwd"))
+		project = doc.String("cwd")
 	}
 	if project == "" {
 		return Reply{}, errors.New(`hookexec: no project: neither the agent's project dir nor the payload's "cwd"`)
@@ -119,44 +120,75 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	defer d.release(e)
-	payload := req.Payload
+	root := doc.Root()
+	data := req.Payload
 	key := rewriteKey(doc)
 	if event == "PostToolUse" || event == "PostToolUseFailure" {
 		if orig := d.takeRewrite(key); orig != nil {
-			doc.Set(OriginalInputField, fastjson.MustParseBytes(orig))
-			payload = doc.MarshalTo(nil)
+			if data, err = withField(root, OriginalInputField, orig); err != nil {
+				return Reply{}, err
+			}
 		}
 	}
-	res, err := e.eng.Fire(event, payload)
+	res, err := e.eng.Fire(event, data)
 	if err != nil {
 		return Reply{}, err
 	}
 	if event == "PreToolUse" && res.UpdatedInput != nil && d.keep && key != "" {
-		if in := doc.Get("tool_input"); in != nil {
-			d.remember(key, in.MarshalTo(nil))
+		if in := root.Get("tool_input"); in != nil {
+			d.remember(key, payload.AppendJSON(nil, in))
 		}
 	}
 	if event == "SessionEnd" {
-		d.forgetSession(string(doc.GetStringBytes("session_id")))
+		d.forgetSession(doc.String("session_id"))
 	}
 	ans := ag.Answer(res)
 	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: string(ans.Stderr), Env: res.Env}, nil
 }
 
+// withField is the payload root with key set to the JSON value raw, as JSON text. root
+// points into a released document afterwards: it must not be read again.
+func withField(root *fastjson.Value, key string, raw []byte) ([]byte, error) {
+	wrap, err := payload.Parse(append(append([]byte(`{"v":`), raw...), '}'))
+	if err != nil {
+		return nil, err
+	}
+	defer wrap.Release()
+	root.Set(key, wrap.Root().Get("v"))
+	return payload.AppendJSON(nil, root), nil
+}
+
+// The two answers to a call whose hooks did not run here: Lost (the daemon read it and
+// never answered: its hooks may have run) and Refuse (it could not be run: a payload that
+// cannot be read, a configuration that cannot be loaded). Either way a guard did not get its
+// say, so an event that can block is blocked, in the agent's own form, with the reason; an
+// event that cannot block gets a non-blocking error (exit 1), as a broken hook does; and a
+// payload whose event cannot be told gets exit 2 with the reason on stderr, the block every
+// supported agent reads on every event that can block. The event is read from the payload's
+// top level even when the rest of it cannot be parsed (payload.TopString).
+
+// LostMessage begins the reason Lost gives.
+const LostMessage = "hookexec: the daemon dropped this hook call before answering; its hooks may have run, so they were not run again"
+
 // Lost is the answer to a call the daemon read but never answered (it died, or the
 // connection dropped while the hooks ran). Its hooks may have run, some of them perhaps
-// not idempotent, so they are not run again; and a deny one of them gave must not be
-// lost, so an event that can block is blocked, with the reason saying why. Any other event
-// gets a non-blocking error (exit 1), as a broken hook does. The same text goes to stderr.
-func Lost(req Request) Reply {
-	name := ""
-	if doc, err := fastjson.ParseBytes(req.Payload); err == nil {
-		name = string(doc.GetStringBytes("hook_event_name"))
-	}
+// not idempotent, so they are not run again; and a deny one of them gave must not be lost.
+func Lost(req Request) Reply { return failClosed(req, LostMessage) }
+
+// Refuse is the answer to a call Dispatch returned err for: no hook ran.
+func Refuse(req Request, err error) Reply {
+	return failClosed(req, "hookexec: the hooks of this call could not run: "+strings.TrimPrefix(err.Error(), "hookexec: "))
+}
+
+func failClosed(req Request, msg string) Reply {
+	name := payload.TopString(req.Payload, "hook_event_name")
 	ag, err := native.Lookup(req.Agent)
 	ev := event.Lookup(name)
-	msg := "hookexec: the daemon dropped this hook call before answering; its hooks may have run, so they were not run again"
-	if err != nil || name == "" || !ev.CanBlock {
+	switch {
+	case err != nil || name == "" || !ev.Known && !ev.CanBlock:
+		msg += "; blocked to be safe (the event cannot be told)"
+		return Reply{ExitCode: 2, Stderr: msg + "\n"}
+	case !ev.CanBlock:
 		return Reply{ExitCode: 1, Stderr: msg + "\n"}
 	}
 	msg += "; blocked to be safe"
@@ -168,12 +200,12 @@ func Lost(req Request) Reply {
 	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: stderr}
 }
 
-func rewriteKey(doc *fastjson.Value) string {
-	s, id := doc.GetStringBytes("session_id"), doc.GetStringBytes("tool_use_id")
-	if len(id) == 0 {
+func rewriteKey(doc *payload.Doc) string {
+	s, id := doc.String("session_id"), doc.String("tool_use_id")
+	if id == "" {
 		return ""
 	}
-	return string(s) + "\x00" + string(id)
+	return s + "\x00" + id
 }
 
 func (d *Dispatcher) remember(key string, orig []byte) {

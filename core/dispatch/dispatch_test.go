@@ -24,7 +24,7 @@ func setup(t *testing.T, hooks string) (project, home string) {
 	return project, home
 }
 
-func payload(v map[string]any) json.RawMessage {
+func payloadOf(v map[string]any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
@@ -38,7 +38,7 @@ func TestDispatcherConcurrentReloadIdle(t *testing.T) {
 	var n atomic.Int64 // a session each: Stop blocks are capped per session
 	req := func() Request {
 		return Request{Agent: "claude", Project: project, Home: home, Env: []string{"A=1"},
-			Payload: payload(map[string]any{"hook_event_name": "Stop", "session_id": fmt.Sprint("s", n.Add(1))})}
+			Payload: payloadOf(map[string]any{"hook_event_name": "Stop", "session_id": fmt.Sprint("s", n.Add(1))})}
 	}
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -76,7 +76,7 @@ func TestOriginalToolInput(t *testing.T) {
 	d := New()
 	defer d.Close()
 	call := func(ev, id, command string) Reply {
-		r, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home, Payload: payload(map[string]any{
+		r, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home, Payload: payloadOf(map[string]any{
 			"hook_event_name": ev, "session_id": "s", "tool_name": "Bash", "tool_use_id": id, "tool_input": map[string]any{"command": command}})})
 		require.NoError(t, err)
 		return r
@@ -92,12 +92,12 @@ func TestOriginalToolInput(t *testing.T) {
 	assert.JSONEq(t, `{"command": "ls"}`, string(got.Original))
 	// Another tool call, and SessionEnd forgets the session.
 	call("PreToolUse", "t2", "pwd")
-	_, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home, Payload: payload(map[string]any{"hook_event_name": "SessionEnd", "session_id": "s"})})
+	_, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home, Payload: payloadOf(map[string]any{"hook_event_name": "SessionEnd", "session_id": "s"})})
 	require.NoError(t, err)
 	post = call("PostToolUse", "t2", "ls -la")
 	assert.NotContains(t, post.Stdout, OriginalInputField)
 	// Once keeps nothing between calls.
-	_, err = Once(Request{Agent: "claude", Project: project, Home: home, Payload: payload(map[string]any{"hook_event_name": "PreToolUse",
+	_, err = Once(Request{Agent: "claude", Project: project, Home: home, Payload: payloadOf(map[string]any{"hook_event_name": "PreToolUse",
 		"session_id": "s", "tool_name": "Bash", "tool_use_id": "t3", "tool_input": map[string]any{"command": "x"}})}, nil)
 	require.NoError(t, err)
 	post = call("PostToolUse", "t3", "ls -la")
@@ -110,7 +110,7 @@ func TestLongAnswerStillDecides(t *testing.T) {
 	t.Parallel()
 	project, home := setup(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
 		"command": "python3 -c 'import json; print(json.dumps({\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"x\" * 100000}}))'"}]}]}}`)
-	r, err := Once(Request{Agent: "claude", Project: project, Home: home, Payload: payload(map[string]any{
+	r, err := Once(Request{Agent: "claude", Project: project, Home: home, Payload: payloadOf(map[string]any{
 		"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}})}, nil)
 	require.NoError(t, err)
 	var out struct {
@@ -143,10 +143,10 @@ func TestLost(t *testing.T) {
 		{"qwen", "PreToolUse", 0, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "MSG; blocked to be safe"}}`},
 		{"gemini", "BeforeTool", 0, `{"decision": "deny", "reason": "MSG; blocked to be safe"}`},
 		{"gemini", "AfterTool", 1, ""},
-		{"nobody", "PreToolUse", 1, ""},
+		{"nobody", "PreToolUse", 2, ""}, // no agent to answer as: the block all of them read
 	} {
 		t.Run(tc.agent+"/"+tc.event, func(t *testing.T) {
-			r := Lost(Request{Agent: tc.agent, Payload: payload(map[string]any{"hook_event_name": tc.event, "tool_name": "Bash"})})
+			r := Lost(Request{Agent: tc.agent, Payload: payloadOf(map[string]any{"hook_event_name": tc.event, "tool_name": "Bash"})})
 			msg := "hookexec: the daemon dropped this hook call before answering; its hooks may have run, so they were not run again"
 			assert.Equal(t, tc.code, r.ExitCode)
 			if tc.stdout == "" {

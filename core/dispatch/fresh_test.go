@@ -54,7 +54,7 @@ func TestFreshnessCheck(t *testing.T) {
 	defer d.Close()
 	stop := func(session string) string {
 		r, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home,
-			Payload: payload(map[string]any{"hook_event_name": "Stop", "session_id": session})})
+			Payload: payloadOf(map[string]any{"hook_event_name": "Stop", "session_id": session})})
 		require.NoError(t, err)
 		return r.Stdout
 	}

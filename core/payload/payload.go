@@ -21,34 +21,46 @@ var parserPool fastjson.ParserPool
 
 // Doc is one parsed payload. Release it when the fire is done.
 type Doc struct {
-	p *fastjson.Parser
-	v *fastjson.Value
+	p    *fastjson.Parser // from parserPool; nil for a document parsed in pieces
+	deep *deepDoc         // the pieces' parsers (parseDeep); nil otherwise
+	v    *fastjson.Value
 }
 
-// Parse parses a payload. Empty input is the empty object.
+// Parse parses a payload. Empty input is the empty object. Nesting deeper than fastjson's
+// bound is read (parseDeep) up to MaxDepth; deeper is ErrTooDeep. Parse keeps pointers into
+// data: data must not change while the Doc is in use.
 func Parse(data []byte) (*Doc, error) {
-	p := parserPool.Get()
 	if len(strings.TrimSpace(string(data))) == 0 {
 		data = []byte("{}")
 	}
+	p := parserPool.Get()
+	d := &Doc{p: p}
 	v, err := p.ParseBytes(data)
 	if err != nil {
 		parserPool.Put(p)
-		return nil, fmt.Errorf("hookexec: payload: invalid JSON: %w", err)
+		d.p, d.deep = nil, &deepDoc{}
+		if v, err = parseDeep(data, d.deep, 0); err != nil {
+			return nil, err
+		}
 	}
 	if v.Type() != fastjson.TypeObject {
-		parserPool.Put(p)
+		d.v = v
+		d.Release()
 		return nil, ErrNotObject
 	}
-	return &Doc{p: p, v: v}, nil
+	d.v = v
+	return d, nil
 }
 
 // Release returns the parser to the pool; d must not be used afterwards.
 func (d *Doc) Release() {
-	if d != nil && d.p != nil {
-		parserPool.Put(d.p)
-		d.p, d.v = nil, nil
+	if d == nil {
+		return
 	}
+	if d.p != nil {
+		parserPool.Put(d.p)
+	}
+	d.p, d.deep, d.v = nil, nil, nil
 }
 
 // Root is the payload object.
