@@ -2,10 +2,13 @@ package decide
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/payload"
 )
 
 // Summary is the one decision of a fire.
@@ -143,26 +146,28 @@ func concatArrays(arrays [][]byte) []byte {
 	return append(out, ']')
 }
 
-// merge returns base with the top-level keys of patch set (dict.update semantics).
+// merge returns base with the top-level keys of patch set (dict.update semantics). Both are
+// read with payload.Parse, which reads inputs nested past fastjson's bound (a model reaches
+// that with one free-form argument), and written with payload.AppendJSON, which is valid
+// JSON where fastjson's own marshaller escapes Go-style.
 func merge(base, patch []byte) ([]byte, error) {
-	if len(base) == 0 {
-		base = []byte("{}")
+	b, err := payload.Parse(base)
+	if errors.Is(err, payload.ErrNotObject) {
+		b, err = payload.Parse(nil)
 	}
-	var pb, pp fastjson.Parser
-	b, err := pb.ParseBytes(base)
 	if err != nil {
 		return nil, err
 	}
-	if b.Type() != fastjson.TypeObject {
-		b, _ = pb.Parse("{}")
-	}
-	p, err := pp.ParseBytes(patch)
+	defer b.Release()
+	p, err := payload.Parse(patch)
 	if err != nil {
 		return nil, err
 	}
-	obj, _ := p.Object()
-	obj.Visit(func(k []byte, val *fastjson.Value) { b.Set(string(k), val) })
-	return b.MarshalTo(nil), nil
+	defer p.Release()
+	root := b.Root()
+	obj, _ := p.Root().Object()
+	obj.Visit(func(k []byte, val *fastjson.Value) { root.Set(string(k), val) })
+	return payload.AppendJSON(nil, root), nil
 }
 
 // utf16Len is the length of s in UTF-16 code units (a rune beyond the BMP counts two).

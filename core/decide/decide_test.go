@@ -1,6 +1,8 @@
 package decide
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -191,4 +193,23 @@ func TestReadModelSwitch(t *testing.T) {
 	v = read(post, 0, `{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"now on sonnet"}}`, "")
 	require.Equal(t, "now on sonnet", v.AdditionalContext)
 	require.True(t, v.Continue)
+}
+
+// TestAggregateMergesOntoADeepInput: modified_args merge onto a tool input nested past
+// fastjson's 300 levels (a model reaches that with one free-form argument) is applied, and
+// the merged input is valid JSON keeping the deep value and characters fastjson's own
+// marshaller escapes Go-style.
+func TestAggregateMergesOntoADeepInput(t *testing.T) {
+	deep := strings.Repeat(`[`, 400) + `"\u2028 \u0007"` + strings.Repeat(`]`, 400)
+	s := Aggregate([]byte(`{"command":"rm -rf x","arg":`+deep+`}`), []Verdict{
+		{Continue: true, ModifiedArgs: []byte(`{"command":"echo safe"}`)},
+	})
+	require.Empty(t, s.Warnings)
+	require.True(t, json.Valid(s.UpdatedInput), "%.200s", s.UpdatedInput)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(s.UpdatedInput, &got))
+	require.Equal(t, "echo safe", got["command"])
+	var want any
+	require.NoError(t, json.Unmarshal([]byte(deep), &want))
+	require.Equal(t, want, got["arg"])
 }
