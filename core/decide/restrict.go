@@ -14,8 +14,9 @@ const RestrictRule = "a hook given a template value may only restrict"
 
 // Restrict removes from v everything that grants or rewrites: an allow (with its reason),
 // any replacement or merge of the tool input, permission updates, a replaced tool output, a
-// PermissionDenied retry, text for the permission classifier, a message sent as the user's,
-// and a WorktreeCreate path (without which the creation fails). It returns the names of the
+// PermissionDenied retry, text for the permission classifier, paths for the agent to watch
+// (each change fires FileChanged hooks on a path the model chose), a message sent as the
+// user's, and a WorktreeCreate path (without which the creation fails). It returns the names of the
 // fields it removed, in a fixed order; nil when nothing was removed. What restricts or
 // informs stays: deny and block, ask, defer, continue:false, interrupt, reasons, context and
 // system messages (text the model sees labelled as a hook's, which it could have written
@@ -48,6 +49,9 @@ func (v *Verdict) Restrict(ev event.Info) []string {
 	}
 	if drop("classifierContext", v.ClassifierContext != nil) {
 		v.ClassifierContext = nil
+	}
+	if drop("watchPaths", v.WatchPaths != nil) {
+		v.WatchPaths = nil
 	}
 	if drop("initialUserMessage", v.InitialUserMessage != "") {
 		v.InitialUserMessage = ""

@@ -29,6 +29,8 @@ func TestRestrict(t *testing.T) {
 		{"retry", "PermissionDenied", `{"hookSpecificOutput":{"retry":true}}`, 0, []string{"retry"}, Verdict{Continue: true}},
 		{"session start", "SessionStart", `{"hookSpecificOutput":{"initialUserMessage":"delete it all","sessionTitle":"t"},"systemMessage":"hi"}`, 0,
 			[]string{"initialUserMessage"}, Verdict{Continue: true, SystemMessage: "hi", Claude: Claude{SessionTitle: "t"}}},
+		{"watch paths", "FileChanged", `{"hookSpecificOutput":{"hookEventName":"FileChanged","watchPaths":["/tmp/model-chose"],"additionalContext":"seen"}}`, 0,
+			[]string{"watchPaths"}, Verdict{Continue: true, AdditionalContext: "seen"}},
 		{"worktree path", "WorktreeCreate", "/tmp/anywhere\n", 0, []string{"worktreePath"},
 			Verdict{Continue: true, Decision: Deny, Blocked: true, Reason: "the worktree path came from a hook given a template value (" + RestrictRule + ")"}},
 		{"deny stays", "PreToolUse", `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`, 0, nil,

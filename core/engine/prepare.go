@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookexec/hookexec/core/dialect"
@@ -30,6 +31,7 @@ type fire struct {
 	async    sync.WaitGroup           // the fire's async hooks, until they finish
 	hasAsync bool                     // the fire started async hooks
 	envFile  string                   // CLAUDE_ENV_FILE of this fire; "" when it has none
+	envSeq   atomic.Int32             // numbers the env files of hooks given values (ownEnvFile)
 	budget   context.Context          // SessionEnd's shared budget; nil for other fires
 	httpVars []string                 // httpHookAllowedEnvVars; nil when no file defines it
 }
@@ -190,10 +192,16 @@ type job struct {
 	done       func() // called when an async job finished; nil for others
 	// refused says why a value kept the command from being rendered; "" when it was not.
 	refused string
+	// values are the payload values the hook's definition is given (givenValues); nil
+	// when none, and then its answer is read whole.
+	values []string
+	// envFile is the CLAUDE_ENV_FILE of a hook given values, apart from the fire's and
+	// never read into the result (ownEnvFile); "" for other hooks.
+	envFile string
 }
 
 func (f *fire) prepare(h *hook) *job {
-	j := &job{h: h, ev: f.ev, eventName: f.name}
+	j := &job{h: h, ev: f.ev, eventName: f.name, values: h.templateValues()}
 	render := func(paths []payload.Path) func(int) string {
 		return func(i int) string { return f.render(paths[i]) }
 	}
@@ -235,6 +243,8 @@ func (f *fire) prepare(h *hook) *job {
 	if len(h.cfg.Env) > 0 {
 		env = append(env[:len(env):len(env)], h.cfg.Env...)
 	}
+	j.values = append(j.values, h.envValues(env[f.eventAt:])...)
+	env = f.ownEnvFile(j, env)
 	if h.cfg.Type == "http" {
 		j.http = httpSpec(h, v.stdin, env, stdoutCap(f.e.cap), f.httpVars)
 		j.spec.OutputCap = f.e.cap // what the result shows of the body

@@ -152,12 +152,31 @@ func (g *answerGen) answer() (int, []byte, []byte) {
 }
 
 // templatedHook is a command hook of dialect d given a template value.
-func templatedHook(t testing.TB, d *dialect.Dialect) *config.Hook {
-	cmd, err := template.Compile("echo <<tool_input.description>>")
+func templatedHook(t testing.TB, d *dialect.Dialect, r *rand.Rand) *job {
+	src := valueShapes[r.IntN(len(valueShapes))]
+	cmd, err := template.Compile(src)
 	require.NoError(t, err)
-	path, err := payload.Compile(cmd.Placeholders()[0])
-	require.NoError(t, err)
-	return &config.Hook{Hook: dialect.Hook{Dialect: d, Type: "command"}, Cmd: cmd, CmdPaths: []payload.Path{path}}
+	var paths []payload.Path
+	for _, name := range cmd.Placeholders() {
+		path, err := payload.Compile(name)
+		require.NoError(t, err)
+		paths = append(paths, path)
+	}
+	h := &hook{cfg: &config.Hook{Hook: dialect.Hook{Dialect: d, Type: "command", Command: src}, Cmd: cmd, CmdPaths: paths}}
+	// The payload-filled part of the environment, as a fire of a Write builds it.
+	values := append(h.templateValues(), h.envValues([]string{"HOOK_EVENT=PreToolUse", "HOOK_TOOL=Write", `HOOK_ARGS={"file_path":"x"}`, "HOOK_PATH=x", "FILE_PATH=x", "TOOL_NAME=Write"})...)
+	require.NotEmpty(t, values, "%s is given values", src)
+	return &job{h: h, values: values}
+}
+
+// valueShapes are hooks given values: a placeholder, and payload-filled variables read in
+// spellings no placeholder rewrite sees (issue 25, hole 1).
+var valueShapes = []string{
+	"echo <<tool_input.description>>",
+	`cat "${FILE_PATH:-}"`,
+	`printenv HOOK_ARGS | jq .`,
+	`env | tail -1`,
+	`python3 -c 'import os; print(os.environ["HOOK_PATH"])'`,
 }
 
 // neverMorePermissive checks the property for one generated fire and reports whether the
@@ -178,10 +197,11 @@ func neverMorePermissive(t testing.TB, g *answerGen) (granted bool) {
 	for range g.r.IntN(3) {
 		others = append(others, read(&config.Hook{Hook: dialect.Hook{Dialect: dialects[g.r.IntN(len(dialects))], Type: "command"}}))
 	}
-	cfg := templatedHook(t, dialects[g.r.IntN(len(dialects))])
+	j := templatedHook(t, dialects[g.r.IntN(len(dialects))], g.r)
+	cfg := j.h.cfg
+	j.h.event, j.ev = ev, ev
 	v := read(cfg)
 	before := v
-	j := &job{h: &hook{cfg: cfg, event: ev}, ev: ev}
 	j.finish(&HookResult{}, &v) // what execute does with every verdict
 	granted = !slices.Equal(before.Warnings, v.Warnings)
 
@@ -190,7 +210,7 @@ func neverMorePermissive(t testing.TB, g *answerGen) (granted bool) {
 	input := []byte(`{"command":"ls","description":"x"}`)
 	s0, s1 := decide.Aggregate(input, others), decide.Aggregate(input, with)
 	ctx := func() string {
-		return fmt.Sprintf("%s, dialect %s, decision %s, output %s", ev.Name, cfg.Dialect.Name, before.Decision, before.Output)
+		return fmt.Sprintf("%s, dialect %s, hook %s, decision %s, output %s", ev.Name, cfg.Dialect.Name, cfg.Command, before.Decision, before.Output)
 	}
 	if s1.Decision == decide.Allow {
 		require.Equal(t, decide.Allow, s0.Decision, "an allow from the templated hook: %s", ctx())
@@ -205,6 +225,7 @@ func neverMorePermissive(t testing.TB, g *answerGen) (granted bool) {
 	require.Equal(t, s0.Retry, s1.Retry, ctx())
 	require.Equal(t, s0.ClassifierContext, s1.ClassifierContext, ctx())
 	require.Equal(t, s0.InitialUserMessage, s1.InitialUserMessage, ctx())
+	require.Equal(t, s0.WatchPaths, s1.WatchPaths, "a watched path: %s", ctx())
 	if s1.WorktreePath != s0.WorktreePath {
 		require.True(t, s1.Blocked, "worktree path set: %s", ctx())
 	}
