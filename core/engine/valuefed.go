@@ -68,14 +68,18 @@ var envDump = regexp.MustCompile("(?:^|[;&|(`{\n]|\\$\\()\\s*(?:env|printenv|set
 	`|\b(?:export|declare|typeset|readonly|local)\s+-[A-Za-z]*p|\bcompgen\s+-[A-Za-z]*[ev]|\$\{!|\benviron(?:$|[^\[A-Za-z0-9_])|\bprocess\.env(?:$|[^\[A-Za-z0-9_.])|%ENV\b`)
 
 // envValues lists the payload-filled variables of env (the fire's part of a hook's
-// environment and its own env after it) that the hook's command or args read: those it
-// names as a word, or all of them when it reads the whole environment. A variable the
-// hook's own env sets holds the file's value, not the payload's. What a script or program
-// the command runs reads of its environment is its author's code, as stdin is.
+// environment and its own env after it) that the hook's command, args or http headers
+// read: those it names as a word, or all of them when it reads the whole environment. A
+// variable the hook's own env sets holds the file's value, not the payload's. What a
+// script or program the command runs reads of its environment is its author's code, as
+// stdin is.
 func (h *hook) envValues(env []string) []string {
 	text := h.cfg.Command + "\n" + strings.Join(h.cfg.Args, "\n")
 	if h.cfg.Cmd != nil {
 		text += "\n" + h.cfg.Cmd.Source()
+	}
+	for _, kv := range h.cfg.Headers {
+		text += "\n" + kv[1] // an http hook's header sends the value to its server
 	}
 	mentioned := map[string]bool{}
 	for _, w := range envName.FindAllString(text, -1) {

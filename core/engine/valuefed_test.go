@@ -317,4 +317,6 @@ func TestEnvValues(t *testing.T) {
 		h := &hook{cfg: &config.Hook{Hook: dialect.Hook{Command: tt.command, Env: tt.own}}}
 		require.Equal(t, tt.want, h.envValues(env), tt.command)
 	}
+	h := &hook{cfg: &config.Hook{Hook: dialect.Hook{Type: "http", URL: "http://127.0.0.1/", Headers: [][2]string{{"X-Path", "${HOOK_PATH}"}}}}}
+	require.Equal(t, []string{"HOOK_PATH"}, h.envValues(env), "an http hook's header")
 }
