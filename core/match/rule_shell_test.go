@@ -307,6 +307,7 @@ func (st *diffStats) check(t testing.TB, sb *sandbox, line string) {
 	st.runs += len(reply.Runs)
 	if reply.TimedOut {
 		st.timeouts++
+		t.Logf("hang guard: %q", line)
 	}
 	var a fastjson.Arena
 	input := a.NewObject()

@@ -82,6 +82,37 @@ var holeShapes = []string{
 	"git push origin main",
 	"timeout 5 git push",
 	"curl -s http://127.0.0.1:9/",
+	// found while making the matcher pass the above: code bash or a program runs later
+	"printf -v v '%s' 'a[$(rm -rf x)]'; echo $((v))",
+	"x='a[$(rm -rf y)]'; (( x ))",
+	"PS4='$(rm -rf x)'; set -x; :",
+	"BASH_ENV=<(echo 'rm -rf x') bash -c :",
+	"trap 'rm -rf x' EXIT",
+	"mapfile -C 'rm -rf x' -c 1 <<< a",
+	"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf x' .",
+	"echo 'rm -rf x' | xargs -I{} sh -c {}",
+	"touch 'rm -rf x' && find 'rm -rf x' -maxdepth 0 -exec sh -c {} \\;",
+	"ln -sf /usr/bin/rm r && ./r -rf x",
+	"cp /bin/rm r2 && ./r2 -rf x",
+	"zsh -c '=rm -rf x'",
+	"make -f /dev/stdin <<< $'all:\\n\\trm -rf x'",
+	"vim -es -c '!rm -rf x' -c q",
+	"ssh -o ProxyCommand='rm -rf x' -o BatchMode=yes h",
+	"awk -v c='rm -rf x' 'BEGIN{system(c)}'",
+	"sed 's/.*/rm -rf x/e' <<< a",
+	"perl -MPOSIX -e 'system q(rm -rf x)'",
+	"git -C . -c alias.z='!rm -rf x' z",
+	"env -S 'sh -c \"rm -rf x\"'",
+	"timeout 5 bash <<< 'rm -rf x'",
+	"nohup sh <<< 'rm -rf x'",
+	"bash -s -- a <<< 'rm -rf x'",
+	". /dev/fd/3 3<<< 'rm -rf x'",
+	"exec 3<<<'rm -rf x'; bash <&3",
+	"{ bash; } <<< 'rm -rf x'",
+	"coproc rm -rf x; wait",
+	"/proc/self/exe -c 'rm -rf x'",
+	"command eval 'rm -rf x'",
+	"dash <<EOF\nrm -rf x\nEOF",
 }
 
 // line makes one complete Bash line.
@@ -198,7 +229,7 @@ func (c *choices) target() string {
 		prog, args = "curl", c.pick("-s http://127.0.0.1:9/", "http://127.0.0.1:9/x")
 	}
 	head, rest := prog[:1], prog[1:]
-	switch c.n(22) {
+	switch c.n(23) {
 	case 0:
 		return prog + " " + args
 	case 1:
@@ -244,6 +275,8 @@ func (c *choices) target() string {
 		return "( exec " + prog + " " + args + " )"
 	case 20:
 		return "`echo " + prog + "` " + args
+	case 21:
+		return "{ ln -sf /usr/bin/" + prog + " lnk && ./lnk " + args + "; }"
 	}
 	return "/bin//" + prog + " " + args
 }

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -182,5 +184,21 @@ func TestRuleErrors(t *testing.T) {
 	for _, bad := range []string{"", "Bash(", "Bash()", "Bash(git *) && Edit(*.ts)", "Bash(git *) extra", "Edit([)", "Bash git"} {
 		_, err := CompileRule(bad, "/p", "/h")
 		require.ErrorIs(t, err, ErrRule, bad)
+	}
+}
+
+// $'...' strings decode as bash decodes them: bash is the oracle.
+func TestANSICAgainstBash(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		if os.Getenv("HOOKEXEC_REQUIRE_SHELLS") == "1" {
+			t.Fatal("bash is required (HOOKEXEC_REQUIRE_SHELLS=1)")
+		}
+		t.Skip("no bash")
+	}
+	for _, s := range []string{`\x72m`, `\162m`, `\u0072m`, `\U00000072m`, `r\m`, `\x`, `\xZ`, `\8`, `a\tb\n`, `\'q\"`,
+		`\cA`, `\e[0m`, `\x7`, `\1234`, `\q`, `\u00e9`, `\\x72`} {
+		out, err := exec.Command("bash", "-c", "printf %s $'"+s+"'").Output()
+		require.NoError(t, err, s)
+		require.Equal(t, string(out), ansiC(s), "$'%s'", s)
 	}
 }
