@@ -26,9 +26,10 @@ import (
 // joined by &&, ||, ;, | and those inside $(...) and backticks; a pattern that says more
 // than the command name matches anyway when the line holds $(), backticks or $VAR (their
 // value is unknown); and a line that cannot be parsed matches (the filter fails open).
-// Beyond the table, what wrappers run is checked too (wrappers.go): /bin/rm, command rm,
-// sudo rm, env rm, timeout 5 rm, xargs rm, find -exec rm, bash -c 'rm ...' all select a
-// Bash(rm *) hook.
+// Beyond the table, what the line makes bash run is checked too (line.go): /bin/rm,
+// {rm,-rf,x}, command rm, sudo rm, timeout 5 rm, xargs rm, find -exec rm, bash -c 'rm ...',
+// bash <<< 'rm ...' all select a Bash(rm *) hook, and a line whose program or code is not
+// its text ($CMD, python -c, a pipe into sh) selects every Bash rule.
 //
 // File rules (Edit, Write, MultiEdit, NotebookEdit, Read, Grep, Glob) are gitignore-style
 // globs: "//p" is absolute, "~/p" under the home directory, "/p" under the project

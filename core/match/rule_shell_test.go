@@ -197,6 +197,7 @@ func (s *sandbox) run(t testing.TB, line string) sandboxReply {
 // recorded programs are reached by, then runs the lines it reads, one JSON string a line,
 // answering each with a sandboxReply.
 func serveSandbox(dir string) int {
+	defer os.RemoveAll(dir) // also when the test process died (a fuzz worker stopped)
 	fail := func(err error) int {
 		fmt.Printf("error: %v\n", err)
 		return 1
@@ -296,6 +297,7 @@ func covers(rule string, r run) bool {
 // diffStats counts what the differential test did.
 type diffStats struct {
 	lines, runs, timeouts, misses, matched, overSelected int
+	perRule                                              map[string]*[2]int // rule: selections, of them with no covered run
 }
 
 // check runs a line and tests every rule against it, reporting each miss: a recorded run a
@@ -330,9 +332,17 @@ func (st *diffStats) check(t testing.TB, sb *sandbox, line string) {
 			}
 		}
 		if matched {
+			if st.perRule == nil {
+				st.perRule = map[string]*[2]int{}
+			}
+			if st.perRule[text] == nil {
+				st.perRule[text] = new([2]int)
+			}
 			st.matched++
+			st.perRule[text][0]++
 			if !ran {
 				st.overSelected++
+				st.perRule[text][1]++
 			}
 		}
 	}
@@ -343,8 +353,15 @@ func (st *diffStats) String() string {
 	if st.matched > 0 {
 		rate = float64(st.overSelected) / float64(st.matched)
 	}
-	return fmt.Sprintf("%d lines run under bash, %d recorded runs, %d hang-guard timeouts, %d misses; %d rule selections, %d of them (%.1f%%) with no covered run (over-selection)",
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d lines run under bash, %d recorded runs, %d hang-guard timeouts, %d misses; %d rule selections, %d of them (%.1f%%) with no covered run (over-selection)",
 		st.lines, st.runs, st.timeouts, st.misses, st.matched, st.overSelected, 100*rate)
+	for _, text := range diffRules {
+		if n := st.perRule[text]; n != nil {
+			fmt.Fprintf(&b, "\n  %-18s selected %4d lines of %d, %4d (%.1f%%) with no covered run", text, n[0], st.lines, n[1], 100*float64(n[1])/float64(n[0]))
+		}
+	}
+	return b.String()
 }
 
 // TestIfRuleShell runs the hole 5 shapes and -ifrule.lines generated lines (seed

@@ -5,17 +5,14 @@ import (
 	"strings"
 )
 
-// What a Bash line runs, for "if" rules. A rule about rm must see the rm in "/bin/rm x",
-// "command rm x", "sudo rm x", "timeout 5 rm x", "xargs rm", "find . -exec rm {} ;" and
-// "bash -c 'rm x'". Claude Code's permission rules strip process wrappers (timeout, time,
-// nice, nohup, stdbuf, bare xargs) before matching and check each subcommand of a compound
-// line; for a guard, selecting too often is safe and too rarely is not, so this goes
-// further: every command a wrapper below runs is a command of the line, a program named
-// by a path is also matched by its base name, the script of a shell's -c (and of eval,
-// watch, env -S) is read like the line itself, and where what runs cannot be known (a
-// wrapper's option it does not know, a script only known at run time, nesting past
-// maxNesting) the line matches every rule. Wrappers that are not listed (npx, docker
-// exec, ssh, ...) are not looked into: the rule sees them as written.
+// Wrappers, for "if" rules: programs that run a command given as their arguments. A rule
+// about rm must see the rm in "command rm x", "sudo rm x", "timeout 5 rm x", "xargs rm" and
+// "find . -exec rm {} ;". Claude Code's permission rules strip process wrappers (timeout,
+// time, nice, nohup, stdbuf, bare xargs); for a guard, selecting too often is safe and too
+// rarely is not, so every command a wrapper below runs is a command of the line, and a
+// wrapper option it does not know may take a value, so the word after it is tried as the
+// command too. A program that is neither a wrapper here, nor a shell or interpreter
+// (interpreters.go), nor a leaf is looked into by guesses (unknownProgram).
 
 // maxNesting bounds wrappers and scripts inside each other, and maxCommands the commands
 // looked at in one line (unknown options multiply the candidates); past either, the line
