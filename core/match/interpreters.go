@@ -72,6 +72,8 @@ func (in *lineInfo) shell(c simpleCommand, depth int) {
 		in.unknown = true // -c without a script word this reads as one
 	case stdin || i >= len(args) || isDescriptor(args[i]):
 		in.stdinScript(c, depth)
+	default:
+		in.files.ran(args[i], 1)
 	}
 }
 
@@ -84,6 +86,8 @@ func (in *lineInfo) source(c simpleCommand, depth int) {
 		in.unknown = true // . <(...), . "$F"
 	case isDescriptor(c.words[1]) || c.words[1] == "-":
 		in.stdinScript(c, depth)
+	default:
+		in.files.ran(c.words[1], 1)
 	}
 }
 
@@ -126,6 +130,7 @@ func (in *lineInfo) interpreter(c simpleCommand) {
 		case c.dynamic[i]:
 		case a == "-" || a == "--":
 		case !strings.HasPrefix(a, "-"):
+			in.files.ran(a, 1)
 			return // a script file
 		case python && a == "-m":
 			return // a module

@@ -24,6 +24,19 @@ type lineInfo struct {
 	dynamic bool // some word's value is only known at run time
 	unknown bool // a command it runs cannot be known: the line matches every rule
 	steps   int  // commands looked at, bounded by maxCommands
+	files   *fileUse
+}
+
+// readLine reads a whole Bash line; it reports false when the line does not parse.
+func (in *lineInfo) readLine(line string) bool {
+	in.files = &fileUse{}
+	if !in.read(line, 0) {
+		return false
+	}
+	if in.files.made() {
+		in.unknown = true // a script the line runs may be one it wrote
+	}
+	return true
 }
 
 // read adds the commands of a shell line; it reports false when the line does not parse.
@@ -56,7 +69,7 @@ func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth
 	for _, a := range call.Assigns {
 		in.assigned(a, depth)
 	}
-	var c simpleCommand
+	c := simpleCommand{first: true}
 	for _, w := range call.Args {
 		words := []*syntax.Word{w}
 		if split := (&syntax.Word{Parts: w.Parts}); syntax.SplitBraces(split) { // a copy: Walk is still to visit w
@@ -95,6 +108,7 @@ func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth
 			c.input = true
 		}
 	}
+	in.files.mentionCall(c, redirs)
 	for i, w := range c.words {
 		if !c.dynamic[i] {
 			in.deferred(w, depth)
@@ -137,6 +151,9 @@ func isUnquotedEmpty(w *syntax.Word) bool {
 // later (arithmetic on a[$(...)], PROMPT_COMMAND, GIT_SSH_COMMAND, an eval "$X"), so a
 // value that reads as a shell line is read as one.
 func (in *lineInfo) assigned(a *syntax.Assign, depth int) {
+	if a.Name != nil && a.Name.Value == "PATH" {
+		in.files.path = true
+	}
 	if a.Value != nil {
 		s, dyn, _ := wordValue(a.Value)
 		switch {
@@ -179,6 +196,15 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 	}
 	in.cmds = append(in.cmds, c)
 	name := c.words[0]
+	own := 1 // a wrapper's argument: counted once as a mention
+	if c.first {
+		own = 0
+	}
+	if strings.Contains(name, "/") {
+		in.files.ran(name, own) // ./s, /tmp/s
+	} else {
+		in.files.commands = append(in.files.commands, scriptUse{name, own})
+	}
 	if base := path.Base(name); base != name && strings.Contains(name, "/") {
 		// /bin/rm, ./rm: matched by their base name too (selecting too often is safe).
 		c = c.sub(simpleCommand{words: append([]string{base}, c.words[1:]...), dynamic: c.dynamic, suffix: c.suffix})
@@ -265,8 +291,7 @@ func (in *lineInfo) maybeText(s string, depth int) {
 		in.unknown = true
 		return
 	}
-	var sub lineInfo
-	sub.steps = in.steps
+	sub := lineInfo{steps: in.steps, files: in.files}
 	if !sub.read(s, depth+1) {
 		return
 	}

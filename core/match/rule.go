@@ -251,13 +251,14 @@ type simpleCommand struct {
 	heres   []string // literal here-strings and here-document bodies, on any descriptor
 	input   bool     // some input redirection is not a literal here-string or here-document
 	suffix  bool     // a guess: a later word of an unknown program read as a command
+	first   bool     // the words of a statement, not a command a wrapper runs
 }
 
 // bashMatch applies a Bash pattern to a command line: to every command it runs (see
 // wrappers.go).
 func bashMatch(pattern, line string) bool {
 	var in lineInfo
-	if !in.read(line, 0) || in.unknown {
+	if !in.readLine(line) || in.unknown {
 		return true // cannot be parsed, or runs what cannot be known: fail open
 	}
 	name, more := patternName(pattern)

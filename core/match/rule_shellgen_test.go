@@ -113,6 +113,13 @@ var holeShapes = []string{
 	"/proc/self/exe -c 'rm -rf x'",
 	"command eval 'rm -rf x'",
 	"dash <<EOF\nrm -rf x\nEOF",
+	// a script file the line writes, then runs
+	"echo 'rm -rf x' > s.sh; bash s.sh",
+	"printf 'rm -rf x\\n' > s; . ./s",
+	"cat > s <<'EOF'\nrm -rf x\nEOF\nchmod +x s; ./s",
+	"echo 'rm -rf x' | tee s >/dev/null; timeout 5 sh s",
+	"echo 'import os; os.system(\"rm -rf x\")' > p.py; python3 p.py",
+	"mkdir -p b; printf '#!/bin/sh\\nrm -rf x\\n' > b/ls; chmod +x b/ls; PATH=./b:$PATH ls",
 }
 
 // line makes one complete Bash line.

@@ -136,7 +136,10 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm -rf *)", "ln -s /usr/bin/rm r; ./r -rf x", true},
 		{"Bash(rm *)", "printf -v v '%s' 'a[$(rm x)]'; echo $((v))", true},
 		{"Bash(git push *)", "bash <<'EOF'\ngit push\nEOF", true},
+		{"Bash(rm *)", "echo 'rm -rf x' > s.sh; bash s.sh", true}, // a script the line writes
+		{"Bash(rm *)", "PATH=./b:$PATH ls", true},
 		// ... and what still does not select: data, script files, a here-document to cat
+		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
 		{"Bash(rm *)", "cat <<'EOF'\nrm -rf x\nEOF", false},
 		{"Bash(rm *)", "grep -r 'rm -rf' .", false},
 		{"Bash(rm *)", "python3 x.py", false},

@@ -146,7 +146,8 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
 			continue // nice -5
 		}
 		if w.assignments && isAssignment(a) {
-			_, value, _ := strings.Cut(a, "=")
+			name, value, _ := strings.Cut(a, "=")
+			in.files.path = in.files.path || name == "PATH"
 			in.maybeScript(value, depth) // GIT_SSH_COMMAND='rm x' and the like
 			continue
 		}
