@@ -137,7 +137,8 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "printf -v v '%s' 'a[$(rm x)]'; echo $((v))", true},
 		{"Bash(git push *)", "bash <<'EOF'\ngit push\nEOF", true},
 		{"Bash(rm *)", "echo 'rm -rf x' > s.sh; bash s.sh", true}, // a script the line writes
-		{"Bash(rm *)", "PATH=./b:$PATH ls", true},
+		{"Bash(rm *)", "printf 'rm x' > b/ls; PATH=./b:$PATH ls", true},
+		{"Bash(rm *)", "PATH=./node_modules/.bin:$PATH jest", false},
 		// ... and what still does not select: data, script files, a here-document to cat
 		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
 		{"Bash(rm *)", "cat <<'EOF'\nrm -rf x\nEOF", false},

@@ -11,7 +11,8 @@ import (
 // python3 x.py, ./run): the rule sees the line as written. But a line may write the file
 // it then runs (echo 'rm -rf x' > s; bash s), so a script file whose name the line also
 // mentions elsewhere (a redirection's target, any argument, a NAME=value's value) makes
-// the line unknown; so does any program name once the line assigns PATH.
+// the line unknown; so does such a program name, without a path, once the line assigns
+// PATH.
 
 // fileUse is what a line (and the scripts inside it) says about files.
 type fileUse struct {
