@@ -25,6 +25,10 @@ type lineInfo struct {
 	unknown bool // a command it runs cannot be known: the line matches every rule
 	steps   int  // commands looked at, bounded by maxCommands
 	files   *fileUse
+	// Bash evaluates some variables' values as expressions (arithmetic, ${!v}, ${v@P},
+	// subscripts, declare -i), where a[$(rm x)] runs rm. evaluates: the line has such a
+	// place; fed: some variable may hold text the line does not spell out.
+	evaluates, fed bool
 }
 
 // readLine reads a whole Bash line; it reports false when the line does not parse.
@@ -36,7 +40,81 @@ func (in *lineInfo) readLine(line string) bool {
 	if in.files.made() {
 		in.unknown = true // a script the line runs may be one it wrote
 	}
+	if in.evaluates && in.fed {
+		in.unknown = true // v=$(...); echo $((v)): the value is code bash may run
+	}
 	return true
+}
+
+// evaluation reports whether a node makes bash evaluate a variable's value as an
+// expression: arithmetic, [[ -eq ]], ${!v}, ${v@P}, a subscript or a slice.
+func evaluation(n syntax.Node) bool {
+	switch x := n.(type) {
+	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop:
+		return true
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			return true
+		}
+	case *syntax.ParamExp:
+		return x.Excl || x.Index != nil || x.Slice != nil ||
+			x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && strings.Contains(x.Exp.Word.Lit(), "P")
+	case *syntax.Assign:
+		return x.Index != nil || x.Naked && x.Value != nil && strings.HasPrefix(x.Value.Lit(), "-") && strings.Contains(x.Value.Lit(), "i")
+	}
+	return false
+}
+
+// feeds reports whether a for loop gives its variable values the line does not spell out.
+func feeds(n syntax.Node) bool {
+	f, ok := n.(*syntax.ForClause)
+	if !ok {
+		return false
+	}
+	it, ok := f.Loop.(*syntax.WordIter)
+	if !ok {
+		return false
+	}
+	if len(it.Items) == 0 && !it.InPos.IsValid() {
+		return true // for v; do: the positional parameters
+	}
+	for _, w := range it.Items {
+		if feedsWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// feedsWord reports whether a word's value may be text the line does not spell out: a
+// command or process substitution, a parameter (which concatenation can make code of), or
+// a glob; an arithmetic expansion and $?, $#, $$, $! are numbers.
+func feedsWord(w *syntax.Word) bool {
+	var parts func([]syntax.WordPart, bool) bool
+	parts = func(ps []syntax.WordPart, quoted bool) bool {
+		for _, p := range ps {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				if !quoted && isGlob(x.Value) {
+					return true
+				}
+			case *syntax.SglQuoted, *syntax.ArithmExp:
+			case *syntax.DblQuoted:
+				if parts(x.Parts, true) {
+					return true
+				}
+			case *syntax.ParamExp:
+				if !(x.Param != nil && strings.Contains("?#$!", x.Param.Value) && len(x.Param.Value) == 1 && x.Exp == nil && x.Repl == nil) {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return parts(w.Parts, false)
 }
 
 // read adds the commands of a shell line; it reports false when the line does not parse.
@@ -49,6 +127,8 @@ func (in *lineInfo) read(line string, depth int) bool {
 		if in.unknown {
 			return false
 		}
+		in.evaluates = in.evaluates || evaluation(n)
+		in.fed = in.fed || feeds(n)
 		switch x := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
@@ -90,6 +170,7 @@ func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth
 			c.words = append(c.words, s)
 			c.dynamic = append(c.dynamic, dyn || glob)
 			in.dynamic = in.dynamic || dyn
+			in.fed = in.fed || feedsWord(e) // f "$(...)": a function's parameters
 		}
 	}
 	for _, r := range redirs {
@@ -108,6 +189,7 @@ func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth
 			c.input = true
 		}
 	}
+	in.fed = in.fed || c.input
 	in.files.mentionCall(c, redirs)
 	for i, w := range c.words {
 		if !c.dynamic[i] {
@@ -156,6 +238,7 @@ func (in *lineInfo) assigned(a *syntax.Assign, depth int) {
 	}
 	if a.Value != nil {
 		s, dyn, _ := wordValue(a.Value)
+		in.fed = in.fed || feedsWord(a.Value)
 		switch {
 		case !dyn:
 			in.maybeScript(s, depth)
@@ -219,6 +302,11 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 		in.script(args, dyn, depth)
 	case name == "source" || name == ".":
 		in.source(c, depth)
+	case name == "read" || name == "mapfile" || name == "readarray" || name == "getopts" || name == "printf" || name == "wait":
+		in.fed = true // read v, printf -v v, wait -p v: a value from input or a format
+		if name == "mapfile" || name == "readarray" {
+			in.unknownProgram(c, depth) // -C 'rm x': a callback
+		}
 	case name == "trap":
 		for _, a := range args {
 			in.maybeScript(a, depth) // the action runs at the signal
@@ -297,6 +385,8 @@ func (in *lineInfo) maybeText(s string, depth int) {
 	}
 	in.cmds = append(in.cmds, sub.cmds...)
 	in.dynamic = in.dynamic || sub.dynamic
+	in.evaluates = in.evaluates || sub.evaluates
+	in.fed = in.fed || sub.fed
 	in.unknown = in.unknown || sub.unknown
 	in.steps = sub.steps
 }

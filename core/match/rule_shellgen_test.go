@@ -120,6 +120,18 @@ var holeShapes = []string{
 	"echo 'rm -rf x' | tee s >/dev/null; timeout 5 sh s",
 	"echo 'import os; os.system(\"rm -rf x\")' > p.py; python3 p.py",
 	"mkdir -p b; printf '#!/bin/sh\\nrm -rf x\\n' > b/ls; chmod +x b/ls; PATH=./b:$PATH ls",
+	// a value the line does not spell out, evaluated as an expression
+	"v=$(printf 'a[\\x24(rm -rf x)]'); echo $((v))",
+	"v=$(printf 'a[\\x24(rm -rf x)]'); [[ v -gt 0 ]]",
+	"v=$(printf 'a[\\x24(rm -rf x)]'); echo ${!v}",
+	"v=$(printf '\\x24(rm -rf x)'); echo ${v@P}",
+	"declare -i n; n=$(printf 'a[\\x24(rm -rf x)]')",
+	"a=(1); v=$(printf 'a[\\x24(rm -rf x)]'); echo ${a[v]}",
+	"s=abc; v=$(printf 'a[\\x24(rm -rf x)]'); echo ${s:v}",
+	"v=$(printf 'a[\\x24(rm -rf x)]'); a[v]=1",
+	"read v < <(printf 'a[\\x24(rm -rf x)]'); let v",
+	"f() { (( $1 )); }; f \"$(printf 'a[\\x24(rm -rf x)]')\"",
+	"for v in \"$(printf 'a[\\x24(rm -rf x)]')\"; do (( v )); done",
 }
 
 // line makes one complete Bash line.

@@ -139,7 +139,10 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "echo 'rm -rf x' > s.sh; bash s.sh", true}, // a script the line writes
 		{"Bash(rm *)", "printf 'rm x' > b/ls; PATH=./b:$PATH ls", true},
 		{"Bash(rm *)", "PATH=./node_modules/.bin:$PATH jest", false},
+		{"Bash(rm *)", "v=$(cat f); echo $((v))", true}, // v may hold a[$(rm x)]
+		{"Bash(rm *)", "read v; echo ${!v}", true},
 		// ... and what still does not select: data, script files, a here-document to cat
+		{"Bash(rm *)", "for ((i=0; i<3; i++)); do :; done; echo $((2+2))", false},
 		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
 		{"Bash(rm *)", "cat <<'EOF'\nrm -rf x\nEOF", false},
 		{"Bash(rm *)", "grep -r 'rm -rf' .", false},
