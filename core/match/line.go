@@ -288,6 +288,11 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 	} else {
 		in.files.commands = append(in.files.commands, scriptUse{name, own})
 	}
+	if len(name) > 1 && name[0] == '=' {
+		name = name[1:] // zsh (a user's shell for the Bash tool) runs =rm as the rm on PATH
+		c = c.sub(simpleCommand{words: append([]string{name}, c.words[1:]...), dynamic: c.dynamic, suffix: c.suffix})
+		in.cmds = append(in.cmds, c)
+	}
 	if base := path.Base(name); base != name && strings.Contains(name, "/") {
 		// /bin/rm, ./rm: matched by their base name too (selecting too often is safe).
 		c = c.sub(simpleCommand{words: append([]string{base}, c.words[1:]...), dynamic: c.dynamic, suffix: c.suffix})

@@ -249,7 +249,8 @@ func runLine(line, work string) bool {
 	c := exec.Command("bash", "-c", line)
 	c.Dir = work
 	c.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + work, "TERM=dumb",
-		"LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
+		"LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Stdout, c.Stderr = io.Discard, io.Discard // pipes: Wait also waits for background children
 	c.WaitDelay = 2 * time.Second

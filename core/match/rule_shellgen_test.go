@@ -102,6 +102,8 @@ var holeShapes = []string{
 	"sed 's/.*/rm -rf x/e' <<< a",
 	"perl -MPOSIX -e 'system q(rm -rf x)'",
 	"git -C . -c alias.z='!rm -rf x' z",
+	"git init -q && git commit -q --allow-empty -m i && git rebase -q --exec 'rm -rf x' --root",
+	"git init -q && git commit -q --allow-empty -m i && git rebase -q -x 'git push origin main' --root",
 	"env -S 'sh -c \"rm -rf x\"'",
 	"timeout 5 bash <<< 'rm -rf x'",
 	"nohup sh <<< 'rm -rf x'",

@@ -141,6 +141,7 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "PATH=./node_modules/.bin:$PATH jest", false},
 		{"Bash(rm *)", "v=$(cat f); echo $((v))", true}, // v may hold a[$(rm x)]
 		{"Bash(rm *)", "read v; echo ${!v}", true},
+		{"Bash(rm *)", "=rm x", true}, // zsh's = expansion
 		// ... and what still does not select: data, script files, a here-document to cat
 		{"Bash(rm *)", "for ((i=0; i<3; i++)); do :; done; echo $((2+2))", false},
 		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
