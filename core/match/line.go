@@ -16,7 +16,12 @@ import (
 // every rule: for a guard, selecting too often is safe and too rarely is not.
 
 // maxBraces bounds the words one brace expansion may make; past it, the line is unknown.
-const maxBraces = 256
+// maxValueParts bounds the NAME=value parts of one word read as code (a=b=c=...).
+const (
+	maxBraces     = 256
+	maxValueParts = 8
+	maxGuessed    = 64 << 10 // the longest text read as code on a guess; longer is unknown
+)
 
 // lineInfo is what a line runs.
 type lineInfo struct {
@@ -147,6 +152,9 @@ func (in *lineInfo) read(line string, depth int) bool {
 // call adds one simple command, its words expanded as bash expands them before it runs.
 func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {
 	for _, a := range call.Assigns {
+		if in.unknown {
+			return
+		}
 		in.assigned(a, depth)
 	}
 	c := simpleCommand{first: true}
@@ -360,7 +368,7 @@ func (in *lineInfo) script(words []string, dyn []bool, depth int) {
 // maybeScript reads text that may be code (an argument, an assigned value) as a shell
 // line, when it parses as one; otherwise it is data.
 func (in *lineInfo) maybeScript(s string, depth int) {
-	for rest := s; ; {
+	for rest, n := s, 0; n < maxValueParts; n++ {
 		_, after, ok := strings.Cut(rest, "=")
 		if !ok {
 			break
@@ -380,7 +388,7 @@ func (in *lineInfo) maybeText(s string, depth int) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	if depth >= maxNesting {
+	if in.steps++; depth >= maxNesting || in.steps > maxCommands || len(s) > maxGuessed {
 		in.unknown = true
 		return
 	}
