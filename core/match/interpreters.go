@@ -54,7 +54,14 @@ func (in *lineInfo) shell(c simpleCommand, depth int) {
 			break
 		}
 		switch {
-		case a == "--rcfile" || a == "--init-file" || a[1:] == "o" || a[1:] == "O":
+		case a == "--rcfile" || a == "--init-file":
+			if i++; i < len(args) && (dyn[i] || isDescriptor(args[i])) {
+				in.unknown = true // bash --rcfile <(echo rm x) -i
+				return
+			} else if i < len(args) {
+				in.files.ran(args[i], 1)
+			}
+		case a[1:] == "o" || a[1:] == "O":
 			i++ // bash -o pipefail -c '...'
 		case strings.HasPrefix(a, "--"):
 		case a[0] == '-' && strings.ContainsRune(a[1:], 'c'):
@@ -80,14 +87,36 @@ func (in *lineInfo) shell(c simpleCommand, depth int) {
 // source adds what source and . run: a script file is left as written; a descriptor is
 // read like a shell's standard input.
 func (in *lineInfo) source(c simpleCommand, depth int) {
+	i := 1
+	if i < len(c.words) && c.words[i] == "--" && !c.dynamic[i] {
+		i++
+	}
 	switch {
-	case len(c.words) < 2:
-	case c.dynamic[1]:
-		in.unknown = true // . <(...), . "$F"
-	case isDescriptor(c.words[1]) || c.words[1] == "-":
+	case i >= len(c.words):
+	case c.dynamic[i] || strings.HasPrefix(c.words[i], "-"):
+		in.unknown = true // . <(...), . "$F", an option (bash 5.3's source -p PATH)
+	case isDescriptor(c.words[i]):
 		in.stdinScript(c, depth)
 	default:
-		in.files.ran(c.words[1], 1)
+		in.files.ran(c.words[i], 1)
+	}
+}
+
+// shellers start a shell reading standard input when given no command: su, runuser,
+// script, sudo -s, doas -s.
+var shellers = map[string]bool{"su": true, "runuser": true, "script": true, "sudo": true, "doas": true, "ksu": true, "login": true}
+
+// sheller reads the input of a program that starts a shell when it was given no command
+// (-c, --command, or for sudo and doas a command word).
+func (in *lineInfo) sheller(c simpleCommand, hasCommand bool, depth int) {
+	for _, a := range c.words[1:] {
+		if a == "-c" || strings.HasPrefix(a, "--command") || strings.HasPrefix(a, "--session-command") ||
+			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c') && c.words[0] != "sudo" && c.words[0] != "doas" {
+			hasCommand = true
+		}
+	}
+	if !hasCommand {
+		in.stdinScript(c, depth) // echo 'rm x' | su
 	}
 }
 
@@ -129,6 +158,7 @@ func (in *lineInfo) interpreter(c simpleCommand) {
 		switch {
 		case c.dynamic[i]:
 		case a == "-" || a == "--":
+		case isDescriptor(a):
 		case !strings.HasPrefix(a, "-"):
 			in.files.ran(a, 1)
 			return // a script file
@@ -156,8 +186,8 @@ func isAwk(name string) bool {
 // awk makes the line unknown when a program may run a command: system(), a pipe to or
 // from one, gawk's @load and -l, or text known only at run time.
 func (in *lineInfo) awk(c simpleCommand) {
-	for i, a := range c.words[1:] {
-		if c.dynamic[i+1] || strings.Contains(a, "system") || strings.ContainsAny(a, "|@") ||
+	for i, a := range append(c.words[1:len(c.words):len(c.words)], c.heres...) {
+		if i+1 < len(c.words) && c.dynamic[i+1] || isDescriptor(a) || strings.Contains(a, "system") || strings.ContainsAny(a, "|@") ||
 			a == "-l" || strings.HasPrefix(a, "--load") || strings.HasPrefix(a, "-E") || strings.HasPrefix(a, "--exec") {
 			in.unknown = true
 			return
@@ -172,8 +202,8 @@ var sedExec = regexp.MustCompile(`(^|[^A-Za-z])[gpiImMw0-9]*e`)
 // sed makes the line unknown when a script may run a command (GNU sed's e) or is known
 // only at run time.
 func (in *lineInfo) sed(c simpleCommand) {
-	for i, a := range c.words[1:] {
-		if c.dynamic[i+1] || sedExec.MatchString(a) && !strings.HasPrefix(a, "--e") {
+	for i, a := range append(c.words[1:len(c.words):len(c.words)], c.heres...) {
+		if i+1 < len(c.words) && c.dynamic[i+1] || isDescriptor(a) || sedExec.MatchString(a) && !strings.HasPrefix(a, "--e") {
 			in.unknown = true
 			return
 		}

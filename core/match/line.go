@@ -312,6 +312,9 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 	case isShell(name):
 		in.shell(c, depth)
 	case name == "eval":
+		if len(args) > 0 && args[0] == "--" && !dyn[0] {
+			args, dyn = args[1:], dyn[1:]
+		}
 		in.script(args, dyn, depth)
 	case name == "source" || name == ".":
 		in.source(c, depth)
@@ -343,10 +346,15 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 	case isInterpreter(name):
 		in.interpreter(c)
 	default:
-		if w, ok := wrappers[name]; ok {
-			in.wrapped(w, c, depth)
+		w, ok := wrappers[name]
+		ran := false
+		if ok {
+			ran = in.wrapped(w, c, depth)
 		} else {
 			in.unknownProgram(c, depth)
+		}
+		if shellers[name] {
+			in.sheller(c, ran, depth)
 		}
 	}
 }

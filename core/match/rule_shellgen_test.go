@@ -115,6 +115,13 @@ var holeShapes = []string{
 	"/proc/self/exe -c 'rm -rf x'",
 	"command eval 'rm -rf x'",
 	"dash <<EOF\nrm -rf x\nEOF",
+	"echo 'rm -rf x' | su",
+	"su <<< 'rm -rf x'",
+	"bash --rcfile <(echo 'rm -rf x') -i <<< ''",
+	"bash -c \". -- /dev/stdin <<< 'rm -rf x'\"",
+	"eval -- 'rm -rf x'",
+	"awk -f /dev/stdin <<< 'BEGIN{system(\"rm -rf x\")}'",
+	"python3 /dev/stdin <<< 'import os; os.system(\"rm -rf x\")'",
 	// a script file the line writes, then runs
 	"echo 'rm -rf x' > s.sh; bash s.sh",
 	"printf 'rm -rf x\\n' > s; . ./s",

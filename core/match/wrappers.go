@@ -79,9 +79,10 @@ func (in *lineInfo) findExec(c simpleCommand, depth int) {
 	}
 }
 
-// wrapped adds the command a wrapper runs. An option it does not know may take a value, so
-// after each such option the word after the command is a candidate too.
-func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
+// wrapped adds the command a wrapper runs, and reports whether it found one. An option it
+// does not know may take a value, so after each such option the word after the command is
+// a candidate too.
+func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 	name, args, dyn := c.words[0], c.words[1:], c.dynamic[1:]
 	for k, a := range args {
 		if !dyn[k] && strings.ContainsAny(a, " \t\n;|&") {
@@ -107,7 +108,7 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
 			switch {
 			case name == "env" && long == "split-string", name == "flock" && long == "command":
 				in.script(args[i+1:min(i+2, len(args))], dyn[i+1:min(i+2, len(args))], depth)
-				return
+				return true
 			case !hasValue && contains(w.valuedLong, long):
 				i++
 			case !hasValue:
@@ -126,7 +127,7 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
 						script, sdyn = []string{a[k+1:]}, []bool{false}
 					}
 					in.script(script, sdyn, depth)
-					return
+					return true
 				case strings.IndexByte(w.valued, a[k]) >= 0:
 					if k == len(a)-1 {
 						i++ // the value is the next word
@@ -146,8 +147,8 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
 			continue // nice -5
 		}
 		if w.assignments && isAssignment(a) {
-			name, value, _ := strings.Cut(a, "=")
-			in.files.path = in.files.path || name == "PATH"
+			variable, value, _ := strings.Cut(a, "=")
+			in.files.path = in.files.path || variable == "PATH"
 			in.maybeScript(value, depth) // GIT_SSH_COMMAND='rm x' and the like
 			continue
 		}
@@ -177,6 +178,7 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) {
 			in.add(sub, depth+1)
 		}
 	}
+	return true
 }
 
 // withMoreArgs is a command that gets more arguments at run time (xargs, find -exec {}):
