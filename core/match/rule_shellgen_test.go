@@ -120,6 +120,8 @@ var holeShapes = []string{
 	"bash --rcfile <(echo 'rm -rf x') -i <<< ''",
 	"bash -c \". -- /dev/stdin <<< 'rm -rf x'\"",
 	"eval -- 'rm -rf x'",
+	"env -S 'rm\\_-rf\\_x'",
+	"env -S 'sh -c \\\"rm -rf x\\\"'",
 	"awk -f /dev/stdin <<< 'BEGIN{system(\"rm -rf x\")}'",
 	"python3 /dev/stdin <<< 'import os; os.system(\"rm -rf x\")'",
 	// a script file the line writes, then runs

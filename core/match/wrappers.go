@@ -107,7 +107,7 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 			long, _, hasValue := strings.Cut(long, "=")
 			switch {
 			case name == "env" && long == "split-string", name == "flock" && long == "command":
-				in.script(args[i+1:min(i+2, len(args))], dyn[i+1:min(i+2, len(args))], depth)
+				in.optionScript(name, args[i+1:min(i+2, len(args))], dyn[i+1:min(i+2, len(args))], depth)
 				return true
 			case !hasValue && contains(w.valuedLong, long):
 				i++
@@ -126,7 +126,7 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 					if k+1 < len(a) {
 						script, sdyn = []string{a[k+1:]}, []bool{false}
 					}
-					in.script(script, sdyn, depth)
+					in.optionScript(name, script, sdyn, depth)
 					return true
 				case strings.IndexByte(w.valued, a[k]) >= 0:
 					if k == len(a)-1 {
@@ -179,6 +179,20 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 		}
 	}
 	return true
+}
+
+// optionScript reads the script of env -S or flock -c. env -S splits its string itself:
+// \_ is a space there, other escapes and ${VAR} are left unknown.
+func (in *lineInfo) optionScript(name string, words []string, dyn []bool, depth int) {
+	if name == "env" && len(words) == 1 && !dyn[0] {
+		s := strings.ReplaceAll(words[0], `\_`, " ")
+		if strings.Contains(s, `\`) || strings.Contains(s, "${") {
+			in.unknown = true
+			return
+		}
+		words = []string{s}
+	}
+	in.script(words, dyn, depth)
 }
 
 // withMoreArgs is a command that gets more arguments at run time (xargs, find -exec {}):
