@@ -116,6 +116,8 @@ var holeShapes = []string{
 	"command eval 'rm -rf x'",
 	"dash <<EOF\nrm -rf x\nEOF",
 	"echo 'rm -rf x' | su",
+	"su -c '{rm,-rf,x}'",
+	"script -qc \"'r'm -rf x\" /dev/null",
 	"su <<< 'rm -rf x'",
 	"bash --rcfile <(echo 'rm -rf x') -i <<< ''",
 	"bash -c \". -- /dev/stdin <<< 'rm -rf x'\"",

@@ -85,7 +85,7 @@ func (in *lineInfo) findExec(c simpleCommand, depth int) {
 func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 	name, args, dyn := c.words[0], c.words[1:], c.dynamic[1:]
 	for k, a := range args {
-		if !dyn[k] && strings.ContainsAny(a, " \t\n;|&") {
+		if !dyn[k] && strings.ContainsAny(a, shellSyntax) {
 			in.maybeScript(a, depth) // an option's script this table does not know (sudo -s 'rm x')
 		}
 	}
@@ -250,7 +250,7 @@ func (in *lineInfo) unknownProgram(c simpleCommand, depth int) {
 	}
 	for k := 1; k < len(c.words); k++ {
 		w := c.words[k]
-		if !c.dynamic[k] && strings.ContainsAny(w, " \t\n;|&") {
+		if !c.dynamic[k] && strings.ContainsAny(w, shellSyntax) {
 			in.maybeScript(w, depth) // su -c 'rm x', --command='rm x'
 		}
 		switch {
@@ -273,6 +273,10 @@ func (in *lineInfo) unknownProgram(c simpleCommand, depth int) {
 		in.maybeScript(h, depth)
 	}
 }
+
+// shellSyntax are the characters that make a word, read as a shell line, mean more than
+// itself ({curl,-s,u} is curl -s u under su -c).
+const shellSyntax = " \t\n;|&{}()<>$`'\"\\*?[~"
 
 // copiers make a program (a link, a copy) that the line may run under another name.
 var copiers = map[string]bool{"ln": true, "cp": true, "install": true, "mv": true, "link": true, "rsync": true}
