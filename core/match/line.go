@@ -10,7 +10,7 @@ import (
 
 // What a Bash line runs, for "if" rules: every simple command of the line, as bash will
 // see its words (quotes removed, braces expanded), and every command those commands run
-// that the line itself spells out (wrappers.go, interpreters.go). Where the program that
+// that the line itself spells out (wrappers.go, interpreters.go, scripts.go). Where the program that
 // runs, or the code a program runs, is not text of the line (a $VAR or $() command word,
 // a glob, a pipe into a shell, an alias, python -c), the line is unknown and matches
 // every rule: for a guard, selecting too often is safe and too rarely is not.
@@ -63,12 +63,18 @@ func evaluation(n syntax.Node) bool {
 			return true
 		}
 	case *syntax.ParamExp:
-		return x.Excl || x.Index != nil || x.Slice != nil ||
+		return x.Excl || x.Index != nil && !allElements(x.Index) || x.Slice != nil ||
 			x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && strings.Contains(x.Exp.Word.Lit(), "P")
 	case *syntax.Assign:
 		return x.Index != nil || x.Naked && x.Value != nil && strings.HasPrefix(x.Value.Lit(), "-") && strings.Contains(x.Value.Lit(), "i")
 	}
 	return false
+}
+
+// allElements reports whether a subscript is [@] or [*], which evaluates nothing.
+func allElements(e syntax.ArithmExpr) bool {
+	w, ok := e.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
 }
 
 // feeds reports whether a for loop gives its variable values the line does not spell out.
@@ -189,7 +195,7 @@ func (in *lineInfo) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth
 			c.input = c.input || dyn
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
-				s, dyn, _ := wordValue(r.Hdoc)
+				s, dyn := hereDocument(r)
 				c.heres = append(c.heres, s)
 				c.input = c.input || dyn
 			}
@@ -225,6 +231,30 @@ func (in *lineInfo) deferred(s string, depth int) {
 	if !in.read(": "+s, depth+1) {
 		in.unknown = true
 	}
+}
+
+// hereDocument is a here-document's body as the command reads it: as written when its
+// delimiter is quoted, else with backslashes removed as in double quotes.
+func hereDocument(r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		if lit, ok := p.(*syntax.Lit); !ok || strings.Contains(lit.Value, `\`) {
+			quoted = true
+		}
+	}
+	if !quoted {
+		s, dyn, _ := wordValueIn(r.Hdoc, true)
+		return s, dyn
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", true
+		}
+		b.WriteString(lit.Value)
+	}
+	return b.String(), false
 }
 
 // isUnquotedEmpty reports whether a word is made of unquoted literals only.

@@ -315,7 +315,11 @@ const substitution = "\x00"
 // substitution), whether part of it is only known at run time (a substitution), and
 // whether it is a pathname pattern bash may replace by file names (an unquoted *, ? or
 // [...]).
-func wordValue(w *syntax.Word) (string, bool, bool) {
+func wordValue(w *syntax.Word) (string, bool, bool) { return wordValueIn(w, false) }
+
+// wordValueIn is wordValue for a word inside double quotes (or a here-document body)
+// when quoted is true.
+func wordValueIn(w *syntax.Word, quoted bool) (string, bool, bool) {
 	var b strings.Builder
 	dyn, glob := false, false
 	var parts func([]syntax.WordPart, bool)
@@ -348,7 +352,7 @@ func wordValue(w *syntax.Word) (string, bool, bool) {
 			}
 		}
 	}
-	parts(w.Parts, false)
+	parts(w.Parts, quoted)
 	return b.String(), dyn, glob
 }
 

@@ -144,6 +144,7 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "=rm x", true}, // zsh's = expansion
 		// ... and what still does not select: data, script files, a here-document to cat
 		{"Bash(rm *)", "for ((i=0; i<3; i++)); do :; done; echo $((2+2))", false},
+		{"Bash(rm *)", "a=(\"$@\"); printf '%s\\n' \"${a[@]}\"", false},
 		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
 		{"Bash(rm *)", "cat <<'EOF'\nrm -rf x\nEOF", false},
 		{"Bash(rm *)", "grep -r 'rm -rf' .", false},
