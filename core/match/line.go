@@ -1,6 +1,7 @@
 package match
 
 import (
+	"errors"
 	"path"
 	"strings"
 
@@ -417,6 +418,24 @@ func (in *lineInfo) maybeScript(s string, depth int) {
 	in.maybeText(s, depth)
 }
 
+// parsedLines is the longest run of s's first lines that parses: a shell runs the lines
+// of a script before the one with a syntax error ("" when there is none).
+func parsedLines(s string) string {
+	for tries := 0; tries < maxNesting; tries++ {
+		_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+		if err == nil {
+			return s
+		}
+		var perr syntax.ParseError
+		if !errors.As(err, &perr) || perr.Pos.Line() <= 1 {
+			return ""
+		}
+		lines := strings.SplitAfter(s, "\n")
+		s = strings.Join(lines[:min(int(perr.Pos.Line())-1, len(lines))], "")
+	}
+	return ""
+}
+
 // maybeText reads text as a shell line when it parses as one; a leading ! or | is a shell
 // escape in vim, less, gdb and LESSOPEN.
 func (in *lineInfo) maybeText(s string, depth int) {
@@ -431,7 +450,7 @@ func (in *lineInfo) maybeText(s string, depth int) {
 		return
 	}
 	sub := lineInfo{steps: in.steps, files: in.files}
-	if !sub.read(s, depth+1) {
+	if !sub.read(s, depth+1) && !sub.read(parsedLines(s), depth+1) {
 		return
 	}
 	in.cmds = append(in.cmds, sub.cmds...)

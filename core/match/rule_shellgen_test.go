@@ -117,6 +117,7 @@ var holeShapes = []string{
 	"dash <<EOF\nrm -rf x\nEOF",
 	"echo 'rm -rf x' | su",
 	"su -c '{rm,-rf,x}'",
+	"script -qc 'rm -rf x # a\n && true' /dev/null",
 	"sh <<'EOF'\nbash -lc 'printf '\\''%s\\n'\\'' '\\''git push'\\'' & wait; busybox rm -- x'\nEOF",
 	"script -qc \"'r'm -rf x\" /dev/null",
 	"su <<< 'rm -rf x'",
