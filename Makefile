@@ -209,7 +209,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
-FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
+FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule core/match:FuzzIfRuleShell \
 	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
@@ -220,13 +220,18 @@ stress: $(LIB) $(PYVERSION) $(VENV)/.installed ## the long forms: fault catalogu
 	cd tests/faults && $(GO) test -count=1 -run TestFaults -faults.rounds=20  # directory mode prints the figures
 	HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) tests/stress/soak.py --fires $(STRESS_FIRES) --threads 8
 
-fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in testdata/fuzz
+# Lines of the if-rule grammar the long form runs under bash (TestIfRuleShell, seeded).
+IFRULE_LINES ?= 3000
+
+fuzz: ## each fuzz target for FUZZTIME (default 30s), then $(IFRULE_LINES) if-rule lines under bash; new failing inputs land in testdata/fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*} $${t##*:} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}; \
 	done
 	@echo "== the payload through the installed dispatcher (4 agents, with and without a daemon) and adapt (7 targets), long form"
 	@set -o pipefail; $(GO) test -count=1 -v -run '^(TestInstalledDispatcherFuzz|TestAdaptPayloadFuzz)$$' ./cmd/hookexec -payloadfuzz.long | grep -E 'payloads|findings|^(--- FAIL|FAIL|ok)'
+	@echo "== core/match TestIfRuleShell long form ($(IFRULE_LINES) generated lines under bash)"
+	$(GO) test -count=1 -v -run '^TestIfRuleShell$$' ./core/match -ifrule.lines=$(IFRULE_LINES) -ifrule.seed=$$(date +%s)
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.

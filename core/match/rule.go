@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -25,9 +26,10 @@ import (
 // joined by &&, ||, ;, | and those inside $(...) and backticks; a pattern that says more
 // than the command name matches anyway when the line holds $(), backticks or $VAR (their
 // value is unknown); and a line that cannot be parsed matches (the filter fails open).
-// Beyond the table, what wrappers run is checked too (wrappers.go): /bin/rm, command rm,
-// sudo rm, env rm, timeout 5 rm, xargs rm, find -exec rm, bash -c 'rm ...' all select a
-// Bash(rm *) hook.
+// Beyond the table, what the line makes bash run is checked too (line.go): /bin/rm,
+// {rm,-rf,x}, command rm, sudo rm, timeout 5 rm, xargs rm, find -exec rm, bash -c 'rm ...',
+// bash <<< 'rm ...' all select a Bash(rm *) hook, and a line whose program or code is not
+// its text ($CMD, python -c, a pipe into sh) selects every Bash rule.
 //
 // File rules (Edit, Write, MultiEdit, NotebookEdit, Read, Grep, Glob) are gitignore-style
 // globs: "//p" is absolute, "~/p" under the home directory, "/p" under the project
@@ -240,18 +242,23 @@ func (r *Rule) toolMatches(name string) bool {
 	return r.tool == name
 }
 
-// simpleCommand is one command of a Bash line: its words, and whether any word's value is
-// only known at run time ($VAR, $(), backticks).
+// simpleCommand is one command of a Bash line: its words, whether each word's value is
+// only known at run time ($VAR, $(), backticks, a glob), and the text its statement's
+// here-strings and here-documents give it.
 type simpleCommand struct {
 	words   []string
 	dynamic []bool
+	heres   []string // literal here-strings and here-document bodies, on any descriptor
+	input   bool     // some input redirection is not a literal here-string or here-document
+	suffix  bool     // a guess: a later word of an unknown program read as a command
+	first   bool     // the words of a statement, not a command a wrapper runs
 }
 
 // bashMatch applies a Bash pattern to a command line: to every command it runs (see
 // wrappers.go).
 func bashMatch(pattern, line string) bool {
 	var in lineInfo
-	if !in.read(line, 0) || in.unknown {
+	if !in.readLine(line) || in.unknown {
 		return true // cannot be parsed, or runs what cannot be known: fail open
 	}
 	name, more := patternName(pattern)
@@ -264,6 +271,11 @@ func bashMatch(pattern, line string) bool {
 		}
 		if !more || commandMatch(pattern, strings.Join(c.words, " ")) {
 			return true
+		}
+		for _, d := range c.dynamic {
+			if d {
+				return true // an argument known only at run time (a glob, xargs' input)
+			}
 		}
 	}
 	return false
@@ -295,31 +307,74 @@ func commandMatch(pattern, cmd string) bool {
 	return globMatch(strings.Split(p, "*"), cmd)
 }
 
-// wordValue is a word's literal value with quotes removed, and whether part of it is only
-// known at run time.
-func wordValue(w *syntax.Word) (string, bool) {
+// substitution stands for a substitution's value in a word's value; no word bash passes
+// to a program can hold it.
+const substitution = "\x00"
+
+// wordValue is a word's literal value with quotes removed (and substitution for each
+// substitution), whether part of it is only known at run time (a substitution), and
+// whether it is a pathname pattern bash may replace by file names (an unquoted *, ? or
+// [...]).
+func wordValue(w *syntax.Word) (string, bool, bool) { return wordValueIn(w, false) }
+
+// wordValueIn is wordValue for a word inside double quotes (or a here-document body)
+// when quoted is true.
+func wordValueIn(w *syntax.Word, quoted bool) (string, bool, bool) {
 	var b strings.Builder
-	dyn := false
-	var parts func([]syntax.WordPart)
-	parts = func(ps []syntax.WordPart) {
+	dyn, glob := false, false
+	var parts func([]syntax.WordPart, bool)
+	parts = func(ps []syntax.WordPart, quoted bool) {
 		for _, p := range ps {
 			switch x := p.(type) {
 			case *syntax.Lit:
-				b.WriteString(unescape(x.Value))
+				if !quoted && isGlob(x.Value) {
+					glob = true
+				}
+				if quoted {
+					b.WriteString(unescapeQuoted(x.Value))
+				} else {
+					b.WriteString(unescape(x.Value))
+				}
 			case *syntax.SglQuoted:
 				if x.Dollar {
-					dyn = true // $'\x72m': escapes this does not decode
+					b.WriteString(ansiC(x.Value)) // $'\x72m'
+				} else {
+					b.WriteString(x.Value)
 				}
-				b.WriteString(x.Value)
 			case *syntax.DblQuoted:
-				parts(x.Parts)
+				parts(x.Parts, true)
+			case *syntax.ExtGlob:
+				glob = true
+				b.WriteString(x.Op.String() + x.Pattern.Value + ")")
 			default: // parameter, command, arithmetic and process substitutions
 				dyn = true
+				b.WriteString(substitution)
 			}
 		}
 	}
-	parts(w.Parts)
-	return b.String(), dyn
+	parts(w.Parts, quoted)
+	return b.String(), dyn, glob
+}
+
+// isGlob reports whether unquoted literal text holds a pathname pattern: an unescaped *
+// or ?, or a [ closed by a later ] ("[" alone is the test command).
+func isGlob(s string) bool {
+	open := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?':
+			return true
+		case '[':
+			open = true
+		case ']':
+			if open {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unescape removes the backslashes of an unquoted literal ("a\ b" is "a b").
@@ -333,6 +388,79 @@ func unescape(s string) string {
 			i++
 		}
 		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeQuoted removes the backslashes bash removes inside double quotes: those before
+// $, `, ", \ and a newline.
+func unescapeQuoted(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the backslash escapes of a $'...' string as bash does; an escape it does
+// not know stays as written.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		// digits reads up to max digits at i, leaving i on the last one it read.
+		digits := func(max int, base uint64, ok func(byte) bool) (uint64, bool) {
+			n, v := 0, uint64(0)
+			for ; n < max && i+n < len(s) && ok(s[i+n]); n++ {
+				d, _ := strconv.ParseUint(s[i+n:i+n+1], 16, 8)
+				v = v*base + d
+			}
+			if n == 0 {
+				return 0, false
+			}
+			i += n - 1
+			return v, true
+		}
+		isOct := func(c byte) bool { return c >= '0' && c <= '7' }
+		isHex := func(c byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", c) >= 0 }
+		switch c := s[i]; c {
+		case 'a', 'b', 'e', 'E', 'f', 'n', 'r', 't', 'v':
+			b.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11}[c])
+		case '\\', '\'', '"', '?':
+			b.WriteByte(c)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			i++
+			if v, ok := digits(max, 16, isHex); !ok {
+				i-- // back on the letter
+				b.WriteString(`\` + string(c))
+			} else if c == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+		default:
+			if v, ok := digits(3, 8, isOct); ok {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteString(`\` + string(c))
+			}
+		}
 	}
 	return b.String()
 }

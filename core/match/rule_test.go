@@ -1,6 +1,8 @@
 package match
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -117,6 +119,42 @@ func TestRuleBashWrappers(t *testing.T) {
 		{"Bash(rm *)", "x=$(rm x)", true},
 		{"Bash(rm *)", "xargs -I{} rm {}", true},
 		{"Bash(rm *)", "bash -lc 'rm x'", true},
+		// issue 25 hole 5: programs bash runs that are not a plain word of the line
+		{"Bash(rm *)", "{rm,-rf,x}", true},
+		{"Bash(rm -rf *)", "rm {-rf,x}", true},
+		{"Bash(rm *)", "bash <<< 'rm -rf x'", true},
+		{"Bash(rm *)", ". <(echo rm -rf x)", true},
+		{"Bash(rm *)", "source /dev/stdin <<< 'rm -rf x'", true},
+		{"Bash(rm *)", "echo 'rm -rf x' | sh", true},
+		{"Bash(rm *)", "python3 -c 'import os; os.system(\"rm -rf x\")'", true},
+		{"Bash(rm *)", "awk 'BEGIN{system(\"rm -rf x\")}'", true},
+		{"Bash(rm *)", "git -c alias.z='!rm -rf x' z", true},
+		{"Bash(rm *)", "setpriv --reuid=0 rm x", true},
+		{"Bash(rm *)", "su -c 'rm x'", true},
+		{"Bash(rm *)", "/usr/bin/r[m] x", true},
+		{"Bash(rm *)", "hash -p /usr/bin/rm ls; ls x", true},
+		{"Bash(rm -rf *)", "ln -s /usr/bin/rm r; ./r -rf x", true},
+		{"Bash(rm *)", "printf -v v '%s' 'a[$(rm x)]'; echo $((v))", true},
+		{"Bash(git push *)", "bash <<'EOF'\ngit push\nEOF", true},
+		{"Bash(rm *)", "echo 'rm -rf x' > s.sh; bash s.sh", true}, // a script the line writes
+		{"Bash(rm *)", "printf 'rm x' > b/ls; PATH=./b:$PATH ls", true},
+		{"Bash(rm *)", "PATH=./node_modules/.bin:$PATH jest", false},
+		{"Bash(rm *)", "v=$(cat f); echo $((v))", true}, // v may hold a[$(rm x)]
+		{"Bash(rm *)", "read v; echo ${!v}", true},
+		{"Bash(rm *)", "=rm x", true}, // zsh's = expansion
+		// ... and what still does not select: data, script files, a here-document to cat
+		{"Bash(rm *)", "for ((i=0; i<3; i++)); do :; done; echo $((2+2))", false},
+		{"Bash(rm *)", "a=(\"$@\"); printf '%s\\n' \"${a[@]}\"", false},
+		{"Bash(rm *)", "bash a.sh && bash b.sh", false},
+		{"Bash(rm *)", "cat <<'EOF'\nrm -rf x\nEOF", false},
+		{"Bash(rm *)", "grep -r 'rm -rf' .", false},
+		{"Bash(rm *)", "python3 x.py", false},
+		{"Bash(rm *)", "python3 -m pytest -x", false},
+		{"Bash(rm *)", "ls *.go", false},
+		{"Bash(rm *)", "gofmt -l *.go", false},
+		{"Bash(rm *)", "git commit -m 'rm x'", false},
+		{"Bash(rm *)", "bash <<< 'ls'", false},
+		{"Bash(git push *)", "{ls,-la}", false},
 		// What the wrappers run is matched like any command: no more.
 		{"Bash(rm *)", "timeout 5 ls -la", false},
 		{"Bash(rm *)", "sudo apt install x", false},
@@ -182,5 +220,21 @@ func TestRuleErrors(t *testing.T) {
 	for _, bad := range []string{"", "Bash(", "Bash()", "Bash(git *) && Edit(*.ts)", "Bash(git *) extra", "Edit([)", "Bash git"} {
 		_, err := CompileRule(bad, "/p", "/h")
 		require.ErrorIs(t, err, ErrRule, bad)
+	}
+}
+
+// $'...' strings decode as bash decodes them: bash is the oracle.
+func TestANSICAgainstBash(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		if os.Getenv("HOOKEXEC_REQUIRE_SHELLS") == "1" {
+			t.Fatal("bash is required (HOOKEXEC_REQUIRE_SHELLS=1)")
+		}
+		t.Skip("no bash")
+	}
+	for _, s := range []string{`\x72m`, `\162m`, `\u0072m`, `\U00000072m`, `r\m`, `\x`, `\xZ`, `\8`, `a\tb\n`, `\'q\"`,
+		`\cA`, `\e[0m`, `\x7`, `\1234`, `\q`, `\u00e9`, `\\x72`} {
+		out, err := exec.Command("bash", "-c", "printf %s $'"+s+"'").Output()
+		require.NoError(t, err, s)
+		require.Equal(t, string(out), ansiC(s), "$'%s'", s)
 	}
 }

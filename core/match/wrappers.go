@@ -3,21 +3,16 @@ package match
 import (
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
-// What a Bash line runs, for "if" rules. A rule about rm must see the rm in "/bin/rm x",
-// "command rm x", "sudo rm x", "timeout 5 rm x", "xargs rm", "find . -exec rm {} ;" and
-// "bash -c 'rm x'". Claude Code's permission rules strip process wrappers (timeout, time,
-// nice, nohup, stdbuf, bare xargs) before matching and check each subcommand of a compound
-// line; for a guard, selecting too often is safe and too rarely is not, so this goes
-// further: every command a wrapper below runs is a command of the line, a program named
-// by a path is also matched by its base name, the script of a shell's -c (and of eval,
-// watch, env -S) is read like the line itself, and where what runs cannot be known (a
-// wrapper's option it does not know, a script only known at run time, nesting past
-// maxNesting) the line matches every rule. Wrappers that are not listed (npx, docker
-// exec, ssh, ...) are not looked into: the rule sees them as written.
+// Wrappers, for "if" rules: programs that run a command given as their arguments. A rule
+// about rm must see the rm in "command rm x", "sudo rm x", "timeout 5 rm x", "xargs rm" and
+// "find . -exec rm {} ;". Claude Code's permission rules strip process wrappers (timeout,
+// time, nice, nohup, stdbuf, bare xargs); for a guard, selecting too often is safe and too
+// rarely is not, so every command a wrapper below runs is a command of the line, and a
+// wrapper option it does not know may take a value, so the word after it is tried as the
+// command too. A program that is neither a wrapper here, nor a shell or interpreter
+// (interpreters.go), nor a leaf is looked into by guesses (unknownProgram).
 
 // maxNesting bounds wrappers and scripts inside each other, and maxCommands the commands
 // looked at in one line (unknown options multiply the candidates); past either, the line
@@ -64,127 +59,9 @@ var wrappers = map[string]wrapper{
 	"flock":    {valued: "wEc", valuedLong: []string{"timeout", "conflict-exit-code", "command"}, operands: 1},
 }
 
-// shells run the script given to -c.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true}
-
-// lineInfo is what a line runs.
-type lineInfo struct {
-	cmds    []simpleCommand
-	dynamic bool // some word's value is only known at run time
-	unknown bool // a command it runs cannot be known: the line matches every rule
-	steps   int  // commands looked at, bounded by maxCommands
-}
-
-// read adds the commands of a shell line; it reports false when the line does not parse.
-func (in *lineInfo) read(line string, depth int) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
-	if err != nil {
-		return false
-	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true // assignments alone run nothing; keep walking into $() etc.
-		}
-		var c simpleCommand
-		for _, w := range call.Args {
-			s, dyn := wordValue(w)
-			c.words = append(c.words, s)
-			c.dynamic = append(c.dynamic, dyn)
-			in.dynamic = in.dynamic || dyn
-		}
-		in.add(c, depth)
-		return true
-	})
-	return true
-}
-
-// add adds one simple command and what it runs.
-func (in *lineInfo) add(c simpleCommand, depth int) {
-	if len(c.words) == 0 || in.unknown {
-		return // once unknown, the line matches every rule: nothing more to look at
-	}
-	if in.steps++; in.steps > maxCommands {
-		in.unknown = true
-		return
-	}
-	for _, d := range c.dynamic {
-		in.dynamic = in.dynamic || d // xargs and find -exec add arguments unknown here
-	}
-	if c.dynamic[0] || depth > maxNesting {
-		in.unknown = true // the command run is unknown
-		return
-	}
-	in.cmds = append(in.cmds, c)
-	name := c.words[0]
-	if base := path.Base(name); base != name && strings.Contains(name, "/") {
-		// /bin/rm, ./rm: matched by their base name too (selecting too often is safe).
-		c = simpleCommand{words: append([]string{base}, c.words[1:]...), dynamic: c.dynamic}
-		in.cmds = append(in.cmds, c)
-		name = base
-	}
-	args, dyn := c.words[1:], c.dynamic[1:]
-	switch {
-	case shells[name]:
-		in.shellScript(args, dyn, depth)
-	case name == "eval":
-		in.script(args, dyn, depth)
-	case name == "find":
-		in.findExec(args, dyn, depth)
-	default:
-		if w, ok := wrappers[name]; ok {
-			in.wrapped(w, name, args, dyn, depth)
-		}
-	}
-}
-
-// script reads words joined by spaces as a shell line (eval, watch, env -S).
-func (in *lineInfo) script(words []string, dyn []bool, depth int) {
-	for _, d := range dyn {
-		if d {
-			in.unknown = true
-			return
-		}
-	}
-	if len(words) > 0 && !in.read(strings.Join(words, " "), depth+1) {
-		in.unknown = true
-	}
-}
-
-// shellScript reads a shell's -c script; a shell reading a file or its stdin runs what
-// cannot be known here, and is left to the rule as written.
-func (in *lineInfo) shellScript(args []string, dyn []bool, depth int) {
-	c, i := false, 0
-	for ; i < len(args); i++ {
-		a := args[i]
-		if dyn[i] {
-			in.unknown = true // an option only known at run time
-			return
-		}
-		if a == "--" {
-			i++
-			break
-		}
-		if len(a) < 2 || a[0] != '-' && a[0] != '+' {
-			break
-		}
-		switch {
-		case a == "--rcfile" || a == "--init-file" || a[1:] == "o" || a[1:] == "O":
-			i++ // bash -o pipefail -c '...'
-		case a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c'):
-			c = true // -c, -ec, -xc: the script is the first word after the options
-		}
-	}
-	switch {
-	case c && i < len(args):
-		in.script(args[i:i+1], dyn[i:i+1], depth)
-	case c:
-		in.unknown = true // -c without a script word this reads as one
-	}
-}
-
 // findExec adds the commands of find's -exec, -execdir, -ok and -okdir.
-func (in *lineInfo) findExec(args []string, dyn []bool, depth int) {
+func (in *lineInfo) findExec(c simpleCommand, depth int) {
+	args, dyn := c.words[1:], c.dynamic[1:]
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -196,15 +73,25 @@ func (in *lineInfo) findExec(args []string, dyn []bool, depth int) {
 			j++
 		}
 		if j > i+1 {
-			in.add(withMoreArgs(args[i+1:j], dyn[i+1:j]), depth+1)
+			in.add(c.sub(withMoreArgs(args[i+1:j], replaced(args[i+1:j], dyn[i+1:j], "{}"))), depth+1)
 		}
 		i = j
 	}
 }
 
-// wrapped adds the command a wrapper runs. An option it does not know may take a value, so
-// after each such option the word after the command is a candidate too.
-func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, depth int) {
+// wrapped adds the command a wrapper runs, and reports whether it found one. An option it
+// does not know may take a value, so after each such option the word after the command is
+// a candidate too.
+func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
+	name, args, dyn := c.words[0], c.words[1:], c.dynamic[1:]
+	for k, a := range args {
+		if !dyn[k] && strings.ContainsAny(a, shellSyntax) {
+			in.maybeScript(a, depth) // an option's script this table does not know (sudo -s 'rm x')
+		}
+	}
+	if name == "xargs" {
+		dyn = xargsReplace(args, dyn)
+	}
 	i, operands, unsure := 0, w.operands, 0
 	for ; i < len(args) && !w.plain; i++ {
 		a := args[i]
@@ -220,8 +107,8 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 			long, _, hasValue := strings.Cut(long, "=")
 			switch {
 			case name == "env" && long == "split-string", name == "flock" && long == "command":
-				in.script(args[i+1:min(i+2, len(args))], dyn[i+1:min(i+2, len(args))], depth)
-				return
+				in.optionScript(name, args[i+1:min(i+2, len(args))], dyn[i+1:min(i+2, len(args))], depth)
+				return true
 			case !hasValue && contains(w.valuedLong, long):
 				i++
 			case !hasValue:
@@ -239,8 +126,8 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 					if k+1 < len(a) {
 						script, sdyn = []string{a[k+1:]}, []bool{false}
 					}
-					in.script(script, sdyn, depth)
-					return
+					in.optionScript(name, script, sdyn, depth)
+					return true
 				case strings.IndexByte(w.valued, a[k]) >= 0:
 					if k == len(a)-1 {
 						i++ // the value is the next word
@@ -260,6 +147,9 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 			continue // nice -5
 		}
 		if w.assignments && isAssignment(a) {
+			variable, value, _ := strings.Cut(a, "=")
+			in.files.path = in.files.path || variable == "PATH"
+			in.maybeScript(value, depth) // GIT_SSH_COMMAND='rm x' and the like
 			continue
 		}
 		if operands > 0 {
@@ -270,7 +160,7 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 	}
 	if i >= len(args) {
 		if name == "xargs" {
-			in.add(withMoreArgs([]string{"echo"}, []bool{false}), depth+1) // xargs' default
+			in.add(c.sub(withMoreArgs([]string{"echo"}, []bool{false})), depth+1) // xargs' default
 		}
 		return
 	}
@@ -278,22 +168,132 @@ func (in *lineInfo) wrapped(w wrapper, name string, args []string, dyn []bool, d
 		if k > i && strings.HasPrefix(args[k], "-") {
 			continue
 		}
-		sub := simpleCommand{words: args[k:], dynamic: dyn[k:]}
+		sub := c.sub(simpleCommand{words: args[k:], dynamic: dyn[k:]})
 		switch {
 		case w.shell:
 			in.script(sub.words, sub.dynamic, depth)
 		case w.moreArgs:
-			in.add(withMoreArgs(sub.words, sub.dynamic), depth+1)
+			in.add(c.sub(withMoreArgs(sub.words, sub.dynamic)), depth+1)
 		default:
 			in.add(sub, depth+1)
 		}
 	}
+	return true
+}
+
+// optionScript reads the script of env -S or flock -c. env -S splits its string itself:
+// \_ is a space there, other escapes and ${VAR} are left unknown.
+func (in *lineInfo) optionScript(name string, words []string, dyn []bool, depth int) {
+	if name == "env" && len(words) == 1 && !dyn[0] {
+		s := strings.ReplaceAll(words[0], `\_`, " ")
+		if strings.Contains(s, `\`) || strings.Contains(s, "${") {
+			in.unknown = true
+			return
+		}
+		words = []string{s}
+	}
+	in.script(words, dyn, depth)
 }
 
 // withMoreArgs is a command that gets more arguments at run time (xargs, find -exec {}):
 // a last word of unknown value stands for them.
 func withMoreArgs(words []string, dyn []bool) simpleCommand {
 	return simpleCommand{words: append(words[:len(words):len(words)], ""), dynamic: append(dyn[:len(dyn):len(dyn)], true)}
+}
+
+// replaced marks the words holding a replacement string (find's {}, xargs -I's) as known
+// only at run time: sh -c {} runs a file name or an input line.
+func replaced(words []string, dyn []bool, mark string) []bool {
+	out := append([]bool(nil), dyn...)
+	for i, w := range words {
+		out[i] = out[i] || strings.Contains(w, mark)
+	}
+	return out
+}
+
+// xargsReplace applies replaced to xargs' words after -I STR, -iSTR or --replace[=STR].
+func xargsReplace(args []string, dyn []bool) []bool {
+	for i, a := range args {
+		mark, next := "", i+1
+		switch {
+		case a == "-I" && i+1 < len(args):
+			mark, next = args[i+1], i+2
+		case a == "-i" || a == "--replace":
+			mark = "{}"
+		case strings.HasPrefix(a, "--replace="):
+			mark = strings.TrimPrefix(a, "--replace=")
+		case strings.HasPrefix(a, "-I") || strings.HasPrefix(a, "-i"):
+			mark = a[2:]
+		default:
+			continue
+		}
+		return append(dyn[:next:next], replaced(args[next:], dyn[next:], mark)...)
+	}
+	return dyn
+}
+
+// sub is a command that c runs, with c's input (a wrapper's here-string reaches it).
+func (c simpleCommand) sub(s simpleCommand) simpleCommand {
+	s.heres, s.input = c.heres, c.input
+	return s
+}
+
+// unknownProgram adds what a program this file does not know may run. It may be a wrapper
+// of its own (strace, setpriv, runuser, docker exec), so each later word that is not an
+// option starts a command too; and it may hand an argument, or its here-document, to a
+// shell (su -c, script -c, ssh, tmux), so each argument or here-document that reads as a
+// shell line is read as one. These are guesses on the guard's side: a suffix is not
+// looked into again, and an argument that does not parse is data.
+func (in *lineInfo) unknownProgram(c simpleCommand, depth int) {
+	if c.suffix || leaves[path.Base(c.words[0])] {
+		return
+	}
+	for k := 1; k < len(c.words); k++ {
+		w := c.words[k]
+		if !c.dynamic[k] && strings.ContainsAny(w, shellSyntax) {
+			in.maybeScript(w, depth) // su -c 'rm x', --command='rm x'
+		}
+		switch {
+		case w == "" || strings.HasPrefix(w, "-") || isAssignment(w):
+			continue // an option, or data
+		case c.dynamic[k] && (strings.Contains(w, substitution) || strings.Contains(w, "/")):
+			in.unknown = true // a program only known at run time, or a glob of paths (/usr/bin/r[m])
+			return
+		case c.dynamic[k]:
+			continue // a glob of file names in the working directory: data
+		}
+		sub := simpleCommand{words: c.words[k:], dynamic: c.dynamic[k:]}
+		if copiers[path.Base(c.words[0])] {
+			sub = withMoreArgs(sub.words, sub.dynamic) // ln -s /bin/rm r; ./r -rf x: run later, with any arguments
+		}
+		sub.suffix = true
+		in.add(c.sub(sub), depth+1)
+	}
+	for _, h := range c.heres {
+		in.maybeScript(h, depth)
+	}
+}
+
+// shellSyntax are the characters that make a word, read as a shell line, mean more than
+// itself ({curl,-s,u} is curl -s u under su -c).
+const shellSyntax = " \t\n;|&{}()<>$`'\"\\*?[~"
+
+// copiers make a program (a link, a copy) that the line may run under another name.
+var copiers = map[string]bool{"ln": true, "cp": true, "install": true, "mv": true, "link": true, "rsync": true}
+
+// leaves are programs known to run nothing they are given: their arguments are data.
+var leaves = map[string]bool{}
+
+func init() {
+	for _, name := range strings.Fields(`echo printf cat ls grep egrep fgrep head tail wc cut tr uniq
+		mkdir rmdir touch chmod chown chgrp pwd cd test [ true false : basename dirname
+		realpath readlink stat file sleep date id whoami uname hostname tee diff cmp comm paste
+		join fold nl od xxd hexdump base64 md5sum sha1sum sha256sum sha512sum jq mktemp seq yes
+		du df ps kill export local declare typeset readonly unset set shift return exit break
+		continue read shopt type which wait umask ulimit pushd popd dirs let
+		printenv rm curl wget unlink truncate sync tput clear history jobs fg bg disown`) {
+		leaves[name] = true
+	}
 }
 
 func contains(list []string, s string) bool {
