@@ -21,8 +21,9 @@ import (
 //   - the target of a redirection (a file name), and the here-string or input file of a
 //     command that reads its input as data;
 //   - the value of a variable assignment that is a statement of its own (FOO=v; not
-//     FOO=v cmd, which puts it in a program's environment), a case subject or pattern,
-//     a for loop's list, and the string operands of [[ ]];
+//     FOO=v cmd, which puts it in a program's environment) to a name the shell and the
+//     programs it runs do not read as code (specials.go), a case subject or pattern, and
+//     the string operands of [[ ]]; the variable's uses are checked too (variables.go);
 //   - the -c script of sh, bash, dash or ash when the script is a literal word: the
 //     script is checked by these same rules and the value is escaped for both shells,
 //     as deep as the nesting goes. Wrappers whose options are known (env without -S,
@@ -74,6 +75,7 @@ type analysis struct {
 
 	positional map[string][]int // a nested script's $0, $1, ..., $@, $*: the values given
 	raw        bool             // the pass over variables' uses: no escaping applies
+	allexport  bool             // the shell runs with -a: every assignment is exported
 }
 
 func newAnalysis() *analysis {
@@ -111,7 +113,7 @@ func sortRefusals(r []refusal) {
 // and the quoting the escaper chose for each at this level.
 func (a *analysis) level(pieces []piece, how map[int]quoting, depth int) {
 	var b strings.Builder
-	sub := &analysis{chains: a.chains, leading: a.leading, refused: a.refused, depth: depth, positional: a.positional,
+	sub := &analysis{chains: a.chains, leading: a.leading, refused: a.refused, depth: depth, positional: a.positional, allexport: a.allexport,
 		pieces: map[int]piece{}, drop: map[int]bool{}, funcs: map[string]bool{},
 		seen: map[*syntax.Word]bool{}, ok: map[int]bool{}}
 	for _, p := range pieces {
@@ -248,9 +250,11 @@ func (a *analysis) visit(n syntax.Node) bool {
 			}
 		}
 	case *syntax.ForClause:
+		// Not a shape hooks use: the loop variable would hold the value (issue 25's
+		// shrink to what real hooks write).
 		if wi, ok := x.Loop.(*syntax.WordIter); ok {
 			for _, w := range wi.Items {
-				a.claim(w)
+				a.deny(w, "a for loop's list may not hold a value: only a program's argument, a redirection target, an assignment of its own or a case subject may")
 			}
 		}
 	case *syntax.Word:

@@ -11,17 +11,25 @@ import (
 func (a *analysis) builtin(name string, ws []arg) {
 	switch name {
 	case "printf":
-		for i := 1; i+1 < len(ws); i++ {
-			if ws[i].literal && ws[i].lit == "-v" {
-				a.denyArgs(ws[i+1:i+2], "printf -v names a variable with its value, and bash evaluates a subscript in it as arithmetic")
-				i++
-				continue
+		for i := 1; i < len(ws); i++ {
+			w := ws[i]
+			if strings.HasPrefix(a.word(w), "-v") || strings.HasPrefix(w.lit, "-v") {
+				// printf -v NAME and -vNAME: bash evaluates a subscript in the name as
+				// arithmetic, and the output stored in NAME is a value the check does
+				// not follow to its uses.
+				a.denyArgs(ws[1:], "printf -v stores its output in a variable named by a word (bash evaluates a subscript in the name as arithmetic), and the check does not follow that variable")
+				return
 			}
-			if !strings.HasPrefix(ws[i].lit, "-") || len(ws[i].marks) > 0 {
+			if !strings.HasPrefix(w.lit, "-") || len(w.marks) > 0 || w.lit == "--" {
 				// printf reads options only before its format: the arguments after it
 				// are printed by the format, never read as options.
-				a.data(ws[1:i+1], false)
-				a.data(ws[i+1:], true)
+				if w.lit == "--" && len(w.marks) == 0 {
+					i++
+				}
+				a.data(ws[1:min(i+1, len(ws))], false)
+				if i+1 < len(ws) {
+					a.data(ws[i+1:], true)
+				}
 				return
 			}
 		}

@@ -19,10 +19,13 @@ const (
 	kindBuiltin             // a shell builtin
 )
 
-// versionRE strips a version from a program name: python3.11, perl5.36, node18, pypy3.
-var versionRE = regexp.MustCompile(`^([A-Za-z_]+?)-?[0-9][0-9.]*$`)
+// versionRE strips a version and a build tag from a program name, whatever the version:
+// python3.13t, python3.11-dbg, pypy3.10, perl5.36.0, node20, nodejs18, ruby3.1,
+// luajit-2.1, tclsh8.6, bash5.2, bash-static, python3-config, sh.exe.
+var versionRE = regexp.MustCompile(`^([A-Za-z_]+?)(?:[-_.]?[0-9][0-9._]*[a-z]{0,3})?` +
+	`(?:[-_.](?:dbg|debug|static|config|bin|nox|minimal|real|wrapper))?(?:\.exe)?$`)
 
-// baseName is a program's name without its directory and version.
+// baseName is a program's name without its directory, version and build tag.
 func baseName(name string) string {
 	b := path.Base(name)
 	if m := versionRE.FindStringSubmatch(b); m != nil {
@@ -33,7 +36,7 @@ func baseName(name string) string {
 
 var (
 	posixShells = set("sh bash dash ash")
-	allShells   = set("sh bash dash ash zsh ksh ksh93 mksh pdksh oksh yash posh fish tcsh csh rc es elvish nu nushell xonsh pwsh powershell")
+	allShells   = set("sh bash rbash dash ash zsh ksh ksh93 mksh pdksh oksh yash posh fish tcsh csh rc es elvish nu nushell xonsh pwsh powershell")
 	interps     = set("python pypy perl ruby node nodejs php lua luajit Rscript tclsh")
 	wrappers    = set(`env command exec builtin sudo doas su runuser sg nice nohup timeout time stdbuf setsid
 		chroot unshare nsenter flock script ionice chrt taskset numactl strace ltrace valgrind gdb lldb watch
@@ -41,7 +44,7 @@ var (
 		daemonize tmux screen busybox toybox docker podman kubectl nerdctl npx bunx pnpx expect fakeroot
 		proot caffeinate`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
-		vi vim nvim emacs make gmake bmake`)
+		vi vim nvim emacs make gmake bmake less more most pg`)
 	// Shell builtins (and keywords taking words) other than the wrappers above.
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
 		readarray mapfile unset let declare typeset local export readonly set shopt getopts hash
@@ -49,9 +52,11 @@ var (
 		dirs pushd popd caller logout help coproc select unalias`)
 	// dataBuiltin are the builtins whose arguments stay data (printf -v and test's
 	// arithmetic and -v are checked in builtin).
-	dataBuiltin = set("echo printf cd pwd test [ true false : exit return kill wait umask")
-	// stdinData are the builtins that may read a value from their input as data.
-	stdinData = set("read true false : echo printf")
+	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates.
+	dataBuiltin = set("echo printf cd pwd test [ true false : exit return kill umask")
+	// stdinData are the builtins that may read a value from their input as data (read is
+	// not one: it stores the value in a variable the check does not follow).
+	stdinData = set("true false : echo printf")
 )
 
 func set(words string) map[string]bool {

@@ -10,11 +10,22 @@ import (
 // command line or configuration that runs one (git -c core.sshCommand=..., tar
 // --to-command=..., rsync -e ...): a value in such an option is refused.
 var commandOptions = map[string][]string{
-	"git":   {"-c", "--config-env", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-u"},
+	"git": {"-c", "--config-env", "--config", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-u",
+		"-O", "--open-files-in-pager", "-x", "--extcmd", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--template"},
 	"tar":   {"--to-command", "--use-compress-program", "-I", "--rsh-command", "--info-script", "--new-volume-script", "-F", "--checkpoint-action"},
 	"rsync": {"-e", "--rsh", "--rsync-path"},
 	"scp":   {"-S", "-o", "-F"},
 	"sftp":  {"-S", "-o", "-F", "-D"},
+	"zip":   {"-TT", "--unzip-command"},
+	"sort":  {"--compress-program"},
+	"man":   {"-P", "--pager", "-H", "--html", "-p", "--preprocessor"},
+}
+
+// codeSubcommands are subcommands that run their operands or store them where a later
+// command runs them (git config core.pager, git submodule foreach CMD): every value in
+// such a command is refused.
+var codeSubcommands = map[string]map[string]bool{
+	"git": set("bisect submodule filter-branch config difftool mergetool"),
 }
 
 // codeOptions refuses a value given to one of name's commandOptions, as the option's
@@ -23,6 +34,12 @@ func (a *analysis) codeOptions(name string, ws []arg) {
 	opts := commandOptions[name]
 	if len(opts) == 0 {
 		return
+	}
+	for _, w := range ws[1:] {
+		if w.literal && len(w.marks) == 0 && codeSubcommands[name][w.lit] {
+			a.denyArgs(ws[1:], "it is an argument of "+name+" "+w.lit+", which runs a command or stores one that git runs later")
+			return
+		}
 	}
 	for i := 1; i < len(ws); i++ {
 		text := a.word(ws[i])

@@ -12,7 +12,7 @@ import (
 // arguments are data, and a -c script's positional parameters are refused.
 func (a *analysis) shell(name string, ws []arg) {
 	b := baseName(name)
-	cmdMode := false
+	cmdMode, allexport := false, false
 	i := 1
 	for ; i < len(ws); i++ {
 		w := ws[i]
@@ -42,6 +42,9 @@ func (a *analysis) shell(name string, ws []arg) {
 		if s != "" && (s[0] == '-' || s[0] == '+') {
 			if s[0] == '-' && strings.ContainsRune(s[1:], 'c') {
 				cmdMode = true
+			}
+			if s[0] == '-' && strings.ContainsRune(s[1:], 'a') || s[0] == '-' && strings.ContainsRune(s[1:], 'o') && i+1 < len(ws) && ws[i+1].lit == "allexport" {
+				allexport = true
 			}
 			i += strings.Count(s[1:], "o") + strings.Count(s[1:], "O") // -o name
 			continue
@@ -76,7 +79,7 @@ func (a *analysis) shell(name string, ws []arg) {
 	case !script.literal:
 		a.denyArgs(ws[i:i+1], "the "+name+" -c script "+a.word(script)+" is not a literal word, so the script cannot be read before it runs")
 	default:
-		a.nested(script, positional)
+		a.nested(script, positional, allexport)
 	}
 }
 
@@ -85,7 +88,7 @@ var bashLong = set("--norc --noprofile --posix --login --noediting --restricted 
 
 // nested checks a literal -c script as a shell level of its own and composes the
 // quoting of each value in it: the inner shell's quoting first, then the outer one's.
-func (a *analysis) nested(script arg, positional []int) {
+func (a *analysis) nested(script arg, positional []int, allexport bool) {
 	if a.raw {
 		a.denyArgs([]arg{script}, "a variable holding it is expanded into a "+"nested shell script, unescaped, which runs it as code")
 		if len(positional) == 0 {
@@ -123,7 +126,7 @@ func (a *analysis) nested(script arg, positional []int) {
 			a.ok[src] = true
 		}
 	}
-	inner := &analysis{chains: map[int][]quoting{}, leading: a.leading, refused: a.refused}
+	inner := &analysis{chains: map[int][]quoting{}, leading: a.leading, refused: a.refused, allexport: allexport}
 	if len(positional) > 0 {
 		inner.positional = map[string][]int{}
 		for _, name := range strings.Fields("0 1 2 3 4 5 6 7 8 9 @ *") {

@@ -2,6 +2,8 @@ package template
 
 import (
 	"maps"
+	"reflect"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,6 +21,7 @@ func (a *analysis) follow(f *syntax.File) {
 	for name, srcs := range a.positional {
 		tainted[name] = srcs
 	}
+	defer a.uses(f, tainted)
 	cur, curText := f, a.src
 	for round := 0; round < 4; round++ {
 		grew := false
@@ -32,7 +35,13 @@ func (a *analysis) follow(f *syntax.File) {
 			switch x := n.(type) {
 			case *syntax.Assign:
 				if x.Name != nil {
-					add(x.Name.Value, marks(text(x)))
+					srcs := marks(text(x))
+					if len(srcs) > 0 && special(x.Name.Value) {
+						for _, src := range srcs {
+							a.refuse(src, "it is assigned to "+x.Name.Value+", a variable the shell or a program it runs reads as code, as a path to run or as a rule for reading other text")
+						}
+					}
+					add(x.Name.Value, srcs)
 				}
 			case *syntax.ForClause:
 				if wi, ok := x.Loop.(*syntax.WordIter); ok && wi.Name != nil {
@@ -94,4 +103,181 @@ func (a *analysis) follow(f *syntax.File) {
 		a.order = append(a.order, re.order...)
 		cur, curText = g, text
 	}
+}
+
+// uses checks the forms in which a level reads its variables once one of them holds a
+// value. A use must be "$F" or "${F}" inside double quotes: every operator transforms,
+// evaluates or looks up the value (${F@P} expands it as a prompt, ${!F} and ${a[F]}
+// evaluate it, unquoted $F is split and globbed). And since the shell also reads
+// variables by name (arithmetic evaluates a variable's value as an expression, at any
+// depth; declare -i and -n give a name attributes; read, mapfile and printf -v assign
+// to a name; eval and trap run text that may name one; set -a exports every assignment),
+// a level where a variable holds a value may do none of these.
+func (a *analysis) uses(f *syntax.File, tainted map[string][]int) {
+	var all []int
+	for _, srcs := range tainted {
+		all = append(all, srcs...)
+	}
+	if len(all) == 0 {
+		return
+	}
+	slices.Sort(all)
+	refuseAll := func(reason string) {
+		for _, src := range all {
+			a.refuse(src, reason)
+		}
+	}
+	if a.allexport {
+		refuseAll("the shell runs with set -a (allexport), which exports every variable assigned, so a program the script runs could read a variable holding it from its environment")
+	}
+	quoted := map[*syntax.ParamExp]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.DblQuoted); ok {
+			for _, p := range d.Parts {
+				if pe, ok := p.(*syntax.ParamExp); ok {
+					quoted[pe] = true
+				}
+			}
+		}
+		return true
+	})
+	arith := func(e syntax.Node) {
+		if e != nil && !reflect.ValueOf(e).IsNil() && namesVariable(a.text(e)) {
+			refuseAll("the script evaluates arithmetic that names a variable (" + a.text(e) + "), and arithmetic evaluates a variable's value as an expression, so a value held in a variable could run as code")
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				if srcs := tainted[x.Param.Value]; len(srcs) > 0 {
+					reason := ""
+					switch {
+					case !plainParam(x):
+						reason = "a variable holding it is expanded as " + a.text(x) + `: only "$F" or "${F}" is allowed, since an operator transforms, evaluates or looks up the value`
+					case !quoted[x]:
+						reason = "a variable holding it is expanded unquoted (" + a.text(x) + `): only a double-quoted "$F" or "${F}" keeps it one word of data`
+					}
+					if reason != "" {
+						for _, src := range srcs {
+							a.refuse(src, reason)
+						}
+					}
+				}
+			}
+			if x.Excl || x.Names != 0 {
+				refuseAll("the script expands a variable by indirection (" + a.text(x) + "), which looks up a name at run time")
+			}
+			if x.Index != nil {
+				arith(x.Index)
+			}
+			if x.Slice != nil {
+				arith(x.Slice.Offset)
+				arith(x.Slice.Length)
+			}
+		case *syntax.ArithmExp:
+			arith(x.X)
+		case *syntax.ArithmCmd:
+			arith(x.X)
+		case *syntax.LetClause:
+			for _, e := range x.Exprs {
+				arith(e)
+			}
+		case *syntax.CStyleLoop:
+			arith(x.Init)
+			arith(x.Cond)
+			arith(x.Post)
+		case *syntax.Assign:
+			if x.Index != nil {
+				arith(x.Index)
+			}
+			if x.Array != nil {
+				for _, el := range x.Array.Elems {
+					if el.Index != nil {
+						arith(el.Index)
+					}
+				}
+			}
+			if x.Name != nil && runsCode[x.Name.Value] {
+				refuseAll("the script assigns " + x.Name.Value + ", whose text the shell runs, while a variable holds the value")
+			}
+		case *syntax.DeclClause:
+			refuseAll(x.Variant.Value + " gives a variable an attribute or exports it (" + a.text(x) + "): a variable holding the value could be evaluated as arithmetic (-i), as a name (-n), or read by a program from its environment")
+		case *syntax.TestClause:
+			syntax.Walk(x.X, func(m syntax.Node) bool {
+				switch t := m.(type) {
+				case *syntax.BinaryTest:
+					if t.Op >= syntax.TsEql && t.Op <= syntax.TsGtr {
+						refuseAll("[[ ]] with an arithmetic comparison (" + a.text(t) + ") evaluates its operands, and the variables they name, as arithmetic")
+					}
+				case *syntax.UnaryTest:
+					if t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar {
+						refuseAll("[[ " + a.text(t) + " ]] looks up a variable by name, evaluating a subscript as arithmetic")
+					}
+				}
+				return true
+			})
+		case *syntax.CallExpr:
+			if why := a.readsNames(x); why != "" {
+				refuseAll(why)
+			}
+		}
+		return true
+	})
+}
+
+// readsNames says why a simple command reads a variable by name or runs text as code,
+// or returns "": the name-taking builtins, printf -v, test -v, set -a, and the builtins
+// that run code.
+func (a *analysis) readsNames(x *syntax.CallExpr) string {
+	if len(x.Args) == 0 {
+		return ""
+	}
+	name, ok := unquoteWord(x.Args[0])
+	if !ok {
+		return ""
+	}
+	// A word that is not literal is left to the option rule, which refuses a value
+	// starting with "-" at the start of a word.
+	opts := func(yes func(string) bool) bool {
+		for _, w := range x.Args[1:] {
+			if s, ok := unquoteWord(w); ok && yes(s) {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "read", "mapfile", "readarray", "getopts", "unset", "wait", "let", "declare", "typeset", "local",
+		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash":
+		return name + " takes a variable name or runs text as code, at a level where a variable holds the value: the check does not follow a value through it"
+	case "printf":
+		if opts(func(s string) bool { return strings.HasPrefix(s, "-v") }) {
+			return "printf -v assigns to a variable by name (bash evaluates a subscript in it), at a level where a variable holds the value"
+		}
+	case "test", "[":
+		if opts(func(s string) bool { return s == "-v" || s == "-R" }) {
+			return "test -v looks up a variable by name (bash evaluates a subscript in it), at a level where a variable holds the value"
+		}
+	case "set":
+		if opts(func(s string) bool {
+			return s == "allexport" || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'a')
+		}) {
+			return "set -a (allexport) exports every variable assigned, so a program the script runs could read a variable holding the value from its environment"
+		}
+	}
+	return ""
+}
+
+// plainParam reports whether a parameter expansion is $name or ${name}: no operator.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil && p.NestedParam == nil && !p.Excl && !p.Length && !p.Width &&
+		!p.IsSet && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil && p.Repl == nil &&
+		p.Names == 0 && p.Exp == nil
+}
+
+// namesVariable reports whether arithmetic text may read a variable: it holds a name or
+// an expansion (0x1F is refused too: failing closed costs a hex literal).
+func namesVariable(text string) bool {
+	return strings.ContainsAny(text, "$`abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 }
