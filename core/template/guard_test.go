@@ -371,7 +371,7 @@ func TestVariablesHoldingValues(t *testing.T) {
 		{"bash -c 'python3 -c \"$1\"' bash <<x>>", true},
 		{"F=<<x>>; printf '%s\\n' \"$F\"", false},
 		{"F=<<x>>; cat -- \"$F\" > \"$F.out\"", false},
-		{"for f in <<x>>; do echo \"$f\"; done", false},
+		{"for f in <<x>>; do echo \"$f\"; done", true},
 		{"sh -c 'printf \"%s\\n\" \"$1\"' sh <<x>>", false},
 	} {
 		t.Run(tt.command, func(t *testing.T) {

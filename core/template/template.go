@@ -14,7 +14,7 @@
 // exec'd without a shell; CompileArgs compiles an argv that never sees a shell.
 //
 // A placeholder is allowed only where the value provably stays data once the shell has
-// quoted it (eval.go): an argument of a program that is not a shell, interpreter, wrapper
+// quoted it (analysis.go): an argument of a program that is not a shell, interpreter, wrapper
 // or code-reading builtin, a redirection target, an assignment of its own, a case subject,
 // or a literal sh -c script, where it is escaped for both shells. Anywhere else, and in a
 // command the parser cannot read, it is a compile error listing every such placeholder.

@@ -1,0 +1,57 @@
+package template
+
+import (
+	"strings"
+)
+
+// This file checks the builtins whose arguments stay data, and their exceptions.
+
+// builtin checks the data builtins' exceptions: printf -v names a variable (bash
+// evaluates a subscript in it), and test's arithmetic comparisons and -v evaluate.
+func (a *analysis) builtin(name string, ws []arg) {
+	switch name {
+	case "printf":
+		for i := 1; i < len(ws); i++ {
+			w := ws[i]
+			if strings.HasPrefix(a.word(w), "-v") || strings.HasPrefix(w.lit, "-v") {
+				// printf -v NAME and -vNAME: bash evaluates a subscript in the name as
+				// arithmetic, and the output stored in NAME is a value the check does
+				// not follow to its uses.
+				a.denyArgs(ws[1:], "printf -v stores its output in a variable named by a word (bash evaluates a subscript in the name as arithmetic), and the check does not follow that variable")
+				return
+			}
+			if !strings.HasPrefix(w.lit, "-") || len(w.marks) > 0 || w.lit == "--" {
+				// printf reads options only before its format: the arguments after it
+				// are printed by the format, never read as options.
+				if w.lit == "--" && len(w.marks) == 0 {
+					i++
+				}
+				a.data(ws[1:min(i+1, len(ws))], false)
+				if i+1 < len(ws) {
+					a.data(ws[i+1:], true)
+				}
+				return
+			}
+		}
+	case "echo":
+		// echo reads options only from its first words: a value after a word that is
+		// not an option is printed as it is.
+		for i := 1; i < len(ws); i++ {
+			if !ws[i].literal || len(ws[i].marks) > 0 || !strings.HasPrefix(ws[i].lit, "-") {
+				a.data(ws[1:i+1], false)
+				a.data(ws[i+1:], true)
+				return
+			}
+		}
+	case "test", "[":
+		for _, w := range ws[1:] {
+			if w.literal && len(w.marks) == 0 && testArith[w.lit] {
+				a.denyArgs(ws[1:], "test "+w.lit+" evaluates its operands as arithmetic in bash")
+				return
+			}
+		}
+	}
+	a.data(ws[1:], false)
+}
+
+var testArith = set("-eq -ne -lt -le -gt -ge -v -R")

@@ -1,0 +1,186 @@
+package template
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Issue 25's holes 2 to 4: each command ran a value as code (or let it choose what runs)
+// before the allowed set was shrunk. exploit, when set, is a value that did it: when the
+// command compiles, the test renders it with that value and runs it under bash, so the
+// failure says whether the hole is live.
+var issue25Holes = []struct {
+	command string
+	reason  string // a substring of the refusal
+	exploit string
+}{
+	// hole 2: variables holding values used in ways the check did not follow
+	{`bash -c 'F=<<x>>; echo "${F@P}"'`, "${F@P}", pwnSubst},
+	{`F=<<x>>; echo "${F@P}"`, "${F@P}", pwnSubst},
+	{`bash -c 'F=<<x>>; echo "${F@E}"'`, "${F@E}", ""},
+	{`bash -c 'F=<<x>>; echo "${F@A}"'`, "${F@A}", ""},
+	{`bash -c 'F=<<x>>; echo "${F:-x}"'`, "${F:-x}", ""},
+	{`bash -c 'F=<<x>>; echo "${F#a}"'`, "${F#a}", ""},
+	{`bash -c 'F=<<x>>; echo "${!F}"'`, "${!...}", pwnIndex},
+	{`bash -c 'F=<<x>>; echo $((F))'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; ((F)) || true'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; [[ F -gt 3 ]] || true'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; let G=F'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; a=(1); a[F]=1'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; a=(1); echo "${a[F]}"'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; echo "${F:F}"'`, "${F:F}", pwnIndex},
+	{`bash -c 'declare -i F; F=<<x>>'`, "attribute", pwnIndex},
+	{`bash -c 'f() { local -i F; F=<<x>>; }; f'`, "attribute", pwnIndex},
+	{`bash -c 'typeset -i F; F=<<x>>'`, "attribute", pwnIndex},
+	{`bash -c 'export -i F 2>/dev/null; F=<<x>>'`, "attribute", ""},
+	{`bash -c 'readonly -i F 2>/dev/null; F=<<x>>'`, "attribute", ""},
+	{`bash -c 'declare -n F; F=<<x>>'`, "attribute", pwnIndex},
+	{`bash -c 'F=<<x>>; declare -n R=F; echo $((R))'`, "attribute", pwnIndex},
+	{`F=<<x>>; echo $F`, "double-quoted", ""},
+	{`F=<<x>>; echo "$F" | sh`, "piped", pwnSubst},
+	{`F=<<x>>; $F`, "program", ""},
+	{`F=<<x>>; "$F" a`, "program", ""},
+	// hole 3: builtins that take a variable name, and special variables
+	{`bash -c 'printf -v<<x>> %s 1'`, "printf -v", pwnIndex},
+	{`bash -c 'F=<<x>>; printf -v"$F" %s 1'`, "printf -v", pwnIndex},
+	{`bash -c 'F=<<x>>; printf -v "$F" %s 1'`, "printf -v", pwnIndex},
+	{`bash -c 'sleep 0 & wait -p <<x>>'`, "wait", pwnIndex},
+	{`bash -c 'F=<<x>>; sleep 0 & wait -p "$F"'`, "wait", pwnIndex},
+	{`bash -c 'F=<<x>>; read -r "$F" <<< 1'`, "read", pwnIndex},
+	{`bash -c 'F=<<x>>; mapfile "$F" <<< 1'`, "mapfile", ""},
+	{`bash -c 'F=<<x>>; readarray "$F" <<< 1'`, "readarray", ""},
+	{`bash -c 'F=<<x>>; getopts a "$F"'`, "getopts", ""},
+	{`PS4=<<x>>; set -x; true`, "PS4", pwnSubst},
+	{`bash -c 'PS4=<<x>>; set -x; true'`, "PS4", pwnSubst},
+	{`PS1=<<x>>`, "PS1", ""},
+	{`PS0=<<x>>`, "PS0", ""},
+	{`PROMPT_COMMAND=<<x>>`, "PROMPT_COMMAND", ""},
+	{`PATH=<<x>>; ls`, "PATH", ""},
+	{`BASH_ENV=<<x>>; export BASH_ENV; bash -c true`, "BASH_ENV", ""},
+	{`set -a; BASH_ENV=<<x>>; bash -c true`, "BASH_ENV", ""},
+	{`ENV=<<x>>; export ENV; sh -i </dev/null`, "ENV", ""},
+	{`IFS=<<x>>; echo a`, "IFS", ""},
+	{`F=<<x>>; export F`, "export", ""},
+	{`set -a; F=<<x>>; true`, "set -a", ""},
+	{`set -o allexport; F=<<x>>; true`, "set -a", ""},
+	{`F=<<x>>; export G="$F"`, "export", ""},
+	{`sh -a -c 'F=<<x>>; true'`, "allexport", ""},
+	{`bash -o allexport -c 'F=<<x>>; true'`, "allexport", ""},
+	{`sh -c 'F=$1; true' sh <<x>>`, "double-quoted", ""},
+	{`sh -ac 'true "$1"' sh <<x>>`, "allexport", ""},
+	{`bash -c 'F=<<x>>; eval "echo hi"'`, "eval", ""},
+	{`bash -c 'F=<<x>>; PS4='''$(eval "$F")'''; set -x; true'`, "PS4", pwnSubst},
+	{`bash -c 'read -r G <<< <<x>>; eval "$G"'`, "read", pwnSubst},
+	{`bash -c 'printf -v G %s <<x>>; eval "$G"'`, "printf -v", pwnSubst},
+	{`bash -c 'G=F; F=<<x>>; echo $((G))'`, "arithmetic", pwnIndex},
+	{`bash -c 'F=<<x>>; [ -v "a[F]" ]'`, "test -v", pwnIndex},
+	{`bash -c 'F=<<x>>; printf -v "a[F]" %s 1'`, "printf -v", pwnIndex},
+	{`LD_PRELOAD=<<x>>; ls`, "LD_PRELOAD", ""},
+	{`GIT_SSH_COMMAND=<<x>>; git fetch`, "GIT_SSH_COMMAND", ""},
+	{`F=<<x>>; GIT_PAGER="$F"; git log`, "GIT_PAGER", ""},
+	// hole 4: name tables
+	{`rbash -c <<x>>`, "rbash", pwnSubst},
+	{`rbash <<x>>`, "rbash", ""},
+	{`python3.13t -c <<x>>`, "python3.13t", ""},
+	{`pypy3.10 -c <<x>>`, "pypy3.10", ""},
+	{`perl5.36 -e <<x>>`, "perl5.36", ""},
+	{`node20 -e <<x>>`, "node20", ""},
+	{`ruby3.1 -e <<x>>`, "ruby3.1", ""},
+	{`python3.11-dbg -c <<x>>`, "python3.11-dbg", ""},
+	{`bash5.2 -c <<x>>`, "program", ""},
+	{`git grep -O<<x>> a`, "git -O", ""},
+	{`git grep --open-files-in-pager=<<x>> a`, "git --open-files-in-pager", ""},
+	{`git grep --open-files-in-pager <<x>> a`, "git --open-files-in-pager", ""},
+	{`git rebase -x <<x>> HEAD~1`, "git -x", ""},
+	{`git rebase --exec=<<x>> HEAD~1`, "git --exec", ""},
+	{`git difftool --extcmd=<<x>>`, "git difftool", ""},
+	{`git bisect run <<x>>`, "git bisect", ""},
+	{`git submodule foreach <<x>>`, "git submodule", ""},
+	{`git config core.pager <<x>>`, "git config", ""},
+	{`git clone --template=<<x>> a b`, "git --template", ""},
+	{`git send-email --sendmail-cmd=<<x>> a`, "git --sendmail-cmd", ""},
+	{`less <<x>>`, "less", ""},
+	{`more <<x>>`, "more", ""},
+	{`man -P <<x>> ls`, "man", ""},
+	{`zip -TT <<x>> a.zip f`, "zip -TT", ""},
+	{`zip --unzip-command=<<x>> a.zip f`, "zip --unzip-command", ""},
+	{`sort --compress-program=<<x>> f`, "sort --compress-program", ""},
+	{`ssh -o ProxyCommand=<<x>> h`, "ssh", ""},
+	{`scp -oProxyCommand=<<x>> a h:b`, "scp -o", ""},
+	{`tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=<<x>> f`, "tar --checkpoint-action", ""},
+}
+
+const (
+	pwnSubst = "$(touch PWNED)"
+	pwnIndex = "a[$(touch PWNED)]"
+)
+
+func TestIssue25Holes(t *testing.T) {
+	dir := t.TempDir()
+	bash, bashErr := exec.LookPath("bash")
+	for _, tt := range issue25Holes {
+		t.Run(tt.command, func(t *testing.T) {
+			c, err := Compile(tt.command)
+			if err == nil && tt.exploit != "" && bashErr == nil {
+				argv := c.Argv(values(tt.exploit))
+				argv[0] = bash
+				cmd := exec.Command(argv[0], argv[1:]...)
+				cmd.Dir = dir
+				_ = cmd.Run()
+				_, statErr := os.Stat(filepath.Join(dir, "PWNED"))
+				os.Remove(filepath.Join(dir, "PWNED"))
+				require.Error(t, statErr, "compiled, and the value %q ran as code", tt.exploit)
+			}
+			require.Error(t, err, "compiled")
+			require.ErrorIs(t, err, ErrUnsafe)
+			var te *Error
+			require.True(t, errors.As(err, &te))
+			require.Equal(t, "<<x>>", te.Placeholder)
+			require.Contains(t, err.Error(), tt.reason)
+		})
+	}
+}
+
+// The shapes real hooks use (issue 25: examples/, tests/conformance and the seed corpus)
+// still compile after the shrink, and the values in them arrive as data.
+var realHookShapes = []string{
+	"./security-check.sh {{tool_args.command}}",
+	"/usr/local/bin/security-check '{{tool_args.command}}'",
+	"black <<tool_input.file_path>>",
+	"black {{tool_args.file_path}} 2>/dev/null || true",
+	"echo 'About to start issue {{issueNumber}}: {{issueTitle}}' >> log",
+	"echo 'CLI-Agent: {{message}}'",
+	"echo 'Starting issue {{issueNumber}}' >> log.txt",
+	"echo '[$(date)] BASH: {{tool_args.command}}' >> audit.log",
+	"echo '[$(date)] TOOL: {{tool_name}} - {{result}}' | head -c 200 >> audit.log",
+	"echo \"<<tool_name>> -> <<result>>\" >> tools.log",
+	"git add {{tool_args.file_path}} 2>/dev/null || true",
+	"logger 'CLI-Agent: {{message}}'",
+	"notify-send 'Tool completed: {{tool_name}}'",
+	"printf '%s\\n' {{tool_name}} {{tool_args.command}}",
+	"python3 \"$HOOKS/format.py\" <<tool_input.file_path>>",
+	"slack-cli send '#ai-agents' '{{message}}'",
+	"case <<tool_input.command>> in *'rm -rf'*) echo 'rm -rf is not allowed here' >&2; exit 2;; esac",
+	"printf '{\"systemMessage\":\"audit: %s finished\"}' <<tool_name>>",
+	"F=<<tool_input.file_path>>; gofmt -l \"$F\" && echo \"checked ${F}\"",
+	"F=<<tool_input.file_path>>; cat -- \"$F\" > \"$F.out\"",
+	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
+	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
+	"python3.11 check.py <<tool_input.file_path>>",
+}
+
+func TestRealHookShapesCompile(t *testing.T) {
+	for _, command := range realHookShapes {
+		_, err := Compile(command)
+		require.NoError(t, err, command)
+	}
+	for _, command := range realHookShapes {
+		require.False(t, strings.Contains(command, "PWNED"))
+	}
+}
