@@ -63,6 +63,8 @@ type leaf struct {
 	// aborts: a shell may stop the script here on some values and not others (an
 	// arithmetic error is fatal), so later recorder calls need not arrive.
 	aborts bool
+	// cond: whether its recorder call is reached depends on the value (a pattern).
+	cond bool
 }
 
 // observed leaves hand the value to the recorder: it must arrive as it is.
@@ -85,7 +87,7 @@ var observedLeaves = []leaf{
 	{name: "dollar-single", text: "rec ‹T› $'‹P›'", want: wantV},
 	{name: "arith-prefix", text: `rec ‹T› "$((1))‹P›"`, want: exactly(func(v string) []string { return []string{"1" + v} })},
 	{name: "case", text: "case ‹Q› in *) rec ‹T› ‹Q›;; esac", want: wantV},
-	{name: "case-pattern", text: "case hx0 in ‹Q›) rec ‹T› hit;; esac", want: exactly(func(string) []string { return []string{"hit"} })},
+	{name: "case-pattern", text: "case hx0 in ‹Q›) rec ‹T› hit;; esac", want: exactly(func(string) []string { return []string{"hit"} }), cond: true},
 	{name: "test-string", text: `[ ‹Q› = ‹Q› ] && rec ‹T› ‹Q›`, want: wantV},
 	{name: "dbracket-string", text: `[[ ‹Q› == ‹Q› ]] && rec ‹T› ‹Q›`, want: wantV},
 	{name: "herestring", text: "recin ‹T› <<< ‹Q›", want: wantLine},
@@ -355,6 +357,7 @@ var placeholders = []string{"<<x>>", "<<x>>", "<<tool_input.command>>", "{{ y }}
 // genCommand is a generated hook command and what its recorder calls must receive.
 type genCommand struct {
 	text  string
+	parts []string        // the statements, to find which one fails alone
 	forms []string        // leaf and nest names, for the report
 	wants map[string]want // by recorder tag; absent: not checked
 	must  map[string]bool // tags that must arrive whenever the harmless value's run got there
@@ -385,7 +388,8 @@ func generate(c chooser) genCommand {
 		if l.want != nil {
 			g.wants[tag] = l.want
 		}
-		if !aborted && !l.aborts {
+		g.parts = append(g.parts, s)
+		if !aborted && !l.aborts && !l.cond {
 			g.must[tag] = true
 		}
 		aborted = aborted || l.aborts

@@ -418,11 +418,39 @@ func (s *sandbox) try(st *diffStats, dc diffCase) {
 				fail(r.value, "the run could not start: "+err.Error())
 				continue
 			}
-			for _, what := range judge(dc, r.value, reached, o) {
+			whats := judge(dc, r.value, reached, o)
+			if len(o.pwned) > 0 && len(whats) > 0 {
+				whats[0] += s.culprit(sh, dc.command.parts, r.value)
+			}
+			for _, what := range whats {
 				fail(r.value, what)
 			}
 		}
 	}
+}
+
+// culprit names the statement of a generated command that runs value code on its own.
+func (s *sandbox) culprit(sh diffShell, parts []string, v string) string {
+	if len(parts) < 2 {
+		return ""
+	}
+	for _, p := range parts {
+		c, err := Compile(p)
+		if err != nil {
+			continue
+		}
+		argv, err := c.Render(func(int) string { return v })
+		if err != nil {
+			continue
+		}
+		if sh.name != "exec" && c.Mode() == Direct {
+			argv = c.ShellArgv(func(int) string { return v })
+		}
+		if o, err := s.run(sh, argv); err == nil && len(o.pwned) > 0 {
+			return fmt.Sprintf("; on its own, the statement %q runs it", p)
+		}
+	}
+	return ""
 }
 
 func (st *diffStats) count(shell string) {
@@ -671,6 +699,9 @@ func FuzzShellDiff(f *testing.F) {
 		if len(command) > 4096 || len(gen) > 256 {
 			t.Skip("too long to be a useful case")
 		}
+		if command != "" && !fuzzing() {
+			t.Skip("TestShellDiff runs the seed commands with more values")
+		}
 		ch := newByteChooser(gen)
 		dc := seedCase(command, nil)
 		if command == "" {
@@ -683,6 +714,12 @@ func FuzzShellDiff(f *testing.F) {
 			t.Errorf("shelldiff failure: %s", g)
 		}
 	})
+}
+
+// fuzzing reports whether go test -fuzz is running (not only the seed corpus).
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }
 
 // knownOpen lists failures whose finding (in FINDINGS-template.md) is still open, so that
