@@ -103,7 +103,7 @@ func newSandbox(t testing.TB) *sandbox {
 	scripts := map[string]string{
 		"rec":   `printf '%s\0' "$#" "$@" >> ` + log("rec.log"),
 		"recin": `in=$(cat; printf .); printf '%s\0' "$(($# + 1))" "$@" "${in%.}" >> ` + log("rec.log"),
-		"pwn":   `printf '%s\0' "$(($# + 1))" "$0" "$@" >> ` + log("pwn.log") + `; : > XPWN-pwn 2>/dev/null; : > ` + base + `/XPWN-orphan`,
+		"pwn":   `printf '%s\0' "$(($# + 1))" "$0" "$@" >> ` + log("pwn.log") + `; : > XPWN-pwn 2>/dev/null`,
 	}
 	for name, body := range scripts {
 		must(os.WriteFile(filepath.Join(s.bin, name), []byte("#!"+dash+"\n"+body+"\n"), 0o755))
@@ -111,6 +111,16 @@ func newSandbox(t testing.TB) *sandbox {
 	pwn := filepath.Join(s.bin, "pwn")
 	for _, name := range evilNames {
 		must(os.Symlink(pwn, filepath.Join(base, "evilbin", name)))
+	}
+	// evilrepo is a git repository whose configuration runs pwn (core.fsmonitor): a value
+	// naming it as a directory makes git read that configuration.
+	if git, err := exec.LookPath("git"); err == nil {
+		repo := filepath.Join(base, "evilrepo")
+		for _, args := range [][]string{{"init", "-q", repo}, {"-C", repo, "config", "core.fsmonitor", pwn + " fsmonitor"}} {
+			if out, err := exec.Command(git, args...).CombinedOutput(); err != nil {
+				t.Fatalf("git %q: %v: %s", args, err, out)
+			}
+		}
 	}
 	must(os.WriteFile(filepath.Join(base, "evil"), []byte("#!"+dash+"\n# sourced\n"+pwn+" sourced\n: > XPWN-evil\n"), 0o755))
 	// Names the grammar uses for programs that have other names here.
@@ -177,7 +187,7 @@ func (s *sandbox) run(sh diffShell, argv []string) (outcome, error) {
 			return outcome{}, err
 		}
 	}
-	for _, name := range []string{"evil", "evilbin"} {
+	for _, name := range []string{"evil", "evilbin", "evilrepo"} {
 		if err := os.Symlink(filepath.Join(s.base, name), filepath.Join(dir, name)); err != nil {
 			return outcome{}, err
 		}
@@ -208,8 +218,10 @@ func (s *sandbox) run(sh diffShell, argv []string) (outcome, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitWriter{w: &stderr, n: 2048}
 	runErr := cmd.Run()
-	// Whatever the group left behind dies with it (a background job, a hung pager).
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if cmd.Process != nil {
+		// Whatever the group left behind dies with it (a background job, a hung pager).
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	var o outcome
 	o.timeout = ctx.Err() != nil
 	o.stderr = stderr.String()
@@ -219,7 +231,15 @@ func (s *sandbox) run(sh diffShell, argv []string) (outcome, error) {
 	}
 	o.recs = readRecords(filepath.Join(logs, "rec.log"))
 	for _, r := range readRecords(filepath.Join(logs, "pwn.log")) {
-		o.pwned = append(o.pwned, "pwn ran: "+strings.Join(r, " "))
+		o.pwned = append(o.pwned, "pwn ran: "+strings.TrimPrefix(strings.Join(r, " "), s.bin+"/"))
+	}
+	// pwn run without HXLOG (env -i) logs to the sandbox's base: claim it; it may belong
+	// to a run in parallel with this one, but it fails the test either way.
+	orphan := filepath.Join(logs, "orphan.log")
+	if os.Rename(filepath.Join(s.base, "pwn.log"), orphan) == nil {
+		for _, r := range readRecords(orphan) {
+			o.pwned = append(o.pwned, "pwn ran (without HXLOG: this run or one in parallel): "+strings.Join(r, " "))
+		}
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -290,6 +310,7 @@ type diffCase struct {
 // diffFailure is one broken promise.
 type diffFailure struct {
 	command, value, shell, forms, what string
+	culprit                            string // the statement that fails on its own, if one does
 }
 
 // diffStats counts what a run of the property tried.
@@ -419,35 +440,51 @@ func (s *sandbox) try(st *diffStats, dc diffCase) {
 				continue
 			}
 			whats := judge(dc, r.value, reached, o)
-			if len(o.pwned) > 0 && len(whats) > 0 {
-				whats[0] += s.culprit(sh, dc.command.parts, r.value)
+			if len(whats) == 0 {
+				continue
+			}
+			culprit := s.culprit(sh, dc, r.value)
+			if culprit != dc.command.text && culprit != "" {
+				whats[0] += fmt.Sprintf("; on its own, the statement %q fails", culprit)
 			}
 			for _, what := range whats {
-				fail(r.value, what)
+				st.fail(diffFailure{command: dc.command.text, value: r.value, shell: sh.name, forms: forms, what: what, culprit: culprit})
 			}
 		}
 	}
 }
 
-// culprit names the statement of a generated command that runs value code on its own.
-func (s *sandbox) culprit(sh diffShell, parts []string, v string) string {
-	if len(parts) < 2 {
-		return ""
+// culprit is the statement of dc that fails on its own under sh with v (the whole
+// command for a seed or a command of one statement), or "" when none does alone.
+func (s *sandbox) culprit(sh diffShell, dc diffCase, v string) string {
+	if dc.seed || len(dc.command.parts) < 2 {
+		return dc.command.text
 	}
-	for _, p := range parts {
+	for _, p := range dc.command.parts {
 		c, err := Compile(p)
+		if err != nil || sh.name == "exec" && c.Mode() != Direct {
+			continue
+		}
+		value := func(int) string { return v }
+		argv, err := c.Render(value)
 		if err != nil {
 			continue
 		}
-		argv, err := c.Render(func(int) string { return v })
-		if err != nil {
-			continue
-		}
+		base := c.Argv(func(int) string { return harmless })
 		if sh.name != "exec" && c.Mode() == Direct {
-			argv = c.ShellArgv(func(int) string { return v })
+			argv, base = c.ShellArgv(value), c.ShellArgv(func(int) string { return harmless })
 		}
-		if o, err := s.run(sh, argv); err == nil && len(o.pwned) > 0 {
-			return fmt.Sprintf("; on its own, the statement %q runs it", p)
+		b, err := s.run(sh, base)
+		if err != nil {
+			continue
+		}
+		o, err := s.run(sh, argv)
+		if err != nil {
+			continue
+		}
+		sub := diffCase{command: genCommand{text: p, wants: dc.command.wants, must: dc.command.must}}
+		if len(judge(sub, v, b.tags(), o)) > 0 {
+			return p
 		}
 	}
 	return ""
@@ -568,10 +605,11 @@ func seedCase(cmd string, values []string) diffCase {
 // subscript (bash's arithmetic runs it only when it is the whole value), and in turn a
 // trap path or one of moreValues.
 func shortValues(i int) []string {
-	if i%3 < len(pathValues) {
-		return []string{kitchenSink, subscript, pathValues[i%3]}
+	n := len(pathValues) + 1
+	if i%n < len(pathValues) {
+		return []string{kitchenSink, subscript, pathValues[i%n]}
 	}
-	return []string{kitchenSink, subscript, moreValues[(i/3)%len(moreValues)]}
+	return []string{kitchenSink, subscript, moreValues[(i/n)%len(moreValues)]}
 }
 
 // longValues are the long form's: every core value and k of moreValues, in turn.
@@ -584,8 +622,9 @@ func longValues(i, k int) []string {
 }
 
 // TestShellDiff is the short form: the seeds and *shelldiffN generated commands, each
-// rendered with the core values and a few more under every shell. With -shelldiff.time
-// it is a long form: it generates until the time is up and renders every value.
+// rendered with shortValues under every shell. With -shelldiff.time it is a long form:
+// until the time is up, the seeds and then generated commands, each rendered with every
+// core value and 24 (seeds) or 12 (generated) of moreValues.
 func TestShellDiff(t *testing.T) {
 	if testing.Short() && *shelldiffTime == 0 {
 		t.Skip("runs thousands of shells; not in -short")
@@ -600,10 +639,11 @@ func TestShellDiff(t *testing.T) {
 	go func() {
 		defer close(cases)
 		seeds := loadSeeds(t)
+		deadline := time.Now().Add(*shelldiffTime)
 		for i, cmd := range seeds {
 			vs := shortValues(i)
 			if long {
-				vs = allValues
+				vs = longValues(i, 24)
 			}
 			st.mu.Lock()
 			st.seeds++
@@ -611,7 +651,6 @@ func TestShellDiff(t *testing.T) {
 			cases <- seedCase(cmd, vs)
 		}
 		r := rand.New(rand.NewSource(*shelldiffSeed))
-		deadline := time.Now().Add(*shelldiffTime)
 		for i := 0; long && time.Now().Before(deadline) || !long && i < *shelldiffN; i++ {
 			vs := shortValues(i)
 			if long {

@@ -6,8 +6,9 @@ import "strings"
 // runs part of it as code, runs pwn (the trap program on PATH: it logs its argv and
 // leaves an XPWN file) or touches an XPWN file itself; the rest are data that a shell
 // would change if it expanded them (globs, tildes, braces, escapes). The run directory
-// holds the files some of them name: evil (a script that runs pwn) and evilbin/ (every
-// program name the grammar uses, each one pwn).
+// holds the files some of them name: evil (a script that runs pwn), evilbin/ (every
+// program name the grammar uses, each one pwn) and evilrepo/ (a git repository whose
+// configuration runs pwn).
 
 // harmless is the value of the baseline run: which recorder calls a command reaches.
 const harmless = "hx0"
@@ -17,8 +18,9 @@ const harmless = "hx0"
 // a command separator, and new lines that end a here-document.
 const kitchenSink = "a[$(pwn subscript)]'\"`pwn backtick`\"'$(pwn cmdsub);pwn semi\nEOF\nHXEOF\npwn newline\n"
 
-// subscript runs pwn where a shell evaluates the value as arithmetic.
-const subscript = "a[$(pwn subscript)]"
+// subscript runs pwn where a shell evaluates the value as arithmetic: a subscript of a
+// parameter that is set (zsh evaluates it only then; bash and mksh always).
+const subscript = "HOME[$(pwn subscript)]"
 
 // coreValues are the ways of getting code run, one each: the long forms run them all
 // with every command, the short form the kitchen sink and a path.
@@ -31,10 +33,12 @@ var coreValues = []string{
 	"x\nEOF\nHXEOF\npwn newline\n",
 	"./evil",
 	"evilbin",
+	"evilrepo",
 }
 
-// pathValues name the run directory's traps: a script (evil) and a PATH entry (evilbin).
-var pathValues = []string{"./evil", "evilbin"}
+// pathValues name the run directory's traps: a script (evil), a PATH entry (evilbin)
+// and a git repository whose configuration runs pwn (evilrepo).
+var pathValues = []string{"./evil", "evilbin", "evilrepo"}
 
 // moreValues are drawn in turn, a few per command in the short form, all of them in the
 // seeds' long form.
@@ -51,7 +55,7 @@ var moreValues = []string{
 	"\n", "a\nb", "\npwn nl\n", "\r\npwn cr", "\tpwn tab",
 	"pwn word", "touch XPWN-word", "XPWN-name", "/dev/null", "..", ".", "/", "evil",
 	"EOF", "HXEOF", "x\nHXEOF\npwn heredoc2",
-	"a[$(pwn s1)]=1", "x[`pwn s2`]", "hxa[$(pwn s3)]", "1+a[$(pwn s4)]", "F[$(pwn s5)]", "a[$(touch XPWN-s6)]",
+	"a[$(pwn s1)]=1", "a[$(pwn subscript)]", "x[`pwn s2`]", "hxa[$(pwn s3)]", "1+a[$(pwn s4)]", "F[$(pwn s5)]", "a[$(touch XPWN-s6)]",
 	"$(pwn cmdsub)[1]", "(pwn paren)", "((1))", "1e3", "0x10", "08", "-1", "999999999999999999999",
 	"x;pwn", "x'y", "x\"y", "x\\y", "a b  c", "  ", "\t",
 	"\"); __import__('os').system('pwn py'); print(\"",
