@@ -42,14 +42,15 @@ var (
 		chroot unshare nsenter flock script ionice chrt taskset numactl strace ltrace valgrind gdb lldb watch
 		ssh rsh mosh xargs parallel systemd-run firejail bwrap setpriv cgexec run-parts start-stop-daemon
 		daemonize tmux screen busybox toybox docker podman kubectl nerdctl npx bunx pnpx expect fakeroot
-		proot caffeinate`)
+		proot caffeinate noglob nocorrect`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
-		vi vim nvim emacs make gmake bmake less more most pg`)
+		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
+		zle bindkey zcompile zstyle`)
 	// Shell builtins (and keywords taking words) other than the wrappers above.
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
 		readarray mapfile unset let declare typeset local export readonly set shopt getopts hash
 		type ulimit times jobs fg bg disown suspend enable bind complete compgen compopt fc history
-		dirs pushd popd caller logout help coproc select unalias`)
+		dirs pushd popd caller logout help coproc select unalias integer float`)
 	// dataBuiltin are the builtins whose arguments stay data (printf -v and test's
 	// arithmetic and -v are checked in builtin).
 	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates.

@@ -84,6 +84,18 @@ var issue25Holes = []struct {
 	{`LD_PRELOAD=<<x>>; ls`, "LD_PRELOAD", ""},
 	{`GIT_SSH_COMMAND=<<x>>; git fetch`, "GIT_SSH_COMMAND", ""},
 	{`F=<<x>>; GIT_PAGER="$F"; git log`, "GIT_PAGER", ""},
+	// found by the shell differential test (TestShellDiff, FINDINGS-template.md)
+	{`printf '%s\n' <<x>> > hx.sh; sh hx.sh`, "writes hx.sh", pwnSubst},
+	{`printf '%s\n' <<x>> > hx.sh; . ./hx.sh`, "writes hx.sh", pwnSubst},
+	{`F=<<x>>; printf '%s\n' "$F" >> hx.sh; chmod +x hx.sh; ./hx.sh`, "writes hx.sh", ""},
+	{`echo <<x>> | tee hx.py; python3 hx.py`, "writes hx.py", ""},
+	{`(timeout 5 sh -c 'printf '\''%s\n'\'' "<<x>>" > hx.sh; sh hx.sh')`, "writes hx.sh", pwnSubst},
+	{`emulate sh -c 'echo <<x>>'`, "emulate", ""},
+	{`emulate sh -c <<x>>`, "emulate", ""},
+	{`print -P <<x>>`, "print", ""},
+	{`noglob <<x>>`, "noglob", ""},
+	{`integer G; G=<<x>>`, "integer", ""},
+	{`printf '%d\n' x || integer G; G=<<x>>`, "integer", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},

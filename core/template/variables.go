@@ -249,7 +249,8 @@ func (a *analysis) readsNames(x *syntax.CallExpr) string {
 	}
 	switch name {
 	case "read", "mapfile", "readarray", "getopts", "unset", "wait", "let", "declare", "typeset", "local",
-		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash":
+		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash",
+		"integer", "float", "emulate", "print", "sched", "zmodload", "autoload", "functions":
 		return name + " takes a variable name or runs text as code, at a level where a variable holds the value: the check does not follow a value through it"
 	case "printf":
 		if opts(func(s string) bool { return strings.HasPrefix(s, "-v") }) {
