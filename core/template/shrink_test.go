@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -160,7 +159,8 @@ func TestIssue25Holes(t *testing.T) {
 }
 
 // The shapes real hooks use (issue 25: examples/, tests/conformance and the seed corpus)
-// still compile after the shrink, and the values in them arrive as data.
+// still compile after the shrink (that their values arrive as data is TestEscapeProperty's
+// and TestShellDiff's job).
 var realHookShapes = []string{
 	"./security-check.sh {{tool_args.command}}",
 	"/usr/local/bin/security-check '{{tool_args.command}}'",
@@ -185,14 +185,21 @@ var realHookShapes = []string{
 	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
 	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
 	"python3.11 check.py <<tool_input.file_path>>",
+	"./scripts/validate.sh {{task_id}}",
+	"echo tests ok {{iteration}}",
+	"echo session={{session}} iteration={{iteration}}",
+	"echo 'task {{task_id}}: {{task_content}}'; ls pwned 2>/dev/null || echo clean",
+	"printf \"%s\\n\" \"error in {{session}}: {{error}}\"",
+	// mycode's $FILE_PATH, as core/config turns it into a placeholder
+	".claude/hooks/run-linter.sh <<file_path>>",
+	"echo 'File modified: <<file_path>>'",
+	"npm run lint:fix <<file_path>>",
+	"printf '%s\\n' <<tool_name>> <<file_path>> <<session_id>> <<cwd>> <<exit_code>>",
 }
 
 func TestRealHookShapesCompile(t *testing.T) {
 	for _, command := range realHookShapes {
 		_, err := Compile(command)
 		require.NoError(t, err, command)
-	}
-	for _, command := range realHookShapes {
-		require.False(t, strings.Contains(command, "PWNED"))
 	}
 }
