@@ -95,6 +95,12 @@ var issue25Holes = []struct {
 	{`noglob <<x>>`, "noglob", ""},
 	{`integer G; G=<<x>>`, "integer", ""},
 	{`printf '%d\n' x || integer G; G=<<x>>`, "integer", ""},
+	// the shell's own variables that take a value from the command
+	{`echo <<x>> >/dev/null; eval "$_"`, "eval", pwnSubst},
+	{`bash -c 'echo <<x>> >/dev/null; eval "$_"'`, "eval", pwnSubst},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && eval "${BASH_REMATCH[1]}"'`, "eval", pwnSubst},
+	{`bash -c 'true <<x>>; echo $((_))'`, "arithmetic", pwnIndex},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && python3 -c "${BASH_REMATCH[1]}"'`, "python3", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},

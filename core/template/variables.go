@@ -18,8 +18,25 @@ import (
 // use inside a nested script is refused: the outer shell expands it unescaped.
 func (a *analysis) follow(f *syntax.File) {
 	tainted := map[string][]int{}
+	var level []int
 	for name, srcs := range a.positional {
 		tainted[name] = srcs
+		level = append(level, srcs...)
+	}
+	for src := range a.pieces {
+		if !a.drop[src] {
+			level = append(level, src)
+		}
+	}
+	if len(level) > 0 {
+		// The shell's own variables that take a value from the command: $_ is the last
+		// argument of the previous command (eval "$_" after echo <<x>>), BASH_REMATCH
+		// and zsh's MATCH what [[ =~ ]] captured, REPLY and OPTARG what read, select and
+		// getopts stored.
+		slices.Sort(level)
+		for _, name := range strings.Fields("_ BASH_REMATCH MATCH match REPLY OPTARG BASH_COMMAND BASH_ARGV") {
+			tainted[name] = level
+		}
 	}
 	defer a.uses(f, tainted)
 	cur, curText := f, a.src
