@@ -58,6 +58,12 @@ var (
 	// stdinData are the builtins that may read a value from their input as data (read is
 	// not one: it stores the value in a variable the check does not follow).
 	stdinData = set("true false : echo printf")
+	// stdinReaders are the programs known to read their standard input as data only:
+	// the filters, checksums, compressors and loggers hooks pipe values into.
+	stdinReaders = set(`cat head tail tee grep egrep fgrep rg wc sort uniq tr cut sed base64 base32 xxd od
+		hexdump md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum logger gzip gunzip
+		bzip2 xz zstd lz4 iconv fold fmt column paste rev nl expand unexpand tac jq yq diff cmp comm
+		strings dd split sponge pbcopy xclip xsel wl-copy`)
 )
 
 func set(words string) map[string]bool {

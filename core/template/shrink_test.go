@@ -101,6 +101,12 @@ var issue25Holes = []struct {
 	{`bash -c '[[ <<x>> =~ (.*) ]] && eval "${BASH_REMATCH[1]}"'`, "eval", pwnSubst},
 	{`bash -c 'true <<x>>; echo $((_))'`, "arithmetic", pwnIndex},
 	{`bash -c '[[ <<x>> =~ (.*) ]] && python3 -c "${BASH_REMATCH[1]}"'`, "python3", ""},
+	// a value piped or fed into a program not known to read its input as data
+	{`echo <<x>> | at now`, "piped into at", ""},
+	{`echo <<x>> | sqlite3 db`, "piped into sqlite3", ""},
+	{`sqlite3 db <<< <<x>>`, "sqlite3", ""},
+	{`echo <<x>> | ./mytool`, "piped into ./mytool", ""},
+	{`echo <<x>> | curl -K - https://example.invalid`, "piped into curl", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},
@@ -177,6 +183,8 @@ var realHookShapes = []string{
 	"echo 'Starting issue {{issueNumber}}' >> log.txt",
 	"echo '[$(date)] BASH: {{tool_args.command}}' >> audit.log",
 	"echo '[$(date)] TOOL: {{tool_name}} - {{result}}' | head -c 200 >> audit.log",
+	"printf '%s\\n' <<tool_input.command>> | grep -q 'rm -rf' && exit 2 || true",
+	"jq -n --arg c <<tool_input.command>> '$c' | tee -a audit.jsonl > /dev/null",
 	"echo \"<<tool_name>> -> <<result>>\" >> tools.log",
 	"git add {{tool_args.file_path}} 2>/dev/null || true",
 	"logger 'CLI-Agent: {{message}}'",
