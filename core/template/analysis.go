@@ -170,6 +170,7 @@ func (a *analysis) pass(f *syntax.File) {
 		}
 		return true
 	})
+	a.runsWritten(f)
 	syntax.Walk(f, a.visit)
 	for src := range a.pieces {
 		if !a.drop[src] && !a.ok[src] {

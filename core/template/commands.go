@@ -8,8 +8,9 @@ import (
 
 // This file classifies the words of a simple command and claims or refuses the values in them.
 
-// codeReader returns the first program in n that may read its standard input as code
-// (anything but a data program), or "".
+// codeReader returns the first program in n that may read its standard input as code,
+// or "": every program but the data filters of stdinReaders (at, sqlite3, psql, mail and
+// a user's own tool may run what they read).
 func (a *analysis) codeReader(n syntax.Node) string {
 	found := ""
 	syntax.Walk(n, func(m syntax.Node) bool {
@@ -31,7 +32,7 @@ func (a *analysis) codeReader(n syntax.Node) string {
 				found = "the function " + name
 				return false
 			}
-			if k := kindOf(name); k != kindData && !(k == kindBuiltin && stdinData[name]) {
+			if k := kindOf(name); !(k == kindData && stdinReaders[baseName(name)]) && !(k == kindBuiltin && stdinData[name]) {
 				found = name
 				return false
 			}

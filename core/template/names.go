@@ -42,14 +42,15 @@ var (
 		chroot unshare nsenter flock script ionice chrt taskset numactl strace ltrace valgrind gdb lldb watch
 		ssh rsh mosh xargs parallel systemd-run firejail bwrap setpriv cgexec run-parts start-stop-daemon
 		daemonize tmux screen busybox toybox docker podman kubectl nerdctl npx bunx pnpx expect fakeroot
-		proot caffeinate`)
+		proot caffeinate noglob nocorrect`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
-		vi vim nvim emacs make gmake bmake less more most pg`)
+		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
+		zle bindkey zcompile zstyle`)
 	// Shell builtins (and keywords taking words) other than the wrappers above.
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
 		readarray mapfile unset let declare typeset local export readonly set shopt getopts hash
 		type ulimit times jobs fg bg disown suspend enable bind complete compgen compopt fc history
-		dirs pushd popd caller logout help coproc select unalias`)
+		dirs pushd popd caller logout help coproc select unalias integer float`)
 	// dataBuiltin are the builtins whose arguments stay data (printf -v and test's
 	// arithmetic and -v are checked in builtin).
 	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates.
@@ -57,6 +58,12 @@ var (
 	// stdinData are the builtins that may read a value from their input as data (read is
 	// not one: it stores the value in a variable the check does not follow).
 	stdinData = set("true false : echo printf")
+	// stdinReaders are the programs known to read their standard input as data only:
+	// the filters, checksums, compressors and loggers hooks pipe values into.
+	stdinReaders = set(`cat head tail tee grep egrep fgrep rg wc sort uniq tr cut sed base64 base32 xxd od
+		hexdump md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum logger gzip gunzip
+		bzip2 xz zstd lz4 iconv fold fmt column paste rev nl expand unexpand tac jq yq diff cmp comm
+		strings dd split sponge pbcopy xclip xsel wl-copy`)
 )
 
 func set(words string) map[string]bool {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -84,6 +83,30 @@ var issue25Holes = []struct {
 	{`LD_PRELOAD=<<x>>; ls`, "LD_PRELOAD", ""},
 	{`GIT_SSH_COMMAND=<<x>>; git fetch`, "GIT_SSH_COMMAND", ""},
 	{`F=<<x>>; GIT_PAGER="$F"; git log`, "GIT_PAGER", ""},
+	// found by the shell differential test (TestShellDiff, FINDINGS-template.md)
+	{`printf '%s\n' <<x>> > hx.sh; sh hx.sh`, "writes hx.sh", pwnSubst},
+	{`printf '%s\n' <<x>> > hx.sh; . ./hx.sh`, "writes hx.sh", pwnSubst},
+	{`F=<<x>>; printf '%s\n' "$F" >> hx.sh; chmod +x hx.sh; ./hx.sh`, "writes hx.sh", ""},
+	{`echo <<x>> | tee hx.py; python3 hx.py`, "writes hx.py", ""},
+	{`(timeout 5 sh -c 'printf '\''%s\n'\'' "<<x>>" > hx.sh; sh hx.sh')`, "writes hx.sh", pwnSubst},
+	{`emulate sh -c 'echo <<x>>'`, "emulate", ""},
+	{`emulate sh -c <<x>>`, "emulate", ""},
+	{`print -P <<x>>`, "print", ""},
+	{`noglob <<x>>`, "noglob", ""},
+	{`integer G; G=<<x>>`, "integer", ""},
+	{`printf '%d\n' x || integer G; G=<<x>>`, "integer", ""},
+	// the shell's own variables that take a value from the command
+	{`echo <<x>> >/dev/null; eval "$_"`, "eval", pwnSubst},
+	{`bash -c 'echo <<x>> >/dev/null; eval "$_"'`, "eval", pwnSubst},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && eval "${BASH_REMATCH[1]}"'`, "eval", pwnSubst},
+	{`bash -c 'true <<x>>; echo $((_))'`, "arithmetic", pwnIndex},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && python3 -c "${BASH_REMATCH[1]}"'`, "python3", ""},
+	// a value piped or fed into a program not known to read its input as data
+	{`echo <<x>> | at now`, "piped into at", ""},
+	{`echo <<x>> | sqlite3 db`, "piped into sqlite3", ""},
+	{`sqlite3 db <<< <<x>>`, "sqlite3", ""},
+	{`echo <<x>> | ./mytool`, "piped into ./mytool", ""},
+	{`echo <<x>> | curl -K - https://example.invalid`, "piped into curl", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},
@@ -148,7 +171,8 @@ func TestIssue25Holes(t *testing.T) {
 }
 
 // The shapes real hooks use (issue 25: examples/, tests/conformance and the seed corpus)
-// still compile after the shrink, and the values in them arrive as data.
+// still compile after the shrink (that their values arrive as data is TestEscapeProperty's
+// and TestShellDiff's job).
 var realHookShapes = []string{
 	"./security-check.sh {{tool_args.command}}",
 	"/usr/local/bin/security-check '{{tool_args.command}}'",
@@ -159,6 +183,8 @@ var realHookShapes = []string{
 	"echo 'Starting issue {{issueNumber}}' >> log.txt",
 	"echo '[$(date)] BASH: {{tool_args.command}}' >> audit.log",
 	"echo '[$(date)] TOOL: {{tool_name}} - {{result}}' | head -c 200 >> audit.log",
+	"printf '%s\\n' <<tool_input.command>> | grep -q 'rm -rf' && exit 2 || true",
+	"jq -n --arg c <<tool_input.command>> '$c' | tee -a audit.jsonl > /dev/null",
 	"echo \"<<tool_name>> -> <<result>>\" >> tools.log",
 	"git add {{tool_args.file_path}} 2>/dev/null || true",
 	"logger 'CLI-Agent: {{message}}'",
@@ -173,14 +199,21 @@ var realHookShapes = []string{
 	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
 	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
 	"python3.11 check.py <<tool_input.file_path>>",
+	"./scripts/validate.sh {{task_id}}",
+	"echo tests ok {{iteration}}",
+	"echo session={{session}} iteration={{iteration}}",
+	"echo 'task {{task_id}}: {{task_content}}'; ls pwned 2>/dev/null || echo clean",
+	"printf \"%s\\n\" \"error in {{session}}: {{error}}\"",
+	// mycode's $FILE_PATH, as core/config turns it into a placeholder
+	".claude/hooks/run-linter.sh <<file_path>>",
+	"echo 'File modified: <<file_path>>'",
+	"npm run lint:fix <<file_path>>",
+	"printf '%s\\n' <<tool_name>> <<file_path>> <<session_id>> <<cwd>> <<exit_code>>",
 }
 
 func TestRealHookShapesCompile(t *testing.T) {
 	for _, command := range realHookShapes {
 		_, err := Compile(command)
 		require.NoError(t, err, command)
-	}
-	for _, command := range realHookShapes {
-		require.False(t, strings.Contains(command, "PWNED"))
 	}
 }

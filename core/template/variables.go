@@ -18,8 +18,25 @@ import (
 // use inside a nested script is refused: the outer shell expands it unescaped.
 func (a *analysis) follow(f *syntax.File) {
 	tainted := map[string][]int{}
+	var level []int
 	for name, srcs := range a.positional {
 		tainted[name] = srcs
+		level = append(level, srcs...)
+	}
+	for src := range a.pieces {
+		if !a.drop[src] {
+			level = append(level, src)
+		}
+	}
+	if len(level) > 0 {
+		// The shell's own variables that take a value from the command: $_ is the last
+		// argument of the previous command (eval "$_" after echo <<x>>), BASH_REMATCH
+		// and zsh's MATCH what [[ =~ ]] captured, REPLY and OPTARG what read, select and
+		// getopts stored.
+		slices.Sort(level)
+		for _, name := range strings.Fields("_ BASH_REMATCH MATCH match REPLY OPTARG BASH_COMMAND BASH_ARGV") {
+			tainted[name] = level
+		}
 	}
 	defer a.uses(f, tainted)
 	cur, curText := f, a.src
@@ -249,7 +266,8 @@ func (a *analysis) readsNames(x *syntax.CallExpr) string {
 	}
 	switch name {
 	case "read", "mapfile", "readarray", "getopts", "unset", "wait", "let", "declare", "typeset", "local",
-		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash":
+		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash",
+		"integer", "float", "emulate", "print", "sched", "zmodload", "autoload", "functions":
 		return name + " takes a variable name or runs text as code, at a level where a variable holds the value: the check does not follow a value through it"
 	case "printf":
 		if opts(func(s string) bool { return strings.HasPrefix(s, "-v") }) {
