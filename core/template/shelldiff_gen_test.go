@@ -274,7 +274,8 @@ var evalLeaves = []leaf{
 // specials are variables some shell treats as integers, or otherwise evaluates when set.
 var specials = []string{"SECONDS", "RANDOM", "OPTIND", "LINENO", "COLUMNS", "LINES", "HISTCMD", "SHLVL",
 	"HISTSIZE", "SAVEHIST", "TMOUT", "MAILCHECK", "KEYTIMEOUT", "FUNCNEST", "EPOCHSECONDS", "BASH_ARGV0",
-	"OPTERR", "PPID", "HISTFILESIZE", "LISTMAX", "DIRSTACKSIZE", "ZLE_RPROMPT_INDENT", "PERIOD", "ERRNO", "TRY_BLOCK_ERROR"}
+	"OPTERR", "PPID", "HISTFILESIZE", "LISTMAX", "DIRSTACKSIZE", "ZLE_RPROMPT_INDENT", "PERIOD", "ERRNO", "TRY_BLOCK_ERROR",
+	"TRY_BLOCK_INTERRUPT", "UID", "EUID", "GID", "EGID", "BAUD"}
 
 // varNames are the ordinary variables a leaf may use.
 var varNames = []string{"F", "G", "hxv", "file_path"}

@@ -612,6 +612,12 @@ func shortValues(i int) []string {
 	return []string{kitchenSink, subscript, moreValues[(i/n)%len(moreValues)]}
 }
 
+// seedValues are the short form's values for seed i: the kitchen sink, the subscript,
+// every trap path and one of moreValues in turn.
+func seedValues(i int) []string {
+	return slices.Concat([]string{kitchenSink, subscript}, pathValues, []string{moreValues[i%len(moreValues)]})
+}
+
 // longValues are the long form's: every core value and k of moreValues, in turn.
 func longValues(i, k int) []string {
 	vs := slices.Clone(coreValues)
@@ -641,7 +647,7 @@ func TestShellDiff(t *testing.T) {
 		seeds := loadSeeds(t)
 		deadline := time.Now().Add(*shelldiffTime)
 		for i, cmd := range seeds {
-			vs := shortValues(i)
+			vs := seedValues(i)
 			if long {
 				vs = longValues(i, 24)
 			}
