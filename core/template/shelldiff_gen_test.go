@@ -183,7 +183,6 @@ var evalLeaves = []leaf{
 	{name: "kill", text: `kill -0 ‹Q›`, aborts: true},
 	{name: "ulimit", text: `(ulimit -c ‹Q›)`, aborts: true},
 	{name: "umask", text: `(umask ‹Q›)`, aborts: true},
-	{name: "sleep", text: `sleep ‹Q›`, aborts: true},
 	// name-taking builtins given the value as a name
 	{name: "name-printf-v", text: `printf -v ‹Q› %s x`, aborts: true},
 	{name: "name-printf-v-glued", text: `printf -v‹P› %s x`, aborts: true},
