@@ -112,6 +112,7 @@ var issue25Holes = []struct {
 	{`printf '%s %*s\n' a <<x>> b`, "numeric conversion", ""},
 	{`F=<<x>>; printf '%x\n' "$F"`, "numeric conversion", ""},
 	{`printf <<x>> <<x>>`, "not literal", ""},
+	{`printf '%c' <<x>>`, "numeric conversion", ""},
 	{`(exit <<x>>)`, "exit", ""},
 	{`f() { return <<x>>; }; f`, "return", ""},
 	{`kill -0 <<x>>`, "kill", ""},
