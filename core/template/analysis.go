@@ -22,12 +22,12 @@ import (
 //     command that reads its input as data;
 //   - the value of a variable assignment that is a statement of its own (FOO=v; not
 //     FOO=v cmd, which puts it in a program's environment) to a name the shell and the
-//     programs it runs do not read as code (specials.go), a case subject or pattern, and
-//     the string operands of [[ ]]; the variable's uses are checked too (variables.go);
+//     programs it runs do not read as code (specials.go), a case subject or pattern; the
+//     variable's uses are checked too (variables.go);
 //   - the -c script of sh, bash, dash or ash when the script is a literal word: the
 //     script is checked by these same rules and the value is escaped for both shells,
 //     as deep as the nesting goes. Wrappers whose options are known (env without -S,
-//     command, exec, nice, nohup, setsid, stdbuf, time, timeout, npx, bunx, find -exec)
+//     command, exec, nice, nohup, setsid, stdbuf, time, timeout, npx, bunx)
 //     are looked through to the command they run.
 //
 // Anything else is refused: a value that is, or is part of, a program name; a value in
@@ -242,7 +242,7 @@ func (a *analysis) visit(n syntax.Node) bool {
 	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.ArithmExp:
 		a.deny(x, "arithmetic evaluates its value as an expression")
 	case *syntax.TestClause:
-		a.test(x.X, false)
+		a.deny(x, "[[ ]] is not POSIX sh (dash, a usual /bin/sh, has none) and bash reads its operands as patterns, arithmetic or names: compare a value with case instead")
 	case *syntax.CaseClause:
 		a.claim(x.Word)
 		for _, it := range x.Items {
@@ -287,26 +287,6 @@ func (a *analysis) stmt(s *syntax.Stmt) {
 		default:
 			a.claim(r.Word)
 		}
-	}
-}
-
-// test claims the operands of [[ ]] except those evaluated as arithmetic or as names.
-func (a *analysis) test(t syntax.TestExpr, arith bool) {
-	switch x := t.(type) {
-	case *syntax.Word:
-		if arith {
-			a.deny(x, "[[ ]] with an arithmetic comparison evaluates its value as arithmetic")
-		} else {
-			a.claim(x)
-		}
-	case *syntax.BinaryTest:
-		ar := x.Op >= syntax.TsEql && x.Op <= syntax.TsGtr
-		a.test(x.X, ar)
-		a.test(x.Y, ar)
-	case *syntax.UnaryTest:
-		a.test(x.X, x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar)
-	case *syntax.ParenTest:
-		a.test(x.X, arith)
 	}
 }
 

@@ -28,6 +28,12 @@ func (a *analysis) builtin(name string, ws []arg) {
 				}
 				a.data(ws[1:min(i+1, len(ws))], false)
 				if i+1 < len(ws) {
+					if f := ws[i]; !f.literal || len(f.marks) > 0 || numericConversion(f.lit) {
+						// zsh evaluates the argument of %d, %x, %f, ... (and of a *
+						// width) as arithmetic, which runs a subscript's $(...).
+						a.denyArgs(ws[i+1:], "printf's format is not literal or has a numeric conversion (%d, %x, %f, *), and zsh evaluates a number argument as arithmetic")
+						return
+					}
 					a.data(ws[i+1:], true)
 				}
 				return
@@ -55,3 +61,29 @@ func (a *analysis) builtin(name string, ws []arg) {
 }
 
 var testArith = set("-eq -ne -lt -le -gt -ge -v -R")
+
+// numericConversion reports whether a printf format has a conversion other than %s,
+// %b and %q, or a * width or precision: one that may read its argument as a number
+// (%c too: zsh 5.9 does not evaluate it, but it is refused rather than trusted).
+func numericConversion(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.*'", format[j]) >= 0 {
+			if format[j] == '*' {
+				return true
+			}
+			j++
+		}
+		if j >= len(format) {
+			return false
+		}
+		if strings.IndexByte("%sbq", format[j]) < 0 {
+			return true
+		}
+		i = j
+	}
+	return false
+}

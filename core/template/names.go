@@ -53,8 +53,9 @@ var (
 		dirs pushd popd caller logout help coproc select unalias integer float`)
 	// dataBuiltin are the builtins whose arguments stay data (printf -v and test's
 	// arithmetic and -v are checked in builtin).
-	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates.
-	dataBuiltin = set("echo printf cd pwd test [ true false : exit return kill umask")
+	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates;
+	// nor are exit, return, kill and umask: zsh evaluates their numbers as arithmetic.
+	dataBuiltin = set("echo printf cd pwd test [ true false :")
 	// stdinData are the builtins that may read a value from their input as data (read is
 	// not one: it stores the value in a variable the check does not follow).
 	stdinData = set("true false : echo printf")

@@ -57,7 +57,7 @@ func (a *analysis) codeOptions(name string, ws []arg) {
 	}
 }
 
-// find's -exec, -execdir, -ok and -okdir run a command: it is checked as one.
+// find's -exec, -execdir, -ok and -okdir run a command: a value in it is refused.
 func (a *analysis) find(ws []arg) {
 	var own []arg
 	for i := 1; i < len(ws); i++ {
@@ -68,7 +68,10 @@ func (a *analysis) find(ws []arg) {
 			for j < len(ws) && !(ws[j].literal && (ws[j].lit == ";" || ws[j].lit == "+")) {
 				j++
 			}
-			a.command(ws[i+1 : j])
+			// find replaces {} in the command's words with each file name, inside a
+			// value too, so a value there does not arrive as written (and a file
+			// name, which the model may choose, lands in its place).
+			a.denyArgs(ws[i+1:j], "it is in the command find "+w.lit+" runs, where find replaces {} with file names, inside the value too")
 			if j < len(ws) {
 				a.mark(ws[j])
 			}

@@ -98,15 +98,31 @@ var issue25Holes = []struct {
 	// the shell's own variables that take a value from the command
 	{`echo <<x>> >/dev/null; eval "$_"`, "eval", pwnSubst},
 	{`bash -c 'echo <<x>> >/dev/null; eval "$_"'`, "eval", pwnSubst},
-	{`bash -c '[[ <<x>> =~ (.*) ]] && eval "${BASH_REMATCH[1]}"'`, "eval", pwnSubst},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && eval "${BASH_REMATCH[1]}"'`, "[[ ]]", pwnSubst},
 	{`bash -c 'true <<x>>; echo $((_))'`, "arithmetic", pwnIndex},
-	{`bash -c '[[ <<x>> =~ (.*) ]] && python3 -c "${BASH_REMATCH[1]}"'`, "python3", ""},
+	{`bash -c '[[ <<x>> =~ (.*) ]] && python3 -c "${BASH_REMATCH[1]}"'`, "[[ ]]", ""},
 	// a value piped or fed into a program not known to read its input as data
 	{`echo <<x>> | at now`, "piped into at", ""},
 	{`echo <<x>> | sqlite3 db`, "piped into sqlite3", ""},
 	{`sqlite3 db <<< <<x>>`, "sqlite3", ""},
 	{`echo <<x>> | ./mytool`, "piped into ./mytool", ""},
 	{`echo <<x>> | curl -K - https://example.invalid`, "piped into curl", ""},
+	// zsh evaluates the numbers of these builtins as arithmetic (TestShellDiff, zsh-sh)
+	{`printf '%d\n' <<x>>`, "numeric conversion", ""},
+	{`printf '%s %*s\n' a <<x>> b`, "numeric conversion", ""},
+	{`F=<<x>>; printf '%x\n' "$F"`, "numeric conversion", ""},
+	{`printf <<x>> <<x>>`, "not literal", ""},
+	{`printf '%c' <<x>>`, "numeric conversion", ""},
+	{`(exit <<x>>)`, "exit", ""},
+	{`f() { return <<x>>; }; f`, "return", ""},
+	{`kill -0 <<x>>`, "kill", ""},
+	{`umask <<x>>`, "umask", ""},
+	// find replaces {} in the command it runs, inside a value too
+	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
+	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
+	// [[ ]]: not POSIX sh, and its operands are patterns, arithmetic or names
+	{`[[ <<x>> == a ]] && echo y`, "[[ ]]", ""},
+	{`F=<<x>>; [[ "$F" == *.go ]] && gofmt -l "$F"`, "[[ ]]", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},

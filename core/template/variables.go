@@ -12,10 +12,12 @@ import (
 // This file follows variables that hold values to where they are used.
 
 // follow checks where the script uses variables that hold values: a variable assigned
-// a value (F=<<x>>), a for loop's variable over values, and the positional parameters
-// of a nested script given values (sh -c '...' sh <<x>>). Each use ($F, "${F}", "$@")
-// must be in an allowed context too, as if the value were written there, except that a
-// use inside a nested script is refused: the outer shell expands it unescaped.
+// a value (F=<<x>>, G="$F"), the positional parameters of a nested script given values
+// (sh -c '...' sh <<x>>), and the shell's own variables that take a value from the
+// command ($_). Each use ("$F", "${F}", "$@") must be in an allowed context too, as if
+// the value were written there, except that a use inside a nested script is refused:
+// the outer shell expands it unescaped. A value is never assigned to a special variable
+// (specials.go), and uses checks the forms of every use.
 func (a *analysis) follow(f *syntax.File) {
 	tainted := map[string][]int{}
 	var level []int
