@@ -97,6 +97,16 @@ var observedLeaves = []leaf{
 	{name: "heredoc", text: "recin ‹T› <<EOF\n‹P›\nEOF\n", want: wantLine},
 	{name: "heredoc-tab", text: "recin ‹T› <<-EOF\n\t‹P›\n\tEOF\n", want: wantLine},
 	{name: "file", text: "printf '%s' ‹Q› > hx.out; recin ‹T› < hx.out", want: wantV},
+	// Standard input through the data filters the checker knows, into the file hx.‹T›
+	// (read back as that tag's record).
+	{name: "herestring-tee", text: "tee hx.‹T› <<< ‹Q› >/dev/null", want: wantLine},
+	{name: "pipe-tee", text: "printf '%s' ‹Q› | tee hx.‹T› >/dev/null", want: wantV},
+	{name: "pipe-cat", text: "printf '%s' ‹Q› | cat > hx.‹T›", want: wantV},
+	{name: "procsub-cat", text: "cat < <(printf '%s' ‹Q›) > hx.‹T›", want: wantV},
+	{name: "heredoc-cat", text: "cat > hx.‹T› <<'EOF'\n‹P›\nEOF\n", want: wantLine},
+	{name: "file-cat", text: "printf '%s' ‹Q› > hx.out; cat hx.out > hx.‹T›", want: wantV},
+	{name: "append", text: "printf '%s' ‹Q› >> hx.‹T›", want: wantV},
+	{name: "echo-n", text: "printf '%s\\n' ‹Q› | head -c -1 > hx.‹T›", want: wantV},
 	{name: "redirect-target", text: "printf x > ‹Q› && rec ‹T› written", want: exactly(func(string) []string { return []string{"written"} })},
 	{name: "positional", text: `sh -c 'rec ‹T› "$1"' sh ‹Q›`, want: wantV},
 	{name: "positional-bash", text: `bash -c 'rec ‹T› "$@"' bash ‹Q›`, want: wantV},
@@ -379,7 +389,7 @@ func generate(c chooser) genCommand {
 	aborted := false
 	for i := range n {
 		var l leaf
-		if c.Intn(2) == 0 {
+		if c.Intn(3) > 0 { // two in three: a command of accepted forms is run, not only refused
 			l = observedLeaves[c.Intn(len(observedLeaves))]
 		} else {
 			l = evalLeaves[c.Intn(len(evalLeaves))]

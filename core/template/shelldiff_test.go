@@ -40,7 +40,7 @@ import (
 // long forms (make fuzz).
 
 var (
-	shelldiffN    = flag.Int("shelldiff.n", 240, "TestShellDiff: commands generated from the grammar")
+	shelldiffN    = flag.Int("shelldiff.n", 300, "TestShellDiff: commands generated from the grammar")
 	shelldiffSeed = flag.Int64("shelldiff.seed", 25, "TestShellDiff: the generator's seed")
 	shelldiffTime = flag.Duration("shelldiff.time", 0, "TestShellDiff: keep generating for this long (the long form), all values per command")
 )
@@ -248,6 +248,12 @@ func (s *sandbox) run(sh diffShell, argv []string) (outcome, error) {
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), "XPWN") {
 			o.pwned = append(o.pwned, "file "+e.Name()+" created")
+		}
+		// A leaf that hands the value to a data filter writes it to hx.<tag>.
+		if tag, ok := strings.CutPrefix(e.Name(), "hx."); ok && e.Type().IsRegular() && strings.HasPrefix(tag, "T") {
+			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				o.recs = append(o.recs, []string{tag, string(b)})
+			}
 		}
 	}
 	return o, nil
