@@ -49,6 +49,14 @@ func exactly(f func(v string) []string) want {
 	return func(v string) [][]string { return [][]string{f(v)} }
 }
 
+// literalOnly is the want of a call reached only when the value equals hxsubject.
+func literalOnly(v string) [][]string {
+	if v == "hxsubject" {
+		return [][]string{{"hit"}}
+	}
+	return nil
+}
+
 var (
 	wantV      = exactly(func(v string) []string { return []string{v} })
 	wantLine   = exactly(func(v string) []string { return []string{v + "\n"} })
@@ -63,7 +71,8 @@ type leaf struct {
 	// aborts: a shell may stop the script here on some values and not others (an
 	// arithmetic error is fatal), so later recorder calls need not arrive.
 	aborts bool
-	// cond: whether its recorder call is reached depends on the value (a pattern).
+	// cond: whether its recorder call is reached, or the statement succeeds, depends on
+	// the value (a pattern, a file name).
 	cond bool
 }
 
@@ -90,6 +99,10 @@ var observedLeaves = []leaf{
 	{name: "case-pattern", text: "case hx0 in ‹Q›) rec ‹T› hit;; esac", want: exactly(func(string) []string { return []string{"hit"} }), cond: true},
 	{name: "test-string", text: `[ ‹Q› = ‹Q› ] && rec ‹T› ‹Q›`, want: wantV},
 	{name: "dbracket-string", text: `[[ ‹Q› == ‹Q› ]] && rec ‹T› ‹Q›`, want: wantV},
+	{name: "test-many", text: `[ ‹Q› = ‹Q› -a x = x ] && rec ‹T› ‹Q›`, want: wantV},
+	// A quoted value is a literal, never a pattern: it matches hxsubject only if it is hxsubject.
+	{name: "case-literal", text: "case hxsubject in ‹Q›) rec ‹T› hit;; esac", want: literalOnly, cond: true},
+	{name: "dbracket-literal", text: "[[ hxsubject == ‹Q› ]] && rec ‹T› hit", want: literalOnly, cond: true},
 	{name: "herestring", text: "recin ‹T› <<< ‹Q›", want: wantLine},
 	{name: "pipe", text: "printf '%s' ‹Q› | recin ‹T›", want: wantV},
 	{name: "procsub-in", text: "recin ‹T› < <(printf '%s' ‹Q›)", want: wantV},
@@ -107,7 +120,7 @@ var observedLeaves = []leaf{
 	{name: "file-cat", text: "printf '%s' ‹Q› > hx.out; cat hx.out > hx.‹T›", want: wantV},
 	{name: "append", text: "printf '%s' ‹Q› >> hx.‹T›", want: wantV},
 	{name: "echo-n", text: "printf '%s\\n' ‹Q› | head -c -1 > hx.‹T›", want: wantV},
-	{name: "redirect-target", text: "printf x > ‹Q› && rec ‹T› written", want: exactly(func(string) []string { return []string{"written"} })},
+	{name: "redirect-target", text: "printf x > ‹Q› && rec ‹T› written", want: exactly(func(string) []string { return []string{"written"} }), cond: true},
 	{name: "positional", text: `sh -c 'rec ‹T› "$1"' sh ‹Q›`, want: wantV},
 	{name: "positional-bash", text: `bash -c 'rec ‹T› "$@"' bash ‹Q›`, want: wantV},
 	{name: "positional-find", text: `find . -maxdepth 0 -exec sh -c 'rec ‹T› "$1"' sh ‹Q› \;`, want: wantV},
@@ -253,6 +266,9 @@ var evalLeaves = []leaf{
 	{name: "env-S", text: `env -S ‹Q›`, aborts: true},
 	{name: "git-grep-O", text: `git grep --no-index -O‹P› sourced`, aborts: true},
 	{name: "git-grep-pager", text: `git grep --no-index --open-files-in-pager=‹Q› sourced`, aborts: true},
+	{name: "cd-git", text: `cd ‹Q› && git status --short`, aborts: true},
+	{name: "printf-format", text: `printf ‹Q›`, aborts: true},
+	{name: "echo", text: `echo ‹Q›`, aborts: true},
 	{name: "git-C", text: `git -C ‹Q› status --short`, aborts: true},
 	{name: "hash-p", text: `hash -p ‹Q› rec; rec ‹T› a`, aborts: true},
 	{name: "git-c", text: `git -c core.pager=‹Q› --no-pager log -1`, aborts: true},
@@ -410,7 +426,7 @@ func generate(c chooser) genCommand {
 		if !aborted && !l.aborts && !l.cond {
 			g.must[tag] = true
 		}
-		aborted = aborted || l.aborts
+		aborted = aborted || l.aborts || l.cond // a later statement may sit behind && or ||
 		if i > 0 {
 			prev := b.String()
 			if !strings.HasSuffix(prev, "\n") {

@@ -618,11 +618,14 @@ func seedCase(cmd string, values []string) diffCase {
 
 // shortValues are the short form's values for case i: the kitchen sink, an array
 // subscript (bash's arithmetic runs it only when it is the whole value), and in turn a
-// trap path or one of moreValues.
+// trap path, a glob or one of moreValues.
 func shortValues(i int) []string {
-	n := len(pathValues) + 1
-	if i%n < len(pathValues) {
+	n := len(pathValues) + 2
+	switch {
+	case i%n < len(pathValues):
 		return []string{kitchenSink, subscript, pathValues[i%n]}
+	case i%n == len(pathValues):
+		return []string{kitchenSink, subscript, "*"}
 	}
 	return []string{kitchenSink, subscript, moreValues[(i/n)%len(moreValues)]}
 }
