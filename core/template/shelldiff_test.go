@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The differential property of the template package, proven by the real shells: hook
@@ -42,7 +44,7 @@ import (
 var (
 	shelldiffN    = flag.Int("shelldiff.n", 300, "TestShellDiff: commands generated from the grammar")
 	shelldiffSeed = flag.Int64("shelldiff.seed", 25, "TestShellDiff: the generator's seed")
-	shelldiffTime = flag.Duration("shelldiff.time", 0, "TestShellDiff: keep generating for this long (the long form), all values per command")
+	shelldiffTime = flag.Duration("shelldiff.time", 0, "TestShellDiff: the long form: generate for this long, with every core value and more per command")
 )
 
 // requireShellsEnv makes a missing shell a failure instead of a skip (CI sets it).
@@ -372,7 +374,7 @@ func (st *diffStats) summary() string {
 }
 
 // try compiles one case and runs it under every shell with every value, checking both
-// oracles. It returns what failed.
+// oracles; it counts into st and records each failure there.
 func (s *sandbox) try(st *diffStats, dc diffCase) {
 	c, err := Compile(dc.command.text)
 	if err != nil {
@@ -688,6 +690,31 @@ func TestShellDiff(t *testing.T) {
 	}()
 	s.runCases(st, cases)
 	report(t, st)
+}
+
+// TestShellDiffOracle shows that the oracles fail when they should, under every shell: a
+// value pasted into a script without quoting runs pwn; a value changed on its way to the
+// recorder, and a recorder call that is not reached, are reported.
+func TestShellDiffOracle(t *testing.T) {
+	s := newSandbox(t)
+	dc := seedCase("rec V1 <<x>>", nil)
+	reached := map[string]bool{"V1": true}
+	for _, sh := range s.shells {
+		raw, err := s.run(sh, []string{"/bin/sh", "-c", "rec V1 " + kitchenSink})
+		require.NoError(t, err)
+		require.NotEmpty(t, raw.pwned, sh.name)
+		require.NotEmpty(t, judge(dc, kitchenSink, reached, raw), sh.name)
+		changed, err := s.run(sh, []string{"/bin/sh", "-c", "rec V1 a b"})
+		require.NoError(t, err)
+		require.Empty(t, changed.pwned, sh.name)
+		require.NotEmpty(t, judge(dc, "a b", reached, changed), sh.name)
+		missing, err := s.run(sh, []string{"/bin/sh", "-c", "rec V2 a"})
+		require.NoError(t, err)
+		require.NotEmpty(t, judge(dc, "a", reached, missing), sh.name)
+		fine, err := s.run(sh, []string{"/bin/sh", "-c", "rec V1 'a b'"})
+		require.NoError(t, err)
+		require.Empty(t, judge(dc, "a b", reached, fine), sh.name)
+	}
 }
 
 // report logs the counts and fails with every failure, grouped by command (the first
