@@ -427,11 +427,12 @@ func generate(c chooser) genCommand {
 			g.must[tag] = true
 		}
 		aborted = aborted || l.aborts || l.cond // a later statement may sit behind && or ||
-		if i > 0 {
-			prev := b.String()
-			if !strings.HasSuffix(prev, "\n") {
-				b.WriteString([]string{"; ", "\n", " && ", " || "}[c.Intn(4)])
+		if i > 0 && !strings.HasSuffix(b.String(), "\n") {
+			join := []string{"; ", "\n", " && ", " || "}[c.Intn(4)]
+			if strings.TrimSpace(join) != ";" && join != "\n" {
+				s = "{ " + s + "\n}" // the whole statement is conditional, not its first command
 			}
+			b.WriteString(join)
 		}
 		b.WriteString(s)
 	}
