@@ -117,6 +117,13 @@ var issue25Holes = []struct {
 	{`f() { return <<x>>; }; f`, "return", ""},
 	{`kill -0 <<x>>`, "kill", ""},
 	{`umask <<x>>`, "umask", ""},
+	{`for i in 1; do break <<x>>; done`, "break", ""},
+	{`for i in 1; do continue <<x>>; done`, "continue", ""},
+	{`repeat <<x>> true`, "repeat", ""},
+	{`setopt <<x>>`, "setopt", ""},
+	// git runs the configuration of the repository a value names (core.fsmonitor)
+	{`git -C <<x>> status --short`, "git -C", ""},
+	{`git --git-dir=<<x>> status`, "git --git-dir", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
