@@ -189,6 +189,7 @@ func TestIssue25Holes(t *testing.T) {
 			require.True(t, errors.As(err, &te))
 			require.Equal(t, "<<x>>", te.Placeholder)
 			require.Contains(t, err.Error(), tt.reason)
+			require.NotContains(t, err.Error(), "HOOKEXECPH", "a reason names a value by its placeholder")
 		})
 	}
 }
