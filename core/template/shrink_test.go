@@ -126,6 +126,7 @@ var issue25Holes = []struct {
 	// git runs the configuration of the repository a value names (core.fsmonitor)
 	{`git -C <<x>> status --short`, "git -C", ""},
 	{`git --git-dir=<<x>> status`, "git --git-dir", ""},
+	{`git --work-tree <<x>> status`, "git --work-tree", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
@@ -140,6 +141,13 @@ var issue25Holes = []struct {
 	{`HISTCMD=<<x>>`, "HISTCMD", pwnIndex},
 	{`PPID=<<x>>`, "PPID", ""},
 	{`status=<<x>>`, "status", ""},
+	{`SAVEHIST=<<x>>`, "SAVEHIST", ""},
+	{`ZLE_RPROMPT_INDENT=<<x>>`, "ZLE_RPROMPT_INDENT", ""},
+	{`TRY_BLOCK_INTERRUPT=<<x>>`, "TRY_BLOCK_INTERRUPT", ""},
+	{`UID=<<x>>`, "UID", ""},
+	{`GID=<<x>>`, "GID", ""},
+	{`EGID=<<x>>`, "EGID", ""},
+	{`LISTMAX=<<x>>`, "LISTMAX", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},
