@@ -180,6 +180,7 @@ func TestCodeShapes(t *testing.T) {
 				require.Equal(t, "<<x>>", te.Placeholder)
 				require.Equal(t, strings.Index(tt.command, "<<x>>"), te.Offset)
 				require.Contains(t, err.Error(), tt.reason)
+				require.NotContains(t, err.Error(), "HOOKEXECPH", "a reason names a value by its placeholder")
 				return
 			}
 			require.NoError(t, err)

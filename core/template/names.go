@@ -46,11 +46,15 @@ var (
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
 		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
 		zle bindkey zcompile zstyle`)
-	// Shell builtins (and keywords taking words) other than the wrappers above.
+	// Shell builtins (and keywords taking words) of bash, dash, zsh and mksh other than the
+	// wrappers above (zsh evaluates the numbers of break, continue and repeat as arithmetic).
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
 		readarray mapfile unset let declare typeset local export readonly set shopt getopts hash
 		type ulimit times jobs fg bg disown suspend enable bind complete compgen compopt fc history
-		dirs pushd popd caller logout help coproc select unalias integer float`)
+		dirs pushd popd caller logout help coproc select unalias integer float break continue
+		bye chdir disable echotc echoti getln limit unlimit pushln r repeat rehash setopt unsetopt
+		ttyctl unfunction unhash vared whence zformat zparseopts zregexparse strftime private global
+		compctl getcap`)
 	// dataBuiltin are the builtins whose arguments stay data (printf -v and test's
 	// arithmetic and -v are checked in builtin).
 	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates;

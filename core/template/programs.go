@@ -11,7 +11,8 @@ import (
 // --to-command=..., rsync -e ...): a value in such an option is refused.
 var commandOptions = map[string][]string{
 	"git": {"-c", "--config-env", "--config", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-u",
-		"-O", "--open-files-in-pager", "-x", "--extcmd", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--template"},
+		"-O", "--open-files-in-pager", "-x", "--extcmd", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--template",
+		"-C", "--git-dir", "--work-tree"},
 	"tar":   {"--to-command", "--use-compress-program", "-I", "--rsh-command", "--info-script", "--new-volume-script", "-F", "--checkpoint-action"},
 	"rsync": {"-e", "--rsh", "--rsync-path"},
 	"scp":   {"-S", "-o", "-F"},

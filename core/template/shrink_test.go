@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -117,12 +119,35 @@ var issue25Holes = []struct {
 	{`f() { return <<x>>; }; f`, "return", ""},
 	{`kill -0 <<x>>`, "kill", ""},
 	{`umask <<x>>`, "umask", ""},
+	{`for i in 1; do break <<x>>; done`, "break", ""},
+	{`for i in 1; do continue <<x>>; done`, "continue", ""},
+	{`repeat <<x>> true`, "repeat", ""},
+	{`setopt <<x>>`, "setopt", ""},
+	// git runs the configuration of the repository a value names (core.fsmonitor)
+	{`git -C <<x>> status --short`, "git -C", ""},
+	{`git --git-dir=<<x>> status`, "git --git-dir", ""},
+	{`git --work-tree <<x>> status`, "git --work-tree", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
 	// [[ ]]: not POSIX sh, and its operands are patterns, arithmetic or names
 	{`[[ <<x>> == a ]] && echo y`, "[[ ]]", ""},
 	{`F=<<x>>; [[ "$F" == *.go ]] && gofmt -l "$F"`, "[[ ]]", ""},
+	{`SHLVL=<<x>>`, "SHLVL", ""},
+	{`HISTSIZE=<<x>>`, "HISTSIZE", ""},
+	{`ERRNO=<<x>>`, "ERRNO", ""},
+	{`TRY_BLOCK_ERROR=<<x>>`, "TRY_BLOCK_ERROR", ""},
+	{`EUID=<<x>>`, "EUID", ""},
+	{`HISTCMD=<<x>>`, "HISTCMD", pwnIndex},
+	{`PPID=<<x>>`, "PPID", ""},
+	{`status=<<x>>`, "status", ""},
+	{`SAVEHIST=<<x>>`, "SAVEHIST", ""},
+	{`ZLE_RPROMPT_INDENT=<<x>>`, "ZLE_RPROMPT_INDENT", ""},
+	{`TRY_BLOCK_INTERRUPT=<<x>>`, "TRY_BLOCK_INTERRUPT", ""},
+	{`UID=<<x>>`, "UID", ""},
+	{`GID=<<x>>`, "GID", ""},
+	{`EGID=<<x>>`, "EGID", ""},
+	{`LISTMAX=<<x>>`, "LISTMAX", ""},
 	// hole 4: name tables
 	{`rbash -c <<x>>`, "rbash", pwnSubst},
 	{`rbash <<x>>`, "rbash", ""},
@@ -182,6 +207,7 @@ func TestIssue25Holes(t *testing.T) {
 			require.True(t, errors.As(err, &te))
 			require.Equal(t, "<<x>>", te.Placeholder)
 			require.Contains(t, err.Error(), tt.reason)
+			require.NotContains(t, err.Error(), "HOOKEXECPH", "a reason names a value by its placeholder")
 		})
 	}
 }
@@ -215,6 +241,12 @@ var realHookShapes = []string{
 	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
 	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
 	"python3.11 check.py <<tool_input.file_path>>",
+	"printf '%s\\n' {{issueTitle}} \"#{{issueNumber}}: {{issueTitle}}\"",
+	"printf '%s\\n' {{tool_args}} {{result}}",
+	"printf '%s\\n' \"path: {{tool_args.path}}\"",
+	"echo \"mcp call: <<tool_name>>\" >> mcp.log",
+	"echo \"remote call: <<tool_name>> <<tool_args.title>>\" >> tools.log",
+	"echo '[audit] BASH: {{tool_args.command}}'",
 	"./scripts/validate.sh {{task_id}}",
 	"echo tests ok {{iteration}}",
 	"echo session={{session}} iteration={{iteration}}",
@@ -231,5 +263,49 @@ func TestRealHookShapesCompile(t *testing.T) {
 	for _, command := range realHookShapes {
 		_, err := Compile(command)
 		require.NoError(t, err, command)
+	}
+}
+
+// The shells are the oracle for their own variables: every variable bash, zsh (also as
+// sh), mksh, dash and busybox sh report in an empty environment is special, so no value
+// is assigned to one (zsh's SHLVL=<<x>> evaluated the value as arithmetic, found by
+// TestShellDiff).
+func TestSpecialsCoverShells(t *testing.T) {
+	lists := []struct {
+		shell []string
+		list  string
+	}{
+		{[]string{"bash", "--norc", "--noprofile", "-c"}, "compgen -v"},
+		{[]string{"zsh", "-f", "-c"}, "print -rl -- ${(k)parameters}"},
+		{[]string{"zsh", "--emulate", "sh", "-c"}, "set"},
+		{[]string{"mksh", "-c"}, "typeset | while read -r a b c; do echo \"${c:-$b}\"; done; set"},
+		{[]string{"dash", "-c"}, "set"},
+		{[]string{"busybox", "sh", "-c"}, "set"},
+	}
+	name := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(=|$)`)
+	for _, l := range lists {
+		t.Run(strings.Join(l.shell[:len(l.shell)-1], " "), func(t *testing.T) {
+			path, err := exec.LookPath(l.shell[0])
+			if err != nil {
+				if os.Getenv("HOOKEXEC_REQUIRE_SHELLS") == "1" {
+					t.Fatalf("%s is not installed and HOOKEXEC_REQUIRE_SHELLS=1", l.shell[0])
+				}
+				t.Skipf("%s is not installed", l.shell[0])
+			}
+			cmd := exec.Command(path, append(l.shell[1:], l.list)...)
+			cmd.Env = []string{}
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			n := 0
+			for _, line := range strings.Split(string(out), "\n") {
+				m := name.FindStringSubmatch(strings.TrimSpace(line))
+				if m == nil {
+					continue
+				}
+				n++
+				require.True(t, special(m[1]), "%s knows the variable %s, which the check would let a value be assigned to", l.shell[0], m[1])
+			}
+			require.Greater(t, n, 5, "the shell listed its variables")
+		})
 	}
 }

@@ -18,6 +18,37 @@ var shellSpecial = set(`PS0 PS1 PS2 PS3 PS4 PROMPT_COMMAND PROMPT PROMPT2 PROMPT
 	SRANDOM LINENO FUNCNEST NULLCMD READNULLCMD STTY KEYTIMEOUT WORDCHARS TEXTDOMAIN TEXTDOMAINDIR
 	LANG LANGUAGE TERM TERMINFO COLUMNS LINES PAGER MANPAGER BROWSER CC CXX CPP LD AR AS MAKE`)
 
+// shellOwn are the variables bash, zsh (also as sh), mksh, dash and busybox sh set or
+// know in an empty environment, and those their manuals name that are not set by
+// default (zsh's modules' ERRNO, mapfile, ...): a shell may give them an attribute
+// (zsh's SHLVL, EUID and TRY_BLOCK_ERROR, bash's HISTCMD and mksh's PPID are integers,
+// so an assignment evaluates the value as arithmetic) or read them. TestSpecialsCoverShells
+// asks the installed shells for their lists and checks that each name is here.
+var shellOwn = set(`
+	ARGC BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_CMDS BASH_COMMAND
+	BASH_COMPAT BASH_EXECUTION_STRING BASH_LINENO BASH_LOADABLES_PATH BASH_SOURCE BASH_SUBSHELL
+	BASH_VERSINFO BASH_VERSION BASH_XTRACEFD BAUD CDPATH CHILD_MAX COLUMNS COMPREPLY COMP_CWORD
+	COMP_KEY COMP_LINE COMP_POINT COMP_TYPE COMP_WORDBREAKS COMP_WORDS CPUTYPE DIRSTACK
+	DIRSTACKSIZE EGID EMACS EPOCHREALTIME EPOCHSECONDS ERRNO EUID FIGNORE FPATH FUNCNAME FUNCNEST
+	GID GLOBIGNORE GROUPS HISTCHARS HISTCMD HISTFILE HISTFILESIZE HISTSIZE HOME HOST HOSTNAME
+	HOSTTYPE IFS INSIDE_EMACS KEYBOARD_HACK KEYTIMEOUT KSHEGID KSHGID KSHUID KSH_VERSION LINENO
+	LINES LISTMAX LOGCHECK LOGNAME MACHTYPE MAILCHECK MAILPATH MANPATH MAPFILE MBEGIN MEND
+	MODULE_PATH NULLCMD OLDPWD OPTARG OPTERR OPTIND OSTYPE PATH PATHSEP PERIOD PGRP PIPESTATUS
+	POSTEDIT PPID PROMPT PROMPT2 PROMPT3 PROMPT4 PROMPT_DIRTRIM PROMPT_EOL_MARK PS1 PS2 PS3 PS4
+	PSVAR PWD RANDOM READLINE_LINE READLINE_MARK READLINE_POINT READNULLCMD REPORTMEMORY
+	REPORTTIME SAVEHIST SECONDS SHELL SHELLOPTS SHLVL SPROMPT SRANDOM TERM TIMEFMT TMOUT TMPPREFIX
+	TRY_BLOCK_ERROR TRY_BLOCK_INTERRUPT TTY TTYIDLE UID USERNAME USER_ID VENDOR WATCH WORDCHARS
+	ZBEEP ZLE_LINE_ABORTED ZLE_REMOVE_SUFFIX_CHARS ZLE_RPROMPT_INDENT ZLE_SPACE_SUFFIX_CHARS
+	ZSH_ARGZERO ZSH_EVAL_CONTEXT ZSH_EXECUTION_STRING ZSH_NAME ZSH_PATCHLEVEL ZSH_SUBSHELL
+	ZSH_VERSION _ aliases argv builtins cdpath commands dirstack dis_aliases dis_builtins
+	dis_functions dis_functions_source dis_galiases dis_patchars dis_reswords dis_saliases
+	epochtime errnos fignore fpath funcfiletrace funcsourcetrace funcstack functions
+	functions_source functrace galiases histchars history historywords jobdirs jobstates jobtexts
+	keymaps langinfo mailpath manpath mapfile match mbegin mend module_path modules nameddirs
+	options parameters patchars path pipestatus prompt psvar reply reswords saliases signals
+	status sysparams termcap terminfo userdirs usergroups watch widgets zsh_eval_context
+	zsh_scheduled_events`)
+
 // envCodePrefixes and envCodeSuffixes match the environment variables programs read as
 // code or as a path to load (LD_PRELOAD, GIT_SSH_COMMAND, PYTHONSTARTUP, NODE_OPTIONS):
 // assigned in the hook's shell, such a variable that the environment already exports
@@ -31,7 +62,7 @@ var (
 // special reports whether the shell or a program it runs reads the variable name as
 // more than data.
 func special(name string) bool {
-	if shellSpecial[name] {
+	if shellSpecial[name] || shellOwn[name] {
 		return true
 	}
 	for _, p := range envCodePrefixes {

@@ -230,7 +230,16 @@ func (a *analysis) err(pieces []piece) error {
 	}
 	list := make(Errors, len(rs))
 	for i, r := range rs {
-		list[i] = &Error{Err: ErrUnsafe, Placeholder: r.p.lit, Offset: r.p.off, Reason: r.reason}
+		// A reason quoting the checked text names each value by its placeholder, not by
+		// the marker that stood for it.
+		reason := markerRE.ReplaceAllStringFunc(r.reason, func(m string) string {
+			src, _ := strconv.Atoi(markerRE.FindStringSubmatch(m)[1])
+			if p, ok := bysrc[src]; ok {
+				return p.lit
+			}
+			return m
+		})
+		list[i] = &Error{Err: ErrUnsafe, Placeholder: r.p.lit, Offset: r.p.off, Reason: reason}
 	}
 	if len(list) == 1 {
 		return list[0]
