@@ -633,9 +633,9 @@ func shortValues(i int) []string {
 }
 
 // seedValues are the short form's values for seed i: the kitchen sink, the subscript,
-// every trap path and one of moreValues in turn.
+// every trap path, a glob, an operator of test, and one of moreValues in turn.
 func seedValues(i int) []string {
-	return slices.Concat([]string{kitchenSink, subscript}, pathValues, []string{moreValues[i%len(moreValues)]})
+	return slices.Concat([]string{kitchenSink, subscript}, pathValues, []string{"*", "!", moreValues[i%len(moreValues)]})
 }
 
 // longValues are the long form's: every core value and k of moreValues, in turn.
