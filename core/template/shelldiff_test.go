@@ -776,10 +776,13 @@ func group(fs []diffFailure) []string {
 // FuzzShellDiff is the long form under go test -fuzz: the fuzzer mutates the generator's
 // choices (gen), a whole command (command, the seeds' form: when it is not empty it is
 // used instead of gen) and a value, which runs with one of the core values. Under plain
-// go test only the seeds run, with the harmless and one core value each.
+// go test the generator's seeds and the inputs in testdata/fuzz run; the seed commands
+// are TestShellDiff's, which runs them with more values.
 func FuzzShellDiff(f *testing.F) {
+	seeds := map[string]bool{}
 	for i, cmd := range loadSeeds(f) {
 		f.Add(cmd, []byte(nil), allValues[i%len(allValues)])
+		seeds[cmd] = true
 	}
 	for i := range 8 {
 		f.Add("", []byte{byte(i), byte(i * 7), byte(i * 13), 2, 1, byte(i * 3)}, moreValues[i*5%len(moreValues)])
@@ -792,7 +795,7 @@ func FuzzShellDiff(f *testing.F) {
 		if len(command) > 4096 || len(gen) > 256 {
 			t.Skip("too long to be a useful case")
 		}
-		if command != "" && !fuzzing() {
+		if seeds[command] && !fuzzing() {
 			t.Skip("TestShellDiff runs the seed commands with more values")
 		}
 		ch := newByteChooser(gen)
