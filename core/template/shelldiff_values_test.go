@@ -53,7 +53,7 @@ var moreValues = []string{
 	"*", "?", "[a]", "~", "~root", "{a,b}", "{}", "{pwn,x}", "!", "!!", "^pwn^", "#", " # x",
 	"-rf", "--", "-n", "-e", "-v a[$(pwn opt)]", "--help", " -x", "+x",
 	"\n", "a\nb", "\npwn nl\n", "\r\npwn cr", "\tpwn tab",
-	"pwn word", "touch XPWN-word", "XPWN-name", "/dev/null", "..", ".", "/", "evil",
+	"pwn word", "touch XPWN-word", "/dev/null", "..", ".", "/", "evil",
 	"EOF", "HXEOF", "x\nHXEOF\npwn heredoc2",
 	"a[$(pwn s1)]=1", "a[$(pwn subscript)]", "x[`pwn s2`]", "hxa[$(pwn s3)]", "1+a[$(pwn s4)]", "F[$(pwn s5)]", "a[$(touch XPWN-s6)]",
 	"$(pwn cmdsub)[1]", "(pwn paren)", "((1))", "1e3", "0x10", "08", "-1", "999999999999999999999",
