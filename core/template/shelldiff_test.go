@@ -81,6 +81,7 @@ type sandbox struct {
 	bin    string            // rec, recin, pwn, and the aliases the grammar names
 	shbin  map[string]string // by shell: a directory whose sh is that shell
 	shells []diffShell
+	evil   []byte // the script each run directory's evil file holds: it runs pwn
 	runs   atomic.Int64
 }
 
@@ -127,7 +128,7 @@ func newSandbox(t testing.TB) *sandbox {
 			}
 		}
 	}
-	must(os.WriteFile(filepath.Join(base, "evil"), []byte("#!"+dash+"\n# sourced\n"+pwn+" sourced\n: > XPWN-evil\n"), 0o755))
+	s.evil = []byte("#!" + dash + "\n# sourced\n" + pwn + " sourced\n: > XPWN-evil\n")
 	// Names the grammar uses for programs that have other names here.
 	aliases := map[string]string{"ash": "busybox", "python3.13t": "python3"}
 	for alias, target := range aliases {
@@ -192,13 +193,17 @@ func (s *sandbox) run(sh diffShell, argv []string) (outcome, error) {
 			return outcome{}, err
 		}
 	}
-	for _, name := range []string{"evil", "evilbin", "evilrepo"} {
+	// The directories are shared; the files are the run's own, since a value may name one
+	// as a file to write (root writes through any permission).
+	for _, name := range []string{"evilbin", "evilrepo"} {
 		if err := os.Symlink(filepath.Join(s.base, name), filepath.Join(dir, name)); err != nil {
 			return outcome{}, err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "hx.txt"), []byte("sourced\n"), 0o644); err != nil {
-		return outcome{}, err
+	for name, body := range map[string][]byte{"evil": s.evil, "hx.txt": []byte("sourced\n")} {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o755); err != nil {
+			return outcome{}, err
+		}
 	}
 	path := s.shbin[sh.name] + ":" + s.bin + ":/usr/local/bin:/usr/bin:/bin"
 	ctx, cancel := gocontext.WithTimeout(gocontext.Background(), runTimeout)
@@ -694,7 +699,7 @@ func TestShellDiff(t *testing.T) {
 
 // TestShellDiffOracle shows that the oracles fail when they should, under every shell: a
 // value pasted into a script without quoting runs pwn; a value changed on its way to the
-// recorder, and a recorder call that is not reached, are reported.
+// recorder, and a recorder call that is not reached, are reported; the trap paths trap.
 func TestShellDiffOracle(t *testing.T) {
 	s := newSandbox(t)
 	dc := seedCase("rec V1 <<x>>", nil)
@@ -714,6 +719,12 @@ func TestShellDiffOracle(t *testing.T) {
 		fine, err := s.run(sh, []string{"/bin/sh", "-c", "rec V1 'a b'"})
 		require.NoError(t, err)
 		require.Empty(t, judge(dc, "a b", reached, fine), sh.name)
+		// The traps the paths name work: a script, a PATH entry, a git repository.
+		for _, script := range []string{". ./evil", "PATH=evilbin; rec V1 a", "cd evilrepo && git status --short"} {
+			o, err := s.run(sh, []string{"/bin/sh", "-c", script})
+			require.NoError(t, err)
+			require.NotEmpty(t, o.pwned, "%s: %s", sh.name, script)
+		}
 	}
 }
 
