@@ -272,6 +272,8 @@ var evalLeaves = []leaf{
 	{name: "git-grep-O", text: `git grep --no-index -O‹P› sourced`, aborts: true},
 	{name: "git-grep-pager", text: `git grep --no-index --open-files-in-pager=‹Q› sourced`, aborts: true},
 	{name: "cd-git", text: `cd ‹Q› && git status --short`, aborts: true},
+	{name: "cd-run", text: `cd ‹Q› && ./rec ‹T› a`, aborts: true},
+	{name: "cd-source", text: `cd ‹Q› && . ./evil`, aborts: true},
 	{name: "printf-format", text: `printf ‹Q›`, aborts: true},
 	{name: "echo", text: `echo ‹Q›`, aborts: true},
 	{name: "git-C", text: `git -C ‹Q› status --short`, aborts: true},
