@@ -127,6 +127,8 @@ var issue25Holes = []struct {
 	{`git -C <<x>> status --short`, "git -C", ""},
 	{`git --git-dir=<<x>> status`, "git --git-dir", ""},
 	{`git --work-tree <<x>> status`, "git --work-tree", ""},
+	{`sh -ec 'cd <<x>> && git status --short'`, "cd", ""},
+	{`F=<<x>>; cd "$F" && make`, "cd", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
