@@ -45,7 +45,7 @@ var (
 		proot caffeinate noglob nocorrect`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
 		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
-		zle bindkey zcompile zstyle`)
+		zle bindkey zcompile zstyle xdg-open open`)
 	// Shell builtins (and keywords taking words) of bash, dash, zsh and mksh other than the
 	// wrappers above (zsh evaluates the numbers of break, continue and repeat as arithmetic).
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read

@@ -129,6 +129,12 @@ var issue25Holes = []struct {
 	{`git --work-tree <<x>> status`, "git --work-tree", ""},
 	{`sh -ec 'cd <<x>> && git status --short'`, "cd", ""},
 	{`F=<<x>>; cd "$F" && make`, "cd", ""},
+	// a value changes how test parses with more than three operands (SD-10)
+	{`[ '<<x>>' = "<<x>>" -a x = x ] && echo y`, "test parses", ""},
+	{`[ <<x>> ] && [ x = x -o <<x>> ]`, "test parses", ""},
+	{`test <<x>> x`, "test parses", ""},
+	{`[ x <<x>> y ]`, "test parses", ""},
+	{`xdg-open <<x>>`, "xdg-open", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
@@ -243,6 +249,8 @@ var realHookShapes = []string{
 	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
 	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
 	"python3.11 check.py <<tool_input.file_path>>",
+	"[ -n <<tool_input.file_path>> ] && [ <<tool_name>> = Write ] && black <<tool_input.file_path>>",
+	"test <<tool_name>> != Bash || echo skip",
 	"printf '%s\\n' {{issueTitle}} \"#{{issueNumber}}: {{issueTitle}}\"",
 	"printf '%s\\n' {{tool_args}} {{result}}",
 	"printf '%s\\n' \"path: {{tool_args.path}}\"",
