@@ -273,4 +273,3 @@ func TestRealHookShapesCompile(t *testing.T) {
 		require.NoError(t, err, command)
 	}
 }
-
