@@ -56,9 +56,43 @@ func (a *analysis) builtin(name string, ws []arg) {
 				return
 			}
 		}
+		if !testShape(name, ws[1:]) {
+			a.denyArgs(ws[1:], name+" with a value is allowed only as one string, a unary test (-n "+`"$F"`+") or a comparison (a = b): with more operands, or a value where an operator goes, the value's text (!, (, -a) changes how test parses")
+			return
+		}
 	}
 	a.data(ws[1:], false)
 }
+
+// testShape reports whether test's operands parse the same whatever the values are:
+// POSIX fixes the meaning of up to three operands by their count and the literal
+// operator, so a value is allowed as the one operand, as the operand of a literal unary
+// operator, or as an operand of a literal binary one.
+func testShape(name string, ops []arg) bool {
+	if name == "[" && len(ops) > 0 && ops[len(ops)-1].literal && ops[len(ops)-1].lit == "]" && len(ops[len(ops)-1].marks) == 0 {
+		ops = ops[:len(ops)-1]
+	}
+	op := func(w arg, table map[string]bool) bool { return w.literal && len(w.marks) == 0 && table[w.lit] }
+	switch len(ops) {
+	case 1:
+		return true
+	case 2:
+		return op(ops[0], testUnary)
+	case 3:
+		return op(ops[1], testBinary) && len(ops[1].marks) == 0
+	}
+	for _, w := range ops {
+		if len(w.marks) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	testUnary  = set("! -n -z -e -f -d -r -w -x -s -L -h -b -c -p -S -g -u -k -t")
+	testBinary = set("= != == -nt -ot -ef < >")
+)
 
 var testArith = set("-eq -ne -lt -le -gt -ge -v -R")
 

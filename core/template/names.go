@@ -45,7 +45,7 @@ var (
 		proot caffeinate noglob nocorrect`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
 		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
-		zle bindkey zcompile zstyle`)
+		zle bindkey zcompile zstyle xdg-open open`)
 	// Shell builtins (and keywords taking words) of bash, dash, zsh and mksh other than the
 	// wrappers above (zsh evaluates the numbers of break, continue and repeat as arithmetic).
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
@@ -59,7 +59,9 @@ var (
 	// arithmetic and -v are checked in builtin).
 	// wait is not one: wait -p NAME assigns to a name, whose subscript bash evaluates;
 	// nor are exit, return, kill and umask: zsh evaluates their numbers as arithmetic.
-	dataBuiltin = set("echo printf cd pwd test [ true false :")
+	// Nor is cd: the commands after it run what they find in the directory the value
+	// names (git's core.fsmonitor, a Makefile, ./script).
+	dataBuiltin = set("echo printf pwd test [ true false :")
 	// stdinData are the builtins that may read a value from their input as data (read is
 	// not one: it stores the value in a variable the check does not follow).
 	stdinData = set("true false : echo printf")

@@ -5,8 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -127,6 +125,14 @@ var issue25Holes = []struct {
 	{`git -C <<x>> status --short`, "git -C", ""},
 	{`git --git-dir=<<x>> status`, "git --git-dir", ""},
 	{`git --work-tree <<x>> status`, "git --work-tree", ""},
+	{`sh -ec 'cd <<x>> && git status --short'`, "cd", ""},
+	{`F=<<x>>; cd "$F" && make`, "cd", ""},
+	// a value changes how test parses with more than three operands (SD-10)
+	{`[ '<<x>>' = "<<x>>" -a x = x ] && echo y`, "test parses", ""},
+	{`[ <<x>> ] && [ x = x -o <<x>> ]`, "test parses", ""},
+	{`test <<x>> x`, "test parses", ""},
+	{`[ x <<x>> y ]`, "test parses", ""},
+	{`xdg-open <<x>>`, "xdg-open", ""},
 	// find replaces {} in the command it runs, inside a value too
 	{`find . -maxdepth 0 -exec printf '%s\n' <<x>> \;`, "find -exec", ""},
 	{`find . -maxdepth 0 -exec sh -c 'printf "%s\n" <<x>>' \;`, "find -exec", ""},
@@ -241,6 +247,8 @@ var realHookShapes = []string{
 	"sh -c 'printf \"%s\\n\" <<tool_input.file_path>>'",
 	"sh -c 'printf \"%s\\n\" \"$1\"' sh <<tool_input.file_path>>",
 	"python3.11 check.py <<tool_input.file_path>>",
+	"[ -n <<tool_input.file_path>> ] && [ <<tool_name>> = Write ] && black <<tool_input.file_path>>",
+	"test <<tool_name>> != Bash || echo skip",
 	"printf '%s\\n' {{issueTitle}} \"#{{issueNumber}}: {{issueTitle}}\"",
 	"printf '%s\\n' {{tool_args}} {{result}}",
 	"printf '%s\\n' \"path: {{tool_args.path}}\"",
@@ -263,49 +271,5 @@ func TestRealHookShapesCompile(t *testing.T) {
 	for _, command := range realHookShapes {
 		_, err := Compile(command)
 		require.NoError(t, err, command)
-	}
-}
-
-// The shells are the oracle for their own variables: every variable bash, zsh (also as
-// sh), mksh, dash and busybox sh report in an empty environment is special, so no value
-// is assigned to one (zsh's SHLVL=<<x>> evaluated the value as arithmetic, found by
-// TestShellDiff).
-func TestSpecialsCoverShells(t *testing.T) {
-	lists := []struct {
-		shell []string
-		list  string
-	}{
-		{[]string{"bash", "--norc", "--noprofile", "-c"}, "compgen -v"},
-		{[]string{"zsh", "-f", "-c"}, "print -rl -- ${(k)parameters}"},
-		{[]string{"zsh", "--emulate", "sh", "-c"}, "set"},
-		{[]string{"mksh", "-c"}, "typeset | while read -r a b c; do echo \"${c:-$b}\"; done; set"},
-		{[]string{"dash", "-c"}, "set"},
-		{[]string{"busybox", "sh", "-c"}, "set"},
-	}
-	name := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(=|$)`)
-	for _, l := range lists {
-		t.Run(strings.Join(l.shell[:len(l.shell)-1], " "), func(t *testing.T) {
-			path, err := exec.LookPath(l.shell[0])
-			if err != nil {
-				if os.Getenv("HOOKEXEC_REQUIRE_SHELLS") == "1" {
-					t.Fatalf("%s is not installed and HOOKEXEC_REQUIRE_SHELLS=1", l.shell[0])
-				}
-				t.Skipf("%s is not installed", l.shell[0])
-			}
-			cmd := exec.Command(path, append(l.shell[1:], l.list)...)
-			cmd.Env = []string{}
-			out, err := cmd.Output()
-			require.NoError(t, err)
-			n := 0
-			for _, line := range strings.Split(string(out), "\n") {
-				m := name.FindStringSubmatch(strings.TrimSpace(line))
-				if m == nil {
-					continue
-				}
-				n++
-				require.True(t, special(m[1]), "%s knows the variable %s, which the check would let a value be assigned to", l.shell[0], m[1])
-			}
-			require.Greater(t, n, 5, "the shell listed its variables")
-		})
 	}
 }
