@@ -1,6 +1,9 @@
 package template
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Hostile values for the differential test. Each one, if any shell at any level ever
 // runs part of it as code, runs pwn (the trap program on PATH: it logs its argv and
@@ -68,3 +71,32 @@ var moreValues = []string{
 
 // allValues is every hostile value.
 var allValues = append(append([]string{}, coreValues...), moreValues...)
+
+// shortValues are the short form's values for case i: the kitchen sink, an array
+// subscript (bash's arithmetic runs it only when it is the whole value), and in turn a
+// trap path, a glob or one of moreValues.
+func shortValues(i int) []string {
+	n := len(pathValues) + 2
+	switch {
+	case i%n < len(pathValues):
+		return []string{kitchenSink, subscript, pathValues[i%n]}
+	case i%n == len(pathValues):
+		return []string{kitchenSink, subscript, "*"}
+	}
+	return []string{kitchenSink, subscript, moreValues[(i/n)%len(moreValues)]}
+}
+
+// seedValues are the short form's values for seed i: the kitchen sink, the subscript,
+// every trap path, a glob, an operator of test, and one of moreValues in turn.
+func seedValues(i int) []string {
+	return slices.Concat([]string{kitchenSink, subscript}, pathValues, []string{"*", "!", moreValues[i%len(moreValues)]})
+}
+
+// longValues are the long form's: every core value and k of moreValues, in turn.
+func longValues(i, k int) []string {
+	vs := slices.Clone(coreValues)
+	for j := range k {
+		vs = append(vs, moreValues[(i*k+j)%len(moreValues)])
+	}
+	return vs
+}
