@@ -51,12 +51,13 @@ var evilNames = strings.Fields(`rec recin printf cat sh bash dash mksh ksh zsh b
 
 // sandbox is the directory tree the runs share.
 type sandbox struct {
-	base   string
-	bin    string            // rec, recin, pwn, and the aliases the grammar names
-	shbin  map[string]string // by shell: a directory whose sh is that shell
-	shells []diffShell
-	evil   []byte // the script each run directory's evil file holds: it runs pwn
-	runs   atomic.Int64
+	base    string
+	bin     string            // rec, recin, pwn, and the aliases the grammar names
+	shbin   map[string]string // by shell: a directory whose sh is that shell
+	shells  []diffShell
+	skipped []string // shells not installed
+	evil    []byte   // the script each run directory's evil file holds: it runs pwn
+	runs    atomic.Int64
 }
 
 func newSandbox(t testing.TB) *sandbox {
@@ -123,6 +124,7 @@ func newSandbox(t testing.TB) *sandbox {
 				t.Fatalf("%s is required (%s=1) and not installed: %v", sh.path, requireShellsEnv, err)
 			}
 			t.Logf("SKIP shell %s: %s is not installed (set %s=1 to make this a failure)", sh.name, sh.path, requireShellsEnv)
+			s.skipped = append(s.skipped, sh.name)
 			continue
 		}
 		sh.path = p

@@ -391,6 +391,9 @@ func TestShellDiff(t *testing.T) {
 		}
 	}()
 	s.runCases(st, cases)
+	if len(s.skipped) > 0 {
+		t.Logf("shelldiff: SKIPPED shells (not installed): %s", strings.Join(s.skipped, " "))
+	}
 	report(t, st)
 }
 
