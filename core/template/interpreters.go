@@ -65,6 +65,16 @@ func (a *analysis) interp(name string, ws []arg) {
 		return
 	}
 	a.denyArgs(ws[1:program], "it is an option of "+name)
+	if b := baseName(name); b == "perl" || b == "ruby" {
+		for _, o := range ws[1:program] {
+			if o.literal && strings.HasPrefix(o.lit, "-") && !strings.HasPrefix(o.lit, "--") && strings.ContainsAny(o.lit[1:], "np") {
+				// -n and -p loop over the operands as files: perl opens each with a
+				// magic open, so "cmd|" runs cmd.
+				a.denyArgs(ws[program+1:], "it is a file operand of "+name+" "+o.lit+", which opens it with a magic open (\"cmd|\" runs cmd)")
+				return
+			}
+		}
+	}
 	a.data(ws[program+1:], false)
 }
 

@@ -42,10 +42,12 @@ var (
 		chroot unshare nsenter flock script ionice chrt taskset numactl strace ltrace valgrind gdb lldb watch
 		ssh rsh mosh xargs parallel systemd-run firejail bwrap setpriv cgexec run-parts start-stop-daemon
 		daemonize tmux screen busybox toybox docker podman kubectl nerdctl npx bunx pnpx expect fakeroot
-		proot caffeinate noglob nocorrect`)
+		proot caffeinate noglob nocorrect prlimit setarch linux64 linux32 i386 x86_64 uname26 newgrp
+		capsh dbus-launch dbus-run-session catchsegv perf cpulimit faketime torsocks proxychains
+		proxychains4 pkexec xvfb-run ccache distcc`)
 	codePrograms = set(`eval source . trap alias awk gawk mawk nawk deno bun irb R julia osascript m4 dc ed ex
 		vi vim nvim emacs make gmake bmake less more most pg emulate print sched zmodload autoload functions
-		zle bindkey zcompile zstyle xdg-open open`)
+		zle bindkey zcompile zstyle xdg-open open sqlite3 sqlite psql mysql mariadb duckdb`)
 	// Shell builtins (and keywords taking words) of bash, dash, zsh and mksh other than the
 	// wrappers above (zsh evaluates the numbers of break, continue and repeat as arithmetic).
 	builtins = set(`echo printf cd pwd test [ true false : exit return shift kill wait umask read
@@ -94,7 +96,7 @@ func kindOf(name string) kind {
 		return kindShell
 	case interps[b]:
 		return kindInterp
-	case wrappers[b]:
+	case wrappers[b] || wrappers[path.Base(name)]:
 		return kindWrapper
 	case codePrograms[b] || codePrograms[name]:
 		return kindCode

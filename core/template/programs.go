@@ -20,6 +20,11 @@ var commandOptions = map[string][]string{
 	"zip":   {"-TT", "--unzip-command"},
 	"sort":  {"--compress-program"},
 	"man":   {"-P", "--pager", "-H", "--html", "-p", "--preprocessor"},
+	// curl and wget read a file named after @ or by the option (-d @/secret posts it) or a
+	// configuration that sets any option.
+	"curl": {"-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--data-raw", "--json", "-F",
+		"--form", "-T", "--upload-file", "-K", "--config", "-b", "--cookie", "-H", "--header"},
+	"wget": {"--post-file", "--body-file", "-i", "--input-file", "-e", "--execute", "--config", "--use-askpass"},
 }
 
 // codeSubcommands are subcommands that run their operands or store them where a later
@@ -58,30 +63,12 @@ func (a *analysis) codeOptions(name string, ws []arg) {
 	}
 }
 
-// find's -exec, -execdir, -ok and -okdir run a command: a value in it is refused.
+// find reads its whole command line as an expression: -- does not end it, so a value
+// ("-delete", "(", "!") could be an action or an operator wherever it stands, and in the
+// command of -exec, -execdir, -ok or -okdir find replaces {} inside a value with file
+// names. No value is passed to find.
 func (a *analysis) find(ws []arg) {
-	var own []arg
-	for i := 1; i < len(ws); i++ {
-		w := ws[i]
-		if w.literal && len(w.marks) == 0 && (w.lit == "-exec" || w.lit == "-execdir" || w.lit == "-ok" || w.lit == "-okdir") {
-			a.mark(w)
-			j := i + 1
-			for j < len(ws) && !(ws[j].literal && (ws[j].lit == ";" || ws[j].lit == "+")) {
-				j++
-			}
-			// find replaces {} in the command's words with each file name, inside a
-			// value too, so a value there does not arrive as written (and a file
-			// name, which the model may choose, lands in its place).
-			a.denyArgs(ws[i+1:j], "it is in the command find "+w.lit+" runs, where find replaces {} with file names, inside the value too")
-			if j < len(ws) {
-				a.mark(ws[j])
-			}
-			i = j
-			continue
-		}
-		own = append(own, w)
-	}
-	a.data(own, false)
+	a.denyArgs(ws[1:], "it is an argument of find, whose expression a value could extend (-delete, -exec) even after --, and which replaces {} in a find -exec command")
 }
 
 // sed's script (the first operand, or the word after -e) may run commands (GNU sed's

@@ -269,7 +269,7 @@ func (a *analysis) readsNames(x *syntax.CallExpr) string {
 	switch name {
 	case "read", "mapfile", "readarray", "getopts", "unset", "wait", "let", "declare", "typeset", "local",
 		"export", "readonly", "eval", "trap", "alias", "source", ".", "fc", "bind", "complete", "compgen", "enable", "hash",
-		"integer", "float", "emulate", "print", "sched", "zmodload", "autoload", "functions":
+		"integer", "float", "emulate", "print", "sched", "zmodload", "autoload", "functions", "shift", "ulimit":
 		return name + " takes a variable name or runs text as code, at a level where a variable holds the value: the check does not follow a value through it"
 	case "printf":
 		if opts(func(s string) bool { return strings.HasPrefix(s, "-v") }) {
@@ -278,6 +278,9 @@ func (a *analysis) readsNames(x *syntax.CallExpr) string {
 	case "test", "[":
 		if opts(func(s string) bool { return s == "-v" || s == "-R" }) {
 			return "test -v looks up a variable by name (bash evaluates a subscript in it), at a level where a variable holds the value"
+		}
+		if opts(func(s string) bool { return testArith[s] }) {
+			return "test's numeric comparisons evaluate a bare name as arithmetic in mksh, at a level where a variable holds the value"
 		}
 	case "set":
 		if opts(func(s string) bool {

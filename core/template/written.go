@@ -2,75 +2,79 @@ package template
 
 import (
 	"path"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// This file refuses the values of a command that writes a file and then runs it
-// (printf '%s\n' <<x>> > s.sh; sh s.sh): the value would be read as code from the file.
+// This file refuses the values of a command that writes a file and runs a script
+// (printf '%s\n' <<x>> > s.sh; sh s.sh, or through cp, dd or a variable's name): the
+// value could be read as code from the file. A written file cannot be followed by its
+// name (cp a b; f=b; sh "$f"), so any write and any script run at one level refuse every
+// value of it.
 
-// runsWritten refuses every value of the level when a file the script writes, by a
-// redirection or tee with a literal name, is then run: named as a command, or as an
-// argument of a shell, interpreter, wrapper or code-running program (sh s.sh, . ./s.sh,
-// python3 s.py, timeout 5 ./s.sh).
+// writers are programs that write files from their input or from other files.
+var writers = set(`tee dd cp mv install ln sed rsync tar unzip gunzip zcat patch sponge split csplit
+	git curl wget scp sftp truncate touch mkfifo cpio ar`)
+
+// runsWritten refuses every value of the level when it both writes a file (an output
+// redirection other than to /dev/..., or a writer program) and runs a script file (a
+// shell or interpreter given a file, . or source, or a program named by a path).
 func (a *analysis) runsWritten(f *syntax.File) {
-	written := map[string]bool{}
+	writes, runs := "", ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Redirect:
 			switch x.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-				if x.Word != nil {
-					if s, ok := unquoteWord(x.Word); ok {
-						written[path.Clean(s)] = true
-					}
+				if s, ok := unquoteWord(x.Word); !ok || !strings.HasPrefix(path.Clean(s), "/dev/") {
+					writes = "writes " + a.text(x.Word)
 				}
 			}
 		case *syntax.CallExpr:
-			if len(x.Args) > 1 {
-				if prog, ok := unquoteWord(x.Args[0]); ok && path.Base(prog) == "tee" {
-					for _, w := range x.Args[1:] {
-						if s, ok := unquoteWord(w); ok {
-							written[path.Clean(s)] = true
-						}
-					}
-				}
+			if len(x.Args) == 0 {
+				return true
+			}
+			prog, ok := unquoteWord(x.Args[0])
+			if !ok {
+				return true
+			}
+			switch k := kindOf(prog); {
+			case writers[baseName(prog)]:
+				writes = "runs " + prog + ", which writes files"
+			case prog == "." || prog == "source":
+				runs = "runs the script " + prog
+			case strings.Contains(prog, "/"):
+				runs = "runs " + prog
+			case (k == kindShell || k == kindInterp) && hasOperand(x.Args[1:]):
+				runs = "runs " + prog + " with a script operand"
 			}
 		}
 		return true
 	})
-	if len(written) == 0 {
+	if writes == "" || runs == "" {
 		return
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		x, ok := n.(*syntax.CallExpr)
-		if !ok || len(x.Args) == 0 {
+	reason := "the command " + writes + " and " + runs + ": a value written to a file could be run as code from it"
+	for src := range a.pieces {
+		if !a.drop[src] {
+			a.refuse(src, reason)
+		}
+	}
+	for _, srcs := range a.positional {
+		for _, src := range srcs {
+			a.refuse(src, reason)
+		}
+	}
+}
+
+// hasOperand reports whether any word is not an option (a script file, or a -c script's
+// $0): such a shell or interpreter may run a file.
+func hasOperand(ws []*syntax.Word) bool {
+	for _, w := range ws {
+		if s, ok := unquoteWord(w); !ok || !strings.HasPrefix(s, "-") {
 			return true
 		}
-		prog, ok := unquoteWord(x.Args[0])
-		if !ok {
-			return true
-		}
-		words := x.Args[:1]
-		if kindOf(prog) != kindData && !(kindOf(prog) == kindBuiltin && dataBuiltin[prog]) {
-			words = x.Args
-		}
-		for _, w := range words {
-			if s, ok := unquoteWord(w); ok && written[path.Clean(s)] {
-				reason := "the command writes " + path.Clean(s) + " and then runs it, so a value written there would run as code"
-				for src := range a.pieces {
-					if !a.drop[src] {
-						a.refuse(src, reason)
-					}
-				}
-				for _, srcs := range a.positional {
-					for _, src := range srcs {
-						a.refuse(src, reason)
-					}
-				}
-				return false
-			}
-		}
-		return true
-	})
+	}
+	return false
 }
