@@ -536,14 +536,3 @@ var knownOpen = []struct {
 	finding string
 	match   func(diffFailure) bool
 }{}
-
-// openIn matches a failure under one of shells (any when none) whose failing statement
-// on its own contains one of substrs.
-func openIn(shells []string, substrs ...string) func(diffFailure) bool {
-	return func(f diffFailure) bool {
-		if len(shells) > 0 && !slices.Contains(shells, f.shell) || f.culprit == "" {
-			return false
-		}
-		return slices.ContainsFunc(substrs, func(s string) bool { return strings.Contains(f.culprit, s) })
-	}
-}
