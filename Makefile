@@ -206,7 +206,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
-FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule \
+FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/template:FuzzShellDiff core/match:FuzzCompile core/match:FuzzRule \
 	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
@@ -222,6 +222,8 @@ fuzz: ## each fuzz target for FUZZTIME (default 30s); new failing inputs land in
 		echo "== $${t%%:*} $${t##*:} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}; \
 	done
+	@echo "== core/template TestShellDiff long form (every value, generating) for $(FUZZTIME)"
+	$(GO) test -count=1 -timeout 0 -run '^TestShellDiff$$' -v ./core/template -shelldiff.time=$(FUZZTIME)
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.
