@@ -209,7 +209,7 @@ bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 
 FUZZTIME ?= 30s
 # package:target pairs `make fuzz` runs; `go test` runs their committed seed corpora.
-FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/match:FuzzCompile core/match:FuzzRule core/match:FuzzIfRuleShell \
+FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/template:FuzzShellDiff core/match:FuzzCompile core/match:FuzzRule core/match:FuzzIfRuleShell \
 	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
@@ -232,6 +232,8 @@ fuzz: ## each fuzz target for FUZZTIME (default 30s), then $(IFRULE_LINES) if-ru
 	@set -o pipefail; $(GO) test -count=1 -v -run '^(TestInstalledDispatcherFuzz|TestAdaptPayloadFuzz)$$' ./cmd/hookexec -payloadfuzz.long | grep -E 'payloads|findings|^(--- FAIL|FAIL|ok)'
 	@echo "== core/match TestIfRuleShell long form ($(IFRULE_LINES) generated lines under bash)"
 	$(GO) test -count=1 -v -run '^TestIfRuleShell$$' ./core/match -ifrule.lines=$(IFRULE_LINES) -ifrule.seed=$$(date +%s)
+	@echo "== core/template TestShellDiff long form (every value, generating) for $(FUZZTIME)"
+	$(GO) test -count=1 -timeout 0 -run '^TestShellDiff$$' -v ./core/template -shelldiff.time=$(FUZZTIME)
 
 # make install PREFIX=/usr/local DESTDIR=: the shared library (SONAME libhookexec.so.MAJOR and
 # its links), the static library, both headers and a pkg-config file.

@@ -218,7 +218,7 @@ func TestValidateReportsEachRefusedPlaceholder(t *testing.T) {
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [
         {"type": "command", "command": "true"},
-        {"type": "command", "command": "eval $TOOL_NAME; echo ok $FILE_PATH; python3 -c \"print('$SESSION_ID')\""}
+        {"type": "command", "command": "awk $TOOL_NAME; echo ok $FILE_PATH; python3 -c \"print('$SESSION_ID')\""}
       ]}
     ]
   }
@@ -229,7 +229,7 @@ func TestValidateReportsEachRefusedPlaceholder(t *testing.T) {
 	require.Len(t, lines, 3, out.stdout)
 	assert.Contains(t, lines[0], ".gen/settings.json:6")
 	assert.Contains(t, lines[0], "<<tool_name>>")
-	assert.Contains(t, lines[0], "eval")
+	assert.Contains(t, lines[0], "awk")
 	assert.Contains(t, lines[1], ".gen/settings.json:6")
 	assert.Contains(t, lines[1], "<<session_id>>")
 	assert.Contains(t, lines[1], "python3")

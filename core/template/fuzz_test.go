@@ -15,7 +15,7 @@ import (
 
 // FuzzEscapeProperty is the escaper's contract for fuzzed values: in every supported shell
 // context (bare, quoted, inside $(...), assignments, after a heredoc, nested sh -c scripts
-// escaped for both shells, wrappers, find -exec, ...) and in the exec forms, `sh -c` (and
+// escaped for both shells, wrappers, ...) and in the exec forms, `sh -c` (and
 // bash) of the expansion hands the value through unchanged and runs nothing of it (a
 // PWNED file never appears); and a value never arrives as an option: where it would start
 // an argument, Render refuses a value starting with -, and after -- it arrives as it is.

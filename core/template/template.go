@@ -14,7 +14,7 @@
 // exec'd without a shell; CompileArgs compiles an argv that never sees a shell.
 //
 // A placeholder is allowed only where the value provably stays data once the shell has
-// quoted it (eval.go): an argument of a program that is not a shell, interpreter, wrapper
+// quoted it (analysis.go): an argument of a program that is not a shell, interpreter, wrapper
 // or code-reading builtin, a redirection target, an assignment of its own, a case subject,
 // or a literal sh -c script, where it is escaped for both shells. Anywhere else, and in a
 // command the parser cannot read, it is a compile error listing every such placeholder.
@@ -230,7 +230,16 @@ func (a *analysis) err(pieces []piece) error {
 	}
 	list := make(Errors, len(rs))
 	for i, r := range rs {
-		list[i] = &Error{Err: ErrUnsafe, Placeholder: r.p.lit, Offset: r.p.off, Reason: r.reason}
+		// A reason quoting the checked text names each value by its placeholder, not by
+		// the marker that stood for it.
+		reason := markerRE.ReplaceAllStringFunc(r.reason, func(m string) string {
+			src, _ := strconv.Atoi(markerRE.FindStringSubmatch(m)[1])
+			if p, ok := bysrc[src]; ok {
+				return p.lit
+			}
+			return m
+		})
+		list[i] = &Error{Err: ErrUnsafe, Placeholder: r.p.lit, Offset: r.p.off, Reason: reason}
 	}
 	if len(list) == 1 {
 		return list[0]

@@ -357,7 +357,6 @@ var shellCases = []shellCase{
 		expect: func(v string) string { return v + "\x00" + v }},
 	{name: "sh-c-in-sh-c", singleOnly: true, command: `sh -c 'sh -c "printf \"%s\\0\" <<v0>>"'`},
 	{name: "wrapped", singleOnly: true, command: `timeout -s KILL 60 env -i PATH=/usr/bin:/bin nice -n 1 s'h' -ec 'printf "%s\0" <<v0>>'`},
-	{name: "find-exec", singleOnly: true, command: `find . -maxdepth 0 -exec sh -c 'printf "%s\0" <<v0>>' \;`},
 	{name: "positional", singleOnly: true, command: `sh -c 'printf "%s\0" "$1"' sh <<v0>>`},
 }
 
