@@ -205,6 +205,7 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		DecisionObjects:   j.h.cfg.Dialect.DecisionObjects,
 		ContinueAfterTool: j.h.cfg.Dialect.ContinueAfterTool,
 		NestedContext:     j.h.cfg.Dialect == dialect.Claude,
+		ClaudeSchema:      j.h.cfg.Dialect == dialect.Claude,
 		Vocabulary:        j.h.cfg.Dialect.Output,
 		ContextLimit:      j.h.cfg.ContextLimit,
 	})
