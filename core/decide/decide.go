@@ -348,10 +348,11 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		return x.MarshalTo(nil)
 	}
 
+	continueIgnored := ev.ContinueIgnored || in.ClaudeSchema && claudeIgnoresContinue[ev.Name]
 	if c := doc.Get("continue"); c != nil {
 		switch c.Type() {
 		case fastjson.TypeFalse:
-			if ev.ContinueIgnored {
+			if continueIgnored {
 				v.Warnings = append(v.Warnings, "continue:false is ignored on "+ev.Name+" (Claude Code neither blocks nor stops)")
 				break
 			}
@@ -361,7 +362,7 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("output field continue is %s, want true or false; ignored", c.Type()))
 		}
 	}
-	if !ev.ContinueIgnored {
+	if !continueIgnored {
 		v.StopReason, _ = str(doc, "stopReason", "stopReason")
 	}
 	v.SystemMessage, _ = str(doc, "systemMessage", "systemMessage")
@@ -455,6 +456,15 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		// The reference: with "defer", the reason, updatedInput and additionalContext are ignored.
 		v.Reason, v.UpdatedInput, v.AdditionalContext = "", nil, ""
 	}
+}
+
+// claudeIgnoresContinue are the events on which Claude Code 2.1.330 neither stops nor
+// blocks anything for continue:false (live: legacy_continue_false_<event> went on).
+var claudeIgnoresContinue = map[string]bool{
+	"SessionStart": true, "Setup": true, "SubagentStart": true, "MessageDisplay": true,
+	"PermissionRequest": true, "PermissionDenied": true, "PostToolUseFailure": true,
+	"PreCompact": true, "ConfigChange": true, "CwdChanged": true, "FileChanged": true,
+	"WorktreeRemove": true, "PostModelSwitch": true,
 }
 
 // claudeSchema checks the top-level fields of a hook's JSON output against Claude Code

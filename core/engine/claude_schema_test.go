@@ -13,7 +13,8 @@ import (
 // than "approve" or "block", or a field of the wrong type, makes the whole output a hook
 // error (nothing in it counts, exit 2 still blocks with stderr); fields outside the schema
 // are ignored; a reason counts only beside a decision; and on exit 2 the reason is the
-// JSON's only when the JSON itself blocks.
+// JSON's only when the JSON itself blocks. continue:false is ignored on the events where
+// the binary went on (legacy_continue_false_*).
 func TestClaudeReadsOutputThroughItsSchema(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -45,6 +46,11 @@ func TestClaudeReadsOutputThroughItsSchema(t *testing.T) {
 		{name: "exit 2 with an approve takes stderr", event: "PreToolUse", exit: 2, stdout: `{"decision":"approve","reason":"json"}`, stderr: "from stderr", decision: "deny", blocked: true, reason: "from stderr", cont: true},
 		{name: "exit 2 with a permissionDecisionReason but no decision takes stderr", event: "PreToolUse", exit: 2, stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"json"}}`, stderr: "from stderr", decision: "deny", blocked: true, reason: "from stderr", cont: true},
 		{name: "exit 2 with continue false on UserPromptSubmit takes stderr", event: "UserPromptSubmit", exit: 2, stdout: `{"continue":false,"stopReason":"json"}`, stderr: "from stderr", decision: "deny", blocked: true, reason: "from stderr"},
+		{name: "continue false on SessionStart goes on", event: "SessionStart", stdout: `{"continue":false,"stopReason":"halt"}`, decision: "none", cont: true},
+		{name: "continue false on PreCompact does not block it", event: "PreCompact", stdout: `{"continue":false,"stopReason":"halt"}`, decision: "none", cont: true},
+		{name: "continue false on PermissionRequest does not deny", event: "PermissionRequest", stdout: `{"continue":false,"stopReason":"halt"}`, decision: "none", cont: true},
+		{name: "continue false on ConfigChange does not block it", event: "ConfigChange", stdout: `{"continue":false,"stopReason":"halt"}`, decision: "none", cont: true},
+		{name: "continue false on UserPromptSubmit stops", event: "UserPromptSubmit", stdout: `{"continue":false,"stopReason":"halt"}`, decision: "deny", blocked: true, reason: "halt"},
 		{name: "exit 2 with a JSON block takes the JSON's reason", event: "PreToolUse", exit: 2, stdout: `{"decision":"block","reason":"json"}`, stderr: "from stderr", decision: "deny", blocked: true, reason: "json", cont: true},
 		{name: "exit 2 with a JSON deny takes the JSON's reason", event: "PreToolUse", exit: 2, stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json"}}`, stderr: "from stderr", decision: "deny", blocked: true, reason: "json", cont: true},
 	}
