@@ -152,6 +152,11 @@ func legacyVector(sc legacyScenario, events []string, cmd, description string, s
 	if len(skip) > 0 {
 		v["skip"] = skip
 	}
+	if sc.name == "compact" {
+		// Seen in dispatch mode (legacy_continue_false_precompact): open, docs/use-with-agents.md.
+		v["dispatch_difference"] = "Claude Code adds a PreCompact hook's stdout (even its JSON answer) to the compaction prompt " +
+			"as additional instructions; through the dispatcher it gets hookexec's answer instead, which does not carry the hooks' stdout (open)"
+	}
 	for k, x := range sc.v {
 		v[k] = x
 	}
