@@ -66,6 +66,14 @@ type Input struct {
 	// additionalContext (autohand's spelling) is ignored with a warning, as Claude Code
 	// 2.1.330 ignores it (live: thirdparty_python_claude).
 	NestedContext bool
+	// ClaudeSchema reads the output as Claude Code 2.1.330 does (its hook output schema,
+	// checked live by the legacy_* vectors): JSON whose top-level fields do not match the
+	// schema (a decision other than "approve" or "block", a field of the wrong type) is a
+	// hook error and nothing in it counts; fields outside it (a top-level permissionDecision,
+	// updatedInput, modified_args, feedback) are ignored; a reason counts only beside a
+	// decision; and on exit 2 the reason is the JSON's only when the JSON itself blocks,
+	// else stderr.
+	ClaudeSchema bool
 	// Vocabulary is the agent whose words the hook answers in (zero: Claude Code's).
 	Vocabulary Vocabulary
 	// ContextLimit caps a Codex hook's additional context, in approximate tokens
@@ -90,6 +98,9 @@ type Verdict struct {
 	Error        string
 	Warnings     []string
 	Claude       // Claude Code's event-specific output fields (output.go)
+	// stated is what the output's decision fields said, before continue:false turned it
+	// into a block (Claude Code's exit 2 takes the JSON's reason only for the former).
+	stated Decision
 }
 
 // Read interprets one hook's outcome.
@@ -149,6 +160,22 @@ func Read(in Input) Verdict {
 			}
 		} else {
 			v.Output = doc.MarshalTo(nil)
+			if in.ClaudeSchema {
+				if err := claudeSchema(doc); err != nil {
+					doc = nil
+					msg := "output does not match Claude Code's hook output schema (" + err.Error() + "), so nothing in it counts"
+					if in.FailClosed && in.Event.CanBlock {
+						v.Error = msg
+						v.block(in.Event, "hook output invalid and fail_closed is set")
+						return v
+					}
+					if in.ExitCode == 0 {
+						v.Error = msg
+					} else {
+						v.Warnings = append(v.Warnings, msg)
+					}
+				}
+			}
 		}
 	}
 	switch {
@@ -179,7 +206,9 @@ func Read(in Input) Verdict {
 		}
 		if doc != nil {
 			v.apply(in, doc)
-			reason = v.Reason
+			if !in.ClaudeSchema || v.stated == Deny {
+				reason = v.Reason
+			}
 		}
 		if reason == "" {
 			reason = strings.TrimSpace(string(in.Stderr))
@@ -319,10 +348,11 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		return x.MarshalTo(nil)
 	}
 
+	continueIgnored := ev.ContinueIgnored || in.ClaudeSchema && claudeIgnoresContinue[ev.Name]
 	if c := doc.Get("continue"); c != nil {
 		switch c.Type() {
 		case fastjson.TypeFalse:
-			if ev.ContinueIgnored {
+			if continueIgnored {
 				v.Warnings = append(v.Warnings, "continue:false is ignored on "+ev.Name+" (Claude Code neither blocks nor stops)")
 				break
 			}
@@ -332,7 +362,7 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("output field continue is %s, want true or false; ignored", c.Type()))
 		}
 	}
-	if !ev.ContinueIgnored {
+	if !continueIgnored {
 		v.StopReason, _ = str(doc, "stopReason", "stopReason")
 	}
 	v.SystemMessage, _ = str(doc, "systemMessage", "systemMessage")
@@ -345,7 +375,9 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 	if d, ok := str(doc, "decision", "decision"); ok && !strict {
 		decision = v.parseDecision(d, "decision")
 	}
-	if d, ok := str(doc, "permissionDecision", "permissionDecision"); ok && !strict {
+	if d, ok := str(doc, "permissionDecision", "permissionDecision"); ok && in.ClaudeSchema {
+		v.Warnings = append(v.Warnings, "permissionDecision at the top level of the output is ignored (Claude Code reads hookSpecificOutput.permissionDecision)")
+	} else if ok && !strict {
 		v.Warnings = append(v.Warnings, "permissionDecision at the top level of the output belongs in hookSpecificOutput; honoured")
 		decision = max(decision, v.parseDecision(d, "permissionDecision"))
 		if r, ok := str(doc, "permissionDecisionReason", "permissionDecisionReason"); ok && reason == "" {
@@ -379,8 +411,8 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 			v.TerminalSequence = t
 		}
 	}
-	// autohand puts these at the top level.
-	if v.UpdatedInput == nil {
+	// autohand puts these at the top level; Claude Code's schema has no such field.
+	if v.UpdatedInput == nil && !in.ClaudeSchema {
 		v.UpdatedInput = object(doc, "updatedInput", "updatedInput")
 	}
 	if top, ok := str(doc, "additionalContext", "additionalContext"); ok && in.NestedContext {
@@ -388,10 +420,12 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 	} else if v.AdditionalContext == "" {
 		v.AdditionalContext = top
 	}
-	v.ModifiedArgs = object(doc, "modified_args", "modified_args")
+	if !in.ClaudeSchema {
+		v.ModifiedArgs = object(doc, "modified_args", "modified_args")
+	}
 	// AutoAgent's feedback tells the agent what to do about the outcome: context for the
 	// model, and the reason when the hook gives none.
-	if fb, ok := str(doc, "feedback", "feedback"); ok {
+	if fb, ok := str(doc, "feedback", "feedback"); ok && !in.ClaudeSchema {
 		if reason == "" {
 			reason = fb
 		}
@@ -399,6 +433,10 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 			v.AdditionalContext += "\n"
 		}
 		v.AdditionalContext += fb
+	}
+	v.stated = decision
+	if in.ClaudeSchema && decision == None {
+		reason = "" // Claude Code reads a reason only beside a decision
 	}
 	if !v.Continue && ev.CanBlock && ev.Name != "Stop" && ev.Name != "SubagentStop" &&
 		!(in.ContinueAfterTool && ev.Name == "PreToolUse") {
@@ -418,6 +456,50 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		// The reference: with "defer", the reason, updatedInput and additionalContext are ignored.
 		v.Reason, v.UpdatedInput, v.AdditionalContext = "", nil, ""
 	}
+}
+
+// claudeIgnoresContinue are the events on which Claude Code 2.1.330 neither stops nor
+// blocks anything for continue:false (live: legacy_continue_false_<event> went on).
+var claudeIgnoresContinue = map[string]bool{
+	"SessionStart": true, "Setup": true, "SubagentStart": true, "MessageDisplay": true,
+	"PermissionRequest": true, "PermissionDenied": true, "PostToolUseFailure": true,
+	"PreCompact": true, "ConfigChange": true, "CwdChanged": true, "FileChanged": true,
+	"WorktreeRemove": true, "PostModelSwitch": true,
+}
+
+// claudeSchema checks the top-level fields of a hook's JSON output against Claude Code
+// 2.1.330's schema (its zod hookJSONOutput: every field optional, none null, unknown
+// fields allowed); hookSpecificOutput is only checked to be an object.
+func claudeSchema(doc *fastjson.Value) error {
+	var bad error
+	doc.GetObject().Visit(func(key []byte, x *fastjson.Value) {
+		if bad != nil {
+			return
+		}
+		want := ""
+		switch string(key) {
+		case "continue", "suppressOutput":
+			if t := x.Type(); t != fastjson.TypeTrue && t != fastjson.TypeFalse {
+				want = "a boolean"
+			}
+		case "stopReason", "reason", "systemMessage", "terminalSequence":
+			if x.Type() != fastjson.TypeString {
+				want = "a string"
+			}
+		case "decision":
+			if d := string(x.GetStringBytes()); x.Type() != fastjson.TypeString || d != "approve" && d != "block" {
+				bad = fmt.Errorf("decision is %s, want \"approve\" or \"block\"", x)
+			}
+		case "hookSpecificOutput":
+			if x.Type() != fastjson.TypeObject {
+				want = "an object"
+			}
+		}
+		if want != "" {
+			bad = fmt.Errorf("%s is %s, want %s", key, x.Type(), want)
+		}
+	})
+	return bad
 }
 
 func (v *Verdict) parseDecision(s, field string) Decision {

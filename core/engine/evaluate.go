@@ -228,7 +228,7 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 		failure, dropped = mcpAnswer(j.ev.Name, j.h.cfg.OnFailureBlock, &out)
 	}
 	in := decide.Input{Event: j.ev, Failure: failure, FailClosed: j.h.cfg.FailClosed, Blocking: j.h.cfg.Blocking,
-		NestedContext: j.h.cfg.Dialect == dialect.Claude}
+		NestedContext: j.h.cfg.Dialect == dialect.Claude, ClaudeSchema: j.h.cfg.Dialect == dialect.Claude}
 	if failure == "" {
 		whole, over := capped(out.Stdout, MaxDecisionBytes)
 		stdout, unread := stdoutOf(&hr, whole, over, j.spec.OutputCap)

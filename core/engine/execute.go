@@ -220,6 +220,7 @@ func readCommand(cfg *config.Hook, ev event.Info, spelling string, exit int, std
 		DecisionObjects:   cfg.Dialect.DecisionObjects,
 		ContinueAfterTool: cfg.Dialect.ContinueAfterTool,
 		NestedContext:     cfg.Dialect == dialect.Claude,
+		ClaudeSchema:      cfg.Dialect == dialect.Claude,
 		Vocabulary:        cfg.Dialect.Output,
 		ContextLimit:      cfg.ContextLimit,
 	})

@@ -73,6 +73,7 @@ func (j *job) post(ctx context.Context) (HookResult, decide.Verdict) {
 		FailClosed: j.h.cfg.FailClosed,
 
 		NestedContext: j.h.cfg.Dialect == dialect.Claude,
+		ClaudeSchema:  j.h.cfg.Dialect == dialect.Claude,
 	})
 	j.finish(&hr, &v)
 	return hr, v

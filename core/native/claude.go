@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
@@ -115,6 +116,13 @@ func claudeAnswer(r *engine.Result) Answer {
 	if exit2 && out.Continue == nil {
 		return Answer{ExitCode: 2, Stderr: []byte(orText(r.Reason, "blocked by hook") + "\n")}
 	}
+	if len(hs) == 1 && hs["additionalContext"] != nil && out.Continue == nil && out.SystemMessage == "" &&
+		out.Decision == "" && textContext(r) {
+		// Claude Code labels a SessionStart or UserPromptSubmit hook's plain stdout "hook
+		// success" and JSON context "additional context" (live: sessionstart_context through
+		// the dispatcher); plain text keeps the label the hooks' own output gets.
+		return Answer{Stdout: []byte(r.AdditionalContext + "\n")}
+	}
 	if len(hs) > 0 {
 		hs["hookEventName"] = r.Event
 		out.HookSpecific = hs
@@ -129,6 +137,25 @@ func claudeAnswer(r *engine.Result) Answer {
 		return Answer{ExitCode: 1, Stderr: []byte("hookexec: encoding the answer: " + err.Error() + "\n")}
 	}
 	return Answer{Stdout: buf.Bytes()}
+}
+
+// textContext says whether the fire's additional context is exactly the plain stdout of its
+// hooks (none answered in JSON), on the events where Claude Code reads plain stdout as
+// context.
+func textContext(r *engine.Result) bool {
+	if r.Event != "SessionStart" && r.Event != "UserPromptSubmit" {
+		return false
+	}
+	var texts []string
+	for _, h := range r.Hooks {
+		text := strings.TrimSpace(h.Stdout)
+		if h.ExitCode != 0 || h.Error != "" || h.StdoutTruncated || text == "" || strings.HasPrefix(text, "{") ||
+			len(h.Output) > 0 && string(h.Output) != "null" {
+			continue
+		}
+		texts = append(texts, text)
+	}
+	return len(texts) > 0 && strings.Join(texts, "\n") == r.AdditionalContext
 }
 
 func orText(s, def string) string {

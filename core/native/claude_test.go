@@ -85,3 +85,45 @@ func TestLookup(t *testing.T) {
 		"/p/.claude/hookexec-hooks.json", "/h/.claude/settings.json", "/h/.claude/hookexec-hooks.json"}, a.Sources("/p", "/h"))
 	assert.Equal(t, []string{"/p/.claude/settings.local.json", "/p/.claude/settings.json", "/h/.claude/settings.json"}, a.Settings("/p", "/h"))
 }
+
+// A SessionStart or UserPromptSubmit fire whose context is only its hooks' plain stdout is
+// answered in plain text, which Claude Code labels "hook success" as it does the hooks' own
+// (JSON would be labelled "additional context"); anything more needs JSON.
+func TestClaudeAnswerPlainContext(t *testing.T) {
+	t.Parallel()
+	plain := engine.HookResult{Stdout: "branch: main\n"}
+	jsonHook := engine.HookResult{Stdout: `{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "from json"}}`,
+		Output: []byte(`{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "from json"}}`)}
+	for _, tc := range []struct {
+		name  string
+		r     engine.Result
+		plain bool
+	}{
+		{"SessionStart text", engine.Result{Event: "SessionStart", AdditionalContext: "branch: main", Hooks: []engine.HookResult{plain}}, true},
+		{"UserPromptSubmit texts", engine.Result{Event: "UserPromptSubmit", AdditionalContext: "branch: main\nbranch: main",
+			Hooks: []engine.HookResult{plain, plain}}, true},
+		{"text and JSON", engine.Result{Event: "SessionStart", AdditionalContext: "branch: main\nfrom json", Hooks: []engine.HookResult{plain, jsonHook}}, false},
+		{"JSON only", engine.Result{Event: "SessionStart", AdditionalContext: "from json", Hooks: []engine.HookResult{jsonHook}}, false},
+		{"text and a system message", engine.Result{Event: "SessionStart", AdditionalContext: "branch: main", SystemMessage: "hi", Hooks: []engine.HookResult{plain}}, false},
+		{"text and a title", engine.Result{Event: "UserPromptSubmit", AdditionalContext: "branch: main", SessionTitle: "T", Hooks: []engine.HookResult{plain}}, false},
+		{"text on another event", engine.Result{Event: "PostToolUse", AdditionalContext: "branch: main", Hooks: []engine.HookResult{plain}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.r
+			r.Decision, r.Continue = "none", true
+			ans := claudeAnswer(&r)
+			require.Equal(t, 0, ans.ExitCode)
+			if tc.plain {
+				require.Equal(t, r.AdditionalContext+"\n", string(ans.Stdout))
+				return
+			}
+			var out struct {
+				HookSpecificOutput struct {
+					AdditionalContext string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			require.NoError(t, json.Unmarshal(ans.Stdout, &out), string(ans.Stdout))
+			require.Equal(t, r.AdditionalContext, out.HookSpecificOutput.AdditionalContext)
+		})
+	}
+}

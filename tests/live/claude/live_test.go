@@ -55,6 +55,7 @@ var agent = suite.Agent{
 	PayloadFields: "payload_fields.json",
 	Normalize:     normalize,
 	Vars:          vars,
+	Generated:     generated,
 }
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -304,6 +305,45 @@ func contentText(raw json.RawMessage) string {
 		parts = append(parts, b.Text)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// hookLine starts a hook's output in the system prompt ("SessionStart:startup hook success:
+// …", "UserPromptSubmit hook additional context: …").
+var hookLine = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9:_|*.-]* hook [a-z ]+: `)
+
+// HookTexts returns what hooks put in the system prompt of the main conversation's last
+// request (Claude Code 2.1.330 puts SessionStart and UserPromptSubmit context there, each
+// block labelled by how the hook gave it), one entry per block, in order.
+func (a *Anthropic) HookTexts() []string {
+	reqs := a.MainRequests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var req struct {
+		System json.RawMessage `json:"system"`
+	}
+	_ = json.Unmarshal(reqs[len(reqs)-1].Body, &req)
+	var out []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.Join(cur, "\n"))
+			cur = nil
+		}
+	}
+	for _, line := range strings.Split(contentText(req.System), "\n") {
+		switch {
+		case hookLine.MatchString(line):
+			flush()
+			cur = []string{line}
+		case line == "":
+			flush()
+		case cur != nil:
+			cur = append(cur, line)
+		}
+	}
+	flush()
+	return out
 }
 
 // UserTexts returns every text the main conversation's last request carries in user

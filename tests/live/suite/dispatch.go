@@ -46,10 +46,14 @@ type Outcome struct {
 	Fires       []string // "Event ran:a,b", sorted
 	ToolResults map[string]string
 	UserTexts   []string
+	HookTexts   []string // what hooks put in the system prompt (Claude Code)
 }
 
 // userTexter is a fake API that can list the texts of the conversation's user messages.
 type userTexter interface{ UserTexts() []string }
+
+// hookTexter is a fake API that can list what hooks put in the system prompt.
+type hookTexter interface{ HookTexts() []string }
 
 // Values that differ between any two runs: ids, and the temp tree as agents spell it in
 // their own paths (every character but letters and digits as "-"); and the names of the
@@ -90,6 +94,11 @@ func OutcomeOf(tree livetest.Tree, run Run) Outcome {
 	if ut, ok := run.Model.(userTexter); ok {
 		for _, t := range ut.UserTexts() {
 			o.UserTexts = append(o.UserTexts, NormalizeText(tree, t))
+		}
+	}
+	if ht, ok := run.Model.(hookTexter); ok {
+		for _, t := range ht.HookTexts() {
+			o.HookTexts = append(o.HookTexts, NormalizeText(tree, t))
 		}
 	}
 	return o
@@ -183,6 +192,7 @@ func runDispatchVector(t *testing.T, path string) ([]string, string) {
 	dispatched := OutcomeOf(tree, r)
 	if testing.Verbose() {
 		t.Logf("dispatched stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		t.Logf("hook texts of the system prompt:\n  native     %q\n  dispatched %q", native.HookTexts, dispatched.HookTexts)
 		for _, e := range r.Log {
 			t.Logf("dispatched log %s: %q", e.Name, e.Stdin)
 		}
@@ -227,6 +237,9 @@ func diffOutcomes(native, dispatched Outcome, v Vector) []string {
 	}
 	if !reflect.DeepEqual(native.UserTexts, dispatched.UserTexts) && v.Skip["context"] == "" {
 		problems = append(problems, fmt.Sprintf("dispatch: texts the model got:\n    native     %q\n    dispatched %q", native.UserTexts, dispatched.UserTexts))
+	}
+	if !reflect.DeepEqual(native.HookTexts, dispatched.HookTexts) && v.Skip["context"] == "" {
+		problems = append(problems, fmt.Sprintf("dispatch: what hooks put in the system prompt:\n    native     %q\n    dispatched %q", native.HookTexts, dispatched.HookTexts))
 	}
 	return problems
 }

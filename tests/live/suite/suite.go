@@ -176,7 +176,13 @@ type Agent struct {
 	// Vars are extra substitutions for a vector, given its text ("$MCP" → a helper the
 	// suite built; nil: none); an error wrapping ErrSkip skips the vector.
 	Vars func(raw []byte) (map[string]string, error)
+	// Generated are vectors built by code rather than written in vectors/ (a table of
+	// cases), by name; they run, filter and report exactly as the files do (nil: none).
+	Generated func() (map[string][]byte, error)
 }
+
+// generatedPrefix marks a generated vector where a vector's path is expected.
+const generatedPrefix = "generated:"
 
 // ErrSkip, wrapped in an error of Agent.Command or Agent.Vars, skips the vector with that error's text
 // (what the vector needs cannot be had on this machine).
@@ -191,6 +197,8 @@ type suiteState struct {
 	daemon   *daemon
 	report   livetest.Report
 	fields   fieldSet
+	// generated are the Agent's generated vectors, by generatedPrefix + name.
+	generated map[string][]byte
 }
 
 var state *suiteState
@@ -225,7 +233,18 @@ func Main(m *testing.M, a Agent) {
 		fmt.Fprintf(os.Stderr, "tests/live/%s: %v\n", a.Name, err)
 		os.Exit(1)
 	}
-	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec}
+	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec, generated: map[string][]byte{}}
+	if a.Generated != nil {
+		vectors, err := a.Generated()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "tests/live/%s: generated vectors: %v\n", a.Name, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+		for name, raw := range vectors {
+			state.generated[generatedPrefix+name] = raw
+		}
+	}
 	if DispatchMode() {
 		if state.daemon, err = startDaemon(dir); err != nil {
 			fmt.Fprintf(os.Stderr, "tests/live/%s: dispatch mode: %v\n", a.Name, err)
@@ -287,6 +306,12 @@ func Test(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no vectors: %v", err)
 	}
+	generated := make([]string, 0, len(state.generated))
+	for path := range state.generated {
+		generated = append(generated, path)
+	}
+	sort.Strings(generated)
+	paths = append(paths, generated...)
 	only := os.Getenv("HOOKEXEC_LIVE_ONLY")
 	// A few at a time: each runs an agent process; more only queues on the shared cores.
 	n := state.a.Parallel
@@ -298,7 +323,7 @@ func Test(t *testing.T) {
 	}
 	sem := make(chan struct{}, n)
 	for _, path := range paths {
-		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		name := strings.TrimPrefix(strings.TrimSuffix(filepath.Base(path), ".json"), generatedPrefix)
 		if only != "" && !strings.Contains(name, only) {
 			continue
 		}
@@ -330,12 +355,15 @@ func fullRun() bool {
 	return flagValue("test.skip") == ""
 }
 
-// loadVector reads a vector, makes its tree, starts its HTTP server and substitutes $PROJECT,
-// $HOME, $ROOT, $REC and $HTTP.
+// loadVector reads a vector (a file, or a generated one), makes its tree, starts its HTTP
+// server and substitutes $PROJECT, $HOME, $ROOT, $REC and $HTTP.
 func loadVector(t *testing.T, path string) (Vector, livetest.Tree) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	raw, ok := state.generated[path]
+	if !ok {
+		var err error
+		if raw, err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var v Vector
 	if err := json.Unmarshal(raw, &v); err != nil {

@@ -7,6 +7,8 @@
 //     error is true): what an mcp_tool hook said, JSON output or plain text.
 //   - echo {text}: returns "echo: " + text: a tool for the scripted model to call, so a
 //     PreToolUse hook can match mcp__<server>__echo.
+//   - store {data}: takes any JSON value (a free-form argument, which lets the model send
+//     a value nested as deep as it likes) and says how many bytes it got.
 //
 // With -log FILE every call is appended to FILE as one JSON line {"side", "tool",
 // "arguments"}, side being $HOOKEXEC_LIVE_MCP_SIDE (hookexec's evaluator sets it; Claude
@@ -30,6 +32,10 @@ type answerIn struct {
 
 type echoIn struct {
 	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+type storeIn struct {
+	Data any `json:"data" jsonschema:"any JSON value"`
 }
 
 func main() {
@@ -59,6 +65,12 @@ func main() {
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			logCall("echo", in)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "store", Description: "Stores any JSON value."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in storeIn) (*mcp.CallToolResult, any, error) {
+			logCall("store", in)
+			data, _ := json.Marshal(in.Data)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("stored %d bytes", len(data))}}}, nil, nil
 		})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpserver:", err)
