@@ -51,6 +51,11 @@ func (s *scenario) prompt(bin, session string) string {
 	b, _ := json.Marshal(map[string]any{"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": s.project, "prompt": "hi"})
 	out := s.hookWith(bin, string(b))
 	require.Equal(s.t, 0, out.code, out.stderr)
+	// Context that is only a hook's plain stdout is answered in plain text, as Claude Code
+	// labels it natively (TestClaudeAnswerPlainContext); JSON context as JSON.
+	if !strings.HasPrefix(out.stdout, "{") {
+		return strings.TrimSuffix(out.stdout, "\n")
+	}
 	var r struct {
 		HookSpecificOutput struct{ AdditionalContext string }
 	}
