@@ -81,6 +81,15 @@ func TestTemplateValueNeverDecides(t *testing.T) {
 	}
 }
 
+// forgedDropped is what the rule drops of the forged answer in a profile's files: Claude
+// Code's schema has no top-level modified_args, so a claude file's is ignored before the rule.
+func forgedDropped(profile string) string {
+	if profile == "claude" {
+		return "allow, updatedInput"
+	}
+	return "allow, updatedInput, modified_args"
+}
+
 // requireRestrictWarning checks that the result names the hook, the rule and what was dropped.
 func requireRestrictWarning(t *testing.T, r *Result, id, dropped string) {
 	t.Helper()
@@ -171,7 +180,7 @@ func TestTemplateValueInEvaluatedHooks(t *testing.T) {
 			require.Equal(t, "none", r.Decision)
 			require.Nil(t, r.UpdatedInput)
 			require.Nil(t, r.Hooks[0].Output)
-			requireRestrictWarning(t, r, r.Hooks[0].ID, "allow, updatedInput, modified_args")
+			requireRestrictWarning(t, r, r.Hooks[0].ID, forgedDropped(tt.profile))
 		})
 	}
 }
@@ -249,7 +258,7 @@ func TestTemplateValueThroughTheEnvironment(t *testing.T) {
 			require.Equal(t, "none", r.Decision)
 			require.Nil(t, r.UpdatedInput)
 			require.Nil(t, r.Hooks[0].Output)
-			requireRestrictWarning(t, r, r.Hooks[0].ID, "allow, updatedInput, modified_args")
+			requireRestrictWarning(t, r, r.Hooks[0].ID, forgedDropped(s.profile))
 		})
 	}
 	for _, profile := range []string{"mycode", "", "claude"} {
