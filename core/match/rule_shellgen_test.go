@@ -147,6 +147,22 @@ var holeShapes = []string{
 	"read v < <(printf 'a[\\x24(rm -rf x)]'); let v",
 	"f() { (( $1 )); }; f \"$(printf 'a[\\x24(rm -rf x)]')\"",
 	"for v in \"$(printf 'a[\\x24(rm -rf x)]')\"; do (( v )); done",
+	// a variable name built at run time, given to a builtin that takes a name (bash
+	// evaluates its subscript as arithmetic), a trap action and BASH_ENV/ENV the line makes
+	"x=\\$; y=\"a[$x(rm z)]\"; test -v \"$y\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; [[ -v $y ]]",
+	"x=\\$; y=\"a[$x(rm z)]\"; read \"$y\" <<< q",
+	"x=\\$; y=\"a[$x(rm z)]\"; printf -v \"$y\" q",
+	"x=\\$; y=\"a[$x(rm z)]\"; declare \"$y=1\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; declare -n r=\"$y\"; : \"$r\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; f(){ local \"$y=1\"; }; f",
+	"trap \"$(echo rm z)\" EXIT",
+	"trap \"$(printf 'rm z')\" EXIT",
+	"echo 'rm z' > s; BASH_ENV=s bash -c :",
+	"echo 'rm z' > s; export BASH_ENV=s; bash -c :",
+	"echo 'rm z' > s; declare -x BASH_ENV=s; bash -c :",
+	"echo 'rm z' > s; printf -v BASH_ENV s; export BASH_ENV; bash -c :",
+	"echo 'rm z' > s; ENV=s sh -i <<< ''",
 }
 
 // line makes one complete Bash line.
