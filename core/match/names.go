@@ -96,8 +96,8 @@ func (in *lineInfo) names(c simpleCommand) {
 		if !in.knownName(target, dyn[i] && (!hasValue || strings.Contains(target, substitution))) {
 			return // read "$y", builtin declare "$y=1"
 		}
-		if hasValue && codeVariables[nameOf(target)] || nameref && hasValue && !in.knownName(value, dyn[i]) {
-			in.unknown = true // builtin export BASH_ENV=s (a script this does not read); declare -n r="$y"
+		if hasValue && codeVariables[nameOf(target)] || nameref && (!hasValue || !in.knownName(value, dyn[i])) {
+			in.unknown = true // builtin export BASH_ENV=s (a script this does not read); declare -n r="$y"; declare -n r
 			return
 		}
 	}
@@ -122,7 +122,8 @@ func nameOf(s string) string {
 
 // testNames makes the line unknown when test or [ may be given -v or -R with a name
 // only known at run time: either operator is written and some word is only known at run
-// time, or the operator itself is (test "$op" "$y").
+// time, or the operator itself may be (test "$op" "$y": a word only known at run time
+// that is not the last and is not followed by a binary operator).
 func (in *lineInfo) testNames(args []string, dyn []bool) {
 	if n := len(args); n > 0 && args[n-1] == "]" {
 		args, dyn = args[:n-1], dyn[:n-1]
@@ -131,7 +132,7 @@ func (in *lineInfo) testNames(args []string, dyn []bool) {
 	for i, a := range args {
 		operator = operator || !dyn[i] && (a == "-v" || a == "-R")
 		unknownWord = unknownWord || dyn[i]
-		if dyn[i] && i+1 < len(args) {
+		if dyn[i] && i+1 < len(args) && (dyn[i+1] || !testBinary[args[i+1]]) {
 			operator = true // a unary operator only known at run time
 		}
 	}
@@ -140,20 +141,28 @@ func (in *lineInfo) testNames(args []string, dyn []bool) {
 	}
 }
 
+// testBinary are test's binary operators: the word before one is an operand.
+var testBinary = map[string]bool{"=": true, "==": true, "!=": true, "<": true, ">": true, "-eq": true, "-ne": true,
+	"-lt": true, "-le": true, "-gt": true, "-ge": true, "-nt": true, "-ot": true, "-ef": true}
+
 // declared makes the line unknown when a declaration (declare, local, export, ...) is
 // given a name only known at run time ("$y=1"), declare -n a target only known at run
-// time or naming a variable whose value bash runs, or a value for BASH_ENV or ENV that
+// time, naming a variable whose value bash runs, or none (declare -n r; r="$y" sets it), or a value for BASH_ENV or ENV that
 // is not a literal path (a literal path is a script file the line runs: scripts.go).
 func (in *lineInfo) declared(d *syntax.DeclClause) {
-	nameref := false
+	nameref := d.Variant != nil && d.Variant.Value == "nameref"
 	for _, a := range d.Args {
+		if a.Naked && a.Value == nil && nameref {
+			in.unknown = true // declare -n r; r="$y": the target is set later
+			return
+		}
 		if a.Naked && a.Value != nil {
 			s, dyn, _ := wordValue(a.Value)
 			switch {
 			case !dyn && (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")):
 				nameref = nameref || strings.HasPrefix(s, "-") && strings.Contains(s, "n")
-			case dyn:
-				in.unknown = true // declare "$y=1", export "$y"
+			case dyn, nameref:
+				in.unknown = true // declare "$y=1", export "$y"; declare -n r; r="$y"
 				return
 			}
 			continue
