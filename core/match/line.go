@@ -141,14 +141,22 @@ func (in *lineInfo) read(line string, depth int) bool {
 		}
 		in.evaluates = in.evaluates || evaluation(n)
 		in.fed = in.fed || feeds(n)
+		in.arithmeticNames(n) // names.go
 		switch x := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
 				in.call(call, x.Redirs, depth)
 			}
 		case *syntax.DeclClause: // declare x='a[$(rm y)]': a value bash may read as code later
+			in.declared(x)
 			for _, a := range x.Args {
 				in.assigned(a, depth)
+			}
+		case *syntax.UnaryTest: // [[ -v $y ]]
+			if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar) {
+				if _, dyn, _ := wordValue(w); dyn {
+					in.unknown = true
+				}
 			}
 		}
 		return true // and on into $(), <(), here-documents, function bodies
@@ -275,9 +283,15 @@ func (in *lineInfo) assigned(a *syntax.Assign, depth int) {
 	if a.Name != nil && a.Name.Value == "PATH" {
 		in.files.path = true
 	}
+	if a.Name != nil && scriptVariables[a.Name.Value] && (a.Append || a.Index != nil || a.Array != nil) {
+		in.unknown = true // BASH_ENV+=s: a value this does not know
+	}
 	if a.Value != nil {
 		s, dyn, _ := wordValue(a.Value)
 		in.fed = in.fed || feedsWord(a.Value)
+		if a.Name != nil && scriptVariables[a.Name.Value] && !dyn && s != "" {
+			in.files.ran(s, 0) // BASH_ENV=s bash -c :: a script file, which the line may write
+		}
 		switch {
 		case !dyn:
 			in.maybeScript(s, depth)
@@ -302,6 +316,9 @@ func (in *lineInfo) assigned(a *syntax.Assign, depth int) {
 // time makes the line unknown.
 var codeVariables = map[string]bool{"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true, "PS1": true,
 	"PS2": true, "PS3": true, "PS4": true}
+
+// scriptVariables name a script file a shell runs at start: bash's BASH_ENV, sh's ENV.
+var scriptVariables = map[string]bool{"BASH_ENV": true, "ENV": true}
 
 // add adds one simple command and what it runs.
 func (in *lineInfo) add(c simpleCommand, depth int) {
@@ -339,6 +356,7 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 		name = base
 	}
 	args, dyn := c.words[1:], c.dynamic[1:]
+	in.names(c) // names.go
 	switch {
 	case isShell(name):
 		in.shell(c, depth)
@@ -355,7 +373,11 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 			in.unknownProgram(c, depth) // -C 'rm x': a callback
 		}
 	case name == "trap":
-		for _, a := range args {
+		for i, a := range args {
+			if dyn[i] {
+				in.unknown = true // trap "$(echo rm x)" EXIT: code only known at run time
+				return
+			}
 			in.maybeScript(a, depth) // the action runs at the signal
 		}
 	case name == "alias" || name == "unalias":

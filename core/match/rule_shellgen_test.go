@@ -147,6 +147,22 @@ var holeShapes = []string{
 	"read v < <(printf 'a[\\x24(rm -rf x)]'); let v",
 	"f() { (( $1 )); }; f \"$(printf 'a[\\x24(rm -rf x)]')\"",
 	"for v in \"$(printf 'a[\\x24(rm -rf x)]')\"; do (( v )); done",
+	// a variable name built at run time, given to a builtin that takes a name (bash
+	// evaluates its subscript as arithmetic), a trap action and BASH_ENV/ENV the line makes
+	"x=\\$; y=\"a[$x(rm z)]\"; test -v \"$y\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; [[ -v $y ]]",
+	"x=\\$; y=\"a[$x(rm z)]\"; read \"$y\" <<< q",
+	"x=\\$; y=\"a[$x(rm z)]\"; printf -v \"$y\" q",
+	"x=\\$; y=\"a[$x(rm z)]\"; declare \"$y=1\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; declare -n r=\"$y\"; : \"$r\"",
+	"x=\\$; y=\"a[$x(rm z)]\"; f(){ local \"$y=1\"; }; f",
+	"trap \"$(echo rm z)\" EXIT",
+	"trap \"$(printf 'rm z')\" EXIT",
+	"echo 'rm z' > s; BASH_ENV=s bash -c :",
+	"echo 'rm z' > s; export BASH_ENV=s; bash -c :",
+	"echo 'rm z' > s; declare -x BASH_ENV=s; bash -c :",
+	"echo 'rm z' > s; printf -v BASH_ENV s; export BASH_ENV; bash -c :",
+	"echo 'rm z' > s; ENV=s sh -i <<< ''",
 }
 
 // line makes one complete Bash line.
@@ -162,7 +178,7 @@ func (c *choices) list() string {
 	}
 	c.depth++
 	defer func() { c.depth-- }()
-	switch c.n(8) {
+	switch c.n(10) {
 	case 0, 1:
 		return c.simple()
 	case 2:
@@ -176,8 +192,50 @@ func (c *choices) list() string {
 		return c.substituted(c.list())
 	case 6:
 		return c.decoy() + c.pick("; ", " && ", " | ") + c.list()
+	case 7:
+		return c.named(c.list())
+	case 8:
+		return c.hidden(c.list())
 	}
 	return holeShapes[c.n(len(holeShapes))]
+}
+
+// named runs a line from a subscript that bash evaluates when a builtin is given the
+// variable name holding it: the name is built at run time, so the line never spells
+// $( before the code.
+func (c *choices) named(s string) string {
+	var y string
+	if strings.ContainsAny(s, "]\n") {
+		s = c.target()
+		if strings.ContainsAny(s, "]\n") {
+			s = "rm -rf x"
+		}
+	}
+	if strings.ContainsAny(s, "\"\\`$") {
+		y = "y=$(printf 'a[\\x24(%s)]' " + shellQuote(s) + "); "
+	} else {
+		y = c.pick("x=\\$; ", "x='$'; ") + "y=\"a[$x(" + s + ")]\"; "
+	}
+	return y + c.pick(`test -v "$y"`, `[ -v "$y" ]`, `[[ -v $y ]]`, `read "$y" <<< q`, `printf -v "$y" q`,
+		`declare "$y=1"`, `typeset "$y=1"`, `declare -n r="$y"; : "$r"`, `f(){ local "$y=1"; }; f`, `unset "$y"`,
+		`export "$y=1"`, `readonly "$y=1"`, `mapfile -t "$y" <<< q`, `sleep 0 & wait -p "$y"`, `getopts a "$y"`,
+		`let "$y"`, `(( $y ))`, `echo $(( $y ))`, `builtin declare "$y=1"`, `o=-v; printf "$o" "$y" q`,
+		`[[ -R $y ]]`, `declare -n r; r="$y"; : "$r"`)
+}
+
+// hidden runs a line as code bash reads from a place the line fills at run time: a trap
+// action made by a substitution, or a script file the line writes and names in BASH_ENV
+// or ENV.
+func (c *choices) hidden(s string) string {
+	sq := shellQuote(s)
+	if c.n(2) == 0 {
+		return c.pick("trap ", "trap -- ") + "\"$(printf '%s' " + sq + ")\" " + c.pick("EXIT", "ERR; false", "EXIT; exit 0")
+	}
+	return c.pick("printf '%s\\n' "+sq+" > s", "cat > s <<'EOF_S'\n"+s+"\nEOF_S") + "; " +
+		c.pick("BASH_ENV=s bash -c :", "export BASH_ENV=s; bash -c :", "declare -x BASH_ENV=s; bash -c :",
+			"printf -v BASH_ENV s; export BASH_ENV; bash -c :", "env BASH_ENV=./s bash -c :",
+			"BASH_ENV=$(echo s) bash -c :", "read BASH_ENV <<< s; export BASH_ENV; bash -c :",
+			"ENV=s sh -i <<< ''", "export ENV=s; sh -i <<< ''", "BASH_ENV=s bash -c : < /dev/null")
 }
 
 // compound puts a line inside one of bash's compound commands.

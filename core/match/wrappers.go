@@ -149,6 +149,9 @@ func (in *lineInfo) wrapped(w wrapper, c simpleCommand, depth int) (ran bool) {
 		if w.assignments && isAssignment(a) {
 			variable, value, _ := strings.Cut(a, "=")
 			in.files.path = in.files.path || variable == "PATH"
+			if scriptVariables[variable] && value != "" {
+				in.files.ran(value, 1) // env BASH_ENV=s bash -c :
+			}
 			in.maybeScript(value, depth) // GIT_SSH_COMMAND='rm x' and the like
 			continue
 		}
