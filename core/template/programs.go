@@ -55,9 +55,9 @@ func (a *analysis) codeOptions(name string, ws []arg) {
 		for _, o := range opts {
 			switch {
 			case ws[i].literal && text == o && i+1 < len(ws):
-				a.denyArgs(ws[i+1:i+2], "it is the value of "+name+" "+o+", which runs a command")
+				a.denyArgs(ws[i+1:i+2], "it is the value of "+name+" "+o+", which may run it as a command or read the file it names")
 			case strings.HasPrefix(text, o+"=") || (len(o) == 2 && len(text) > 2 && strings.HasPrefix(text, o)):
-				a.denyArgs(ws[i:i+1], "it is the value of "+name+" "+o+", which runs a command")
+				a.denyArgs(ws[i:i+1], "it is the value of "+name+" "+o+", which may run it as a command or read the file it names")
 			}
 		}
 	}
