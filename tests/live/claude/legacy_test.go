@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -120,7 +121,7 @@ func legacyVectors() (map[string][]byte, error) {
 				if a.flow {
 					name = "legacy_" + a.name + "_" + strings.ToLower(evs[0])
 				}
-				raw, err := legacyVector(sc, evs, cmd, fmt.Sprintf("A hook printing %s on %s (generated: legacy_test.go).", answer, strings.Join(evs, ", ")), legacySkips(a.name, name))
+				raw, err := legacyVector(sc, name, evs, cmd, fmt.Sprintf("A hook printing %s on %s (generated: legacy_test.go).", answer, strings.Join(evs, ", ")), legacySkips(a.name, name))
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", name, err)
 				}
@@ -147,15 +148,34 @@ func legacySkips(answer, name string) map[string]string {
 	return skip
 }
 
-func legacyVector(sc legacyScenario, events []string, cmd, description string, skip map[string]string) ([]byte, error) {
+// legacyDispatchDifference is the documented difference (docs/use-with-agents.md) a legacy
+// vector shows through hookexec install, found in dispatch mode; "" for none.
+func legacyDispatchDifference(scenario, name string) string {
+	switch {
+	case scenario == "compact":
+		// Seen in dispatch mode (legacy_continue_false_precompact).
+		return "Claude Code adds a PreCompact hook's stdout (even its JSON answer) to the compaction prompt " +
+			"as additional instructions; through the dispatcher it gets hookexec's answer instead, which does not carry the hooks' stdout (open)"
+	case scenario == "worktree" && slices.Contains([]string{"allow", "ask", "deny", "maybe"}, strings.TrimSuffix(strings.TrimPrefix(name, "legacy_decision_"), "_worktree")):
+		// Seen in the CI run of issue 25's stop: allow, ask, deny and an unknown value.
+		return "Claude Code keeps the worktree when a WorktreeRemove hook's output fails its schema (a decision other than " +
+			"approve or block); through the dispatcher hookexec reads that output as a non-blocking error and its answer does " +
+			"not carry the failure, so the worktree is removed (open)"
+	case name == "legacy_decision_block_stop":
+		// Seen in the CI run of issue 25's stop: 9 feedbacks natively, 8 dispatched, before the subagent's notification.
+		return "a Stop hook that blocks every time is shown to the model one time fewer through the dispatcher before the " +
+			"subagent's notification arrives: probably the daemon's Stop cap (docs/daemon.md) counting beside Claude Code's own loop guard (open)"
+	}
+	return ""
+}
+
+func legacyVector(sc legacyScenario, name string, events []string, cmd, description string, skip map[string]string) ([]byte, error) {
 	v := map[string]any{"description": description}
 	if len(skip) > 0 {
 		v["skip"] = skip
 	}
-	if sc.name == "compact" {
-		// Seen in dispatch mode (legacy_continue_false_precompact): open, docs/use-with-agents.md.
-		v["dispatch_difference"] = "Claude Code adds a PreCompact hook's stdout (even its JSON answer) to the compaction prompt " +
-			"as additional instructions; through the dispatcher it gets hookexec's answer instead, which does not carry the hooks' stdout (open)"
+	if d := legacyDispatchDifference(sc.name, name); d != "" {
+		v["dispatch_difference"] = d
 	}
 	for k, x := range sc.v {
 		v[k] = x
