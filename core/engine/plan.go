@@ -28,6 +28,7 @@ type hook struct {
 	event    event.Info
 	approval *trust.Gate   // set when the hook runs only once approved (trust "project")
 	proc     *persist.Hook // a persistent hook's process; nil for one-shot hooks
+	envRead  envReads      // which payload-filled variables its definition reads (valuefed.go)
 }
 
 // git reports whether the hook is one of AutoAgent's git built-ins.

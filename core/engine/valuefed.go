@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/dialect"
@@ -74,26 +75,44 @@ var envDump = regexp.MustCompile("(?:^|[;&|(`{\n]|\\$\\()\\s*(?:env|printenv|set
 // script or program the command runs reads of its environment is its author's code, as
 // stdin is.
 func (h *hook) envValues(env []string) []string {
-	text := h.cfg.Command + "\n" + strings.Join(h.cfg.Args, "\n")
-	if h.cfg.Cmd != nil {
-		text += "\n" + h.cfg.Cmd.Source()
-	}
-	for _, kv := range h.cfg.Headers {
-		text += "\n" + kv[1] // an http hook's header sends the value to its server
-	}
-	mentioned := map[string]bool{}
-	for _, w := range envName.FindAllString(text, -1) {
-		mentioned[w] = valueEnv[w]
-	}
-	all := envDump.MatchString(text)
+	r := h.envReads()
 	var out []string
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if valueEnv[name] && (all || mentioned[name]) && !slices.Contains(out, name) && !ownEnv(h.cfg.Env, name) {
+		if valueEnv[name] && (r.all || r.mentioned[name]) && !slices.Contains(out, name) && !ownEnv(h.cfg.Env, name) {
 			out = append(out, name)
 		}
 	}
 	return out
+}
+
+// envReads is what a hook's definition reads of the payload-filled variables, found once
+// (its definition does not change) rather than at every fire.
+type envReads struct {
+	once      sync.Once
+	mentioned map[string]bool // the payload-filled variables it names
+	all       bool            // it reads the whole environment
+}
+
+func (h *hook) envReads() *envReads {
+	r := &h.envRead
+	r.once.Do(func() {
+		text := h.cfg.Command + "\n" + strings.Join(h.cfg.Args, "\n")
+		if h.cfg.Cmd != nil {
+			text += "\n" + h.cfg.Cmd.Source()
+		}
+		for _, kv := range h.cfg.Headers {
+			text += "\n" + kv[1] // an http hook's header sends the value to its server
+		}
+		r.mentioned = map[string]bool{}
+		for _, w := range envName.FindAllString(text, -1) {
+			if valueEnv[w] {
+				r.mentioned[w] = true
+			}
+		}
+		r.all = envDump.MatchString(text)
+	})
+	return r
 }
 
 // ownEnv reports whether the hook's own env sets name.
