@@ -24,6 +24,7 @@ var commandOptions = map[string][]string{
 	// configuration that sets any option.
 	"curl": {"-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--data-raw", "--json", "-F",
 		"--form", "-T", "--upload-file", "-K", "--config", "-b", "--cookie", "-H", "--header"},
+	"rg":   {"--pre"},
 	"wget": {"--post-file", "--body-file", "-i", "--input-file", "-e", "--execute", "--config", "--use-askpass"},
 }
 

@@ -206,6 +206,9 @@ var issue25Holes = []struct {
 	{`zip -TT <<x>> a.zip f`, "zip -TT", ""},
 	{`zip --unzip-command=<<x>> a.zip f`, "zip --unzip-command", ""},
 	{`sort --compress-program=<<x>> f`, "sort --compress-program", ""},
+	// ripgrep runs --pre's command on every file it searches (the lead's attack before stop).
+	{`rg --pre <<x>> foo .`, "rg --pre", ""},
+	{`rg --pre=<<x>> foo .`, "rg --pre", ""},
 	{`ssh -o ProxyCommand=<<x>> h`, "ssh", ""},
 	{`scp -oProxyCommand=<<x>> a h:b`, "scp -o", ""},
 	{`tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=<<x>> f`, "tar --checkpoint-action", ""},
