@@ -37,7 +37,7 @@ func child(path string) int {
 	dir, _ := os.MkdirTemp("", "audit-child")
 	defer os.RemoveAll(dir)
 	e, err := engine.Open(engine.Options{Profile: "claude", ProjectDir: dir, Home: dir, Sources: []string{},
-		Config: []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}`),
+		Config:   []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}`),
 		AuditLog: path, AuditMaxBytes: max})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -81,9 +81,7 @@ func TestConcurrentProcessesKeepOneChain(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	rep, err := audit.Verify(path, audit.VerifyOptions{})
-	require.NoError(t, err)
-	require.Nil(t, rep.Problem)
+	rep := verifyOK(t, path)
 	assert.EqualValues(t, procs*each, rep.Fires)
 	assert.Zero(t, rep.Dropped)
 	assert.Greater(t, len(rep.Files), 3, "rotated across processes")
@@ -153,9 +151,7 @@ func TestConcurrentEnginesInOneProcess(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	rep, err := audit.Verify(path, audit.VerifyOptions{})
-	require.NoError(t, err)
-	require.Nil(t, rep.Problem)
+	rep := verifyOK(t, path)
 	assert.EqualValues(t, engines*each, rep.Fires)
 	assert.Greater(t, len(rep.Files), 1)
 }
@@ -229,9 +225,7 @@ func TestTornTailIsCutAndRecorded(t *testing.T) {
 	_, err = e.Fire("PreToolUse", []byte(fires[1].payload))
 	require.NoError(t, err)
 	require.NoError(t, e.Close())
-	rep, err = audit.Verify(path, audit.VerifyOptions{})
-	require.NoError(t, err)
-	require.Nil(t, rep.Problem)
+	rep = verifyOK(t, path)
 	assert.EqualValues(t, 1, rep.Torn)
 	assert.EqualValues(t, 4, rep.Fires)
 	got := readAll(t, path)
@@ -245,10 +239,7 @@ func TestTornTailIsCutAndRecorded(t *testing.T) {
 // the queue is dropped, counted, and recorded by a gap entry once the lock is free.
 func TestSlowDiskNeverBlocksAFire(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	lk, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	require.NoError(t, err)
-	defer lk.Close()
-	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_EX))
+	release := holdLock(t, path)
 
 	const queue, n = 16, 300
 	sink, err := audit.Open(audit.Options{Path: path, Queue: queue})
@@ -276,7 +267,7 @@ func TestSlowDiskNeverBlocksAFire(t *testing.T) {
 	t0 := time.Now()
 	require.Error(t, sink.Close(time.Now().Add(100*time.Millisecond)))
 	assert.Less(t, time.Since(t0), time.Second)
-	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_UN))
+	release()
 	require.NoError(t, e.Close()) // the sink is closed already: a no-op for it
 
 	require.Eventually(t, func() bool {
@@ -299,10 +290,7 @@ func TestSlowDiskNeverBlocksAFire(t *testing.T) {
 // Observe's own cost, the bound the docs state: one non-blocking channel send.
 func TestObserveBound(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	lk, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	require.NoError(t, err)
-	defer lk.Close()
-	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_EX))
+	release := holdLock(t, path)
 	sink, err := audit.Open(audit.Options{Path: path})
 	require.NoError(t, err)
 	f := &observe.Fire{Event: "PreToolUse", Payload: []byte(`{}`)}
@@ -316,10 +304,17 @@ func TestObserveBound(t *testing.T) {
 	p50, p99 := took[len(took)/2], took[len(took)*99/100]
 	t.Logf("Observe with the disk stuck, 20000 calls: p50 %v, p99 %v, slowest %v (scheduling)", p50, p99, took[len(took)-1])
 	assert.Less(t, p99, time.Millisecond)
-	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_UN))
+	release()
 	require.NoError(t, sink.Close(time.Now().Add(5*time.Second)))
-	rep, err := audit.Verify(path, audit.VerifyOptions{})
-	require.NoError(t, err)
-	require.Nil(t, rep.Problem)
+	rep := verifyOK(t, path)
 	assert.EqualValues(t, 20000, rep.Fires+rep.Dropped)
+}
+
+// holdLock takes the log's lock as another writer would, until release.
+func holdLock(t *testing.T, path string) (release func()) {
+	lk, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	require.NoError(t, err)
+	t.Cleanup(func() { lk.Close() })
+	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_EX))
+	return func() { require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_UN)) }
 }
