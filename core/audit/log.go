@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -370,3 +371,19 @@ func entryOf(f *observe.Fire) Entry {
 
 // ms is d in milliseconds, to the microsecond.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// MinKey is the shortest HMAC key ReadKey accepts.
+const MinKey = 16
+
+// ReadKey reads an HMAC key from a file: its contents without surrounding white space, at
+// least MinKey bytes.
+func ReadKey(path string) ([]byte, error) {
+	k, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("audit key: %v", err)
+	}
+	if k = bytes.TrimSpace(k); len(k) < MinKey {
+		return nil, fmt.Errorf("audit key %s: shorter than %d bytes", path, MinKey)
+	}
+	return k, nil
+}

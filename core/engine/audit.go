@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -21,9 +19,6 @@ const (
 	AuditKeyFileEnv  = "HOOKEXEC_AUDIT_KEY_FILE"
 	AuditMaxBytesEnv = "HOOKEXEC_AUDIT_MAX_BYTES"
 )
-
-// minAuditKey is the shortest HMAC key accepted.
-const minAuditKey = 16
 
 // openAudit opens the audit log the options or the environment ask for; nil when none.
 func (e *Engine) openAudit() (*audit.Log, error) {
@@ -56,12 +51,9 @@ func (e *Engine) openAudit() (*audit.Log, error) {
 		if !filepath.IsAbs(key) {
 			key = filepath.Join(o.ProjectDir, key)
 		}
-		k, err := os.ReadFile(key)
-		if err != nil {
-			return nil, fmt.Errorf("%w: audit key: %v", ErrConfig, err)
-		}
-		if ao.Key = bytes.TrimSpace(k); len(ao.Key) < minAuditKey {
-			return nil, fmt.Errorf("%w: audit key %s: shorter than %d bytes", ErrConfig, key, minAuditKey)
+		var err error
+		if ao.Key, err = audit.ReadKey(key); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 	}
 	l, err := audit.Open(ao)
