@@ -1,3 +1,5 @@
+//go:build !hookexec_nocel
+
 package policy
 
 import (
