@@ -6,75 +6,96 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The five guards of docs/policy.md, run against payloads that must and must not trip
-// them in a real project (with a symbolic link out of it and a git repository on main).
-func TestDocGuards(t *testing.T) {
+// docCEL are the CEL expressions docs/policy.md shows: each ```cel block and the "cel"
+// field of each handler in a ```json block.
+func docCEL(t *testing.T) []string {
+	t.Helper()
 	doc, err := os.ReadFile("../../docs/policy.md")
 	require.NoError(t, err)
-	blocks := regexp.MustCompile("(?s)```cel\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
-	require.Len(t, blocks, 5, "docs/policy.md shows five CEL guards")
+	var out []string
+	for _, m := range regexp.MustCompile("(?s)```cel\n(.*?)```").FindAllStringSubmatch(string(doc), -1) {
+		out = append(out, m[1])
+	}
+	for _, m := range regexp.MustCompile("(?s)```json\n(.*?)```").FindAllStringSubmatch(string(doc), -1) {
+		for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n{") { // one handler or group a line
+			if !strings.HasPrefix(line, "{") {
+				line = "{" + line
+			}
+			var v any
+			if json.Unmarshal([]byte(line), &v) != nil {
+				continue // a fragment spread over lines; the engine's doc test reads those
+			}
+			collectCEL(v, &out)
+		}
+	}
+	return out
+}
 
+func collectCEL(v any, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		if s, ok := x["cel"].(string); ok {
+			*out = append(*out, s)
+		}
+		for _, y := range x {
+			collectCEL(y, out)
+		}
+	case []any:
+		for _, y := range x {
+			collectCEL(y, out)
+		}
+	}
+}
+
+// Every CEL expression of docs/policy.md compiles and evaluates on a real payload without
+// a type or evaluation error other than a missing field.
+func TestDocCEL(t *testing.T) {
+	exprs := docCEL(t)
+	require.GreaterOrEqual(t, len(exprs), 3, "docs/policy.md shows CEL")
 	_, proj := tree(t)
-	require.NoError(t, os.Symlink(".env", filepath.Join(proj, "settings")))
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+	for _, e := range exprs {
+		p, err := Compile(Spec{CEL: e})
+		require.NoError(t, err, e)
+		for _, payload := range []string{bashPayload, writePayload, promptPayload} {
+			_, err := Evaluate(context.Background(), p, &Input{Payload: []byte(payload), Facts: FactsFor(proj, []byte(payload))})
+			if err != nil {
+				assert.Regexp(t, `no such (attribute|key)`, err.Error(), e)
+			}
+		}
 	}
-	git(t, proj, "init", "-q")
+}
 
-	type call struct {
-		tool  string
-		input map[string]any
-		fires bool
-	}
-	bash := func(cmd string, fires bool) call { return call{"Bash", map[string]any{"command": cmd}, fires} }
-	write := func(path string, fires bool) call { return call{"Write", map[string]any{"file_path": path}, fires} }
-	cases := [][]call{
-		{bash("rm -rf /tmp/x", true), bash("sudo rm -rf ../outside", true), bash("cd x && rm -r out/cache", true),
-			bash("$X -rf /", true), bash("rm -rf build", false), bash("rm /tmp/x", false), bash("ls -la /", false)},
-		{bash("git push origin main", true), bash("git push origin HEAD:main", true), bash("git push", true),
-			bash("git push origin feature", false), bash("git status", false)},
-		{write(".env", true), write("config/.env.local", true), write("settings", true),
-			write("env.txt", false), {"Edit", map[string]any{"file_path": "a/.envrc"}, false}},
-		{write("out/x", true), write("dangle", true), write("in/x", false), write("file", false),
-			{"NotebookEdit", map[string]any{"notebook_path": "/tmp/n.ipynb"}, true}},
-	} // the fifth, on UserPromptSubmit, below
-	for i, block := range blocks[:4] {
-		spec := Spec{CEL: block[1]}
-		if i == 1 {
-			spec.Decision = "ask"
-		}
-		p, err := Compile(spec)
-		require.NoError(t, err, block[1])
-		for _, c := range cases[i] {
-			b, err := json.Marshal(map[string]any{"cwd": proj, "tool_name": c.tool, "tool_input": c.input})
-			require.NoError(t, err)
-			r, err := Evaluate(context.Background(), p, &Input{Payload: b, Event: "PreToolUse", Facts: FactsFor(proj, b)})
-			require.NoError(t, err, "%s %v", c.tool, c.input)
-			assert.Equal(t, c.fires, r.Decision != "", "guard %d: %s %v", i+1, c.tool, c.input)
+// The prompt example answers with the branch in the context.
+func TestDocCELPrompt(t *testing.T) {
+	var prompt string
+	for _, e := range docCEL(t) {
+		if strings.Contains(e, "'prod'") {
+			prompt = e
 		}
 	}
-	p, err := Compile(Spec{CEL: blocks[4][1]})
-	require.NoError(t, err)
-	for prompt, want := range map[string]string{
-		"deploy to PROD now": `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Production is change-controlled; on branch main."}}`,
+	require.NotEmpty(t, prompt, "the production reminder is on the page")
+	_, proj := tree(t)
+	p := compileCELSpec(t, Spec{CEL: prompt})
+	for text, want := range map[string]string{
+		"deploy to PROD now": `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Production is change-controlled; on branch ."}}`,
 		"hello":              "",
 	} {
-		b, _ := json.Marshal(map[string]any{"cwd": proj, "prompt": prompt, "hook_event_name": "UserPromptSubmit"})
-		r, err := Evaluate(context.Background(), p, &Input{Payload: b, Event: "UserPromptSubmit", Facts: FactsFor(proj, b)})
+		b, err := json.Marshal(map[string]any{"cwd": proj, "prompt": text})
+		require.NoError(t, err)
+		r, err := Evaluate(context.Background(), p, &Input{Payload: b, Facts: FactsFor(proj, b)})
 		require.NoError(t, err)
 		if want == "" {
 			assert.Nil(t, r.Answer)
 		} else {
-			assert.JSONEq(t, want, string(r.Answer))
+			assert.JSONEq(t, want, string(r.Answer)) // not a repository: branch ""
 		}
 	}
 }
