@@ -65,6 +65,7 @@ func TestInsideProject(t *testing.T) {
 		{"/etc/passwd", false, ""},
 		{"file/below-a-file", true, "proj/file/below-a-file"},
 		{"../proj2/x", false, "proj2/x"}, // a sibling whose name starts like the project's
+		{"~/x", true, "proj/~/x"},        // not expanded: the tool's path, not a shell word
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			f := NewFacts(proj, proj, "")
