@@ -24,6 +24,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/observe"
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
@@ -92,6 +93,9 @@ type Options struct {
 	// TrustStore is the trust store file; "" means <home>/.config/hookexec/trust.json when
 	// Home is set, else $XDG_CONFIG_HOME/hookexec/trust.json, else ~/.config/hookexec/trust.json.
 	TrustStore string `json:"trust_store"`
+	// Sinks see every fire once it is decided (core/observe): telemetry, the audit log.
+	// The engine closes them in Close.
+	Sinks []observe.Sink `json:"-"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -122,6 +126,7 @@ type Listener func(kind string, data []byte)
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
+	sinks       []observe.Sink  // Options.Sinks (observe.go)
 	environ     func() []string // the host's environment now (Options.Environ)
 	env         []string        // Options.Env, sorted: added after the host's environment
 	grace       time.Duration
@@ -197,6 +202,7 @@ func Open(o Options) (*Engine, error) {
 		n = 8
 	}
 	e.maxParallel = n
+	e.sinks = slices.Clip(o.Sinks)
 	e.maxStopBlocks = o.MaxStopBlocks
 	if e.maxStopBlocks == 0 {
 		e.maxStopBlocks = DefaultMaxStopBlocks
@@ -334,5 +340,6 @@ func (e *Engine) Close() error {
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
 	e.log.close()
+	e.closeSinks(wait)
 	return nil
 }
