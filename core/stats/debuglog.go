@@ -3,6 +3,7 @@ package stats
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -44,6 +45,9 @@ func readDebugLine(line []byte) (Fire, error) {
 	if *l.Event == "" {
 		return Fire{}, errors.New("a fire with no event")
 	}
+	if !plausible(l.DurationMs) {
+		return Fire{}, fmt.Errorf("a fire's duration_ms of %v", l.DurationMs)
+	}
 	f := Fire{Event: *l.Event, DurationMs: l.DurationMs, Blocked: l.Blocked, Decision: l.Decision}
 	if t, err := time.Parse(time.RFC3339Nano, l.Time); err == nil {
 		f.Time = t
@@ -52,6 +56,9 @@ func readDebugLine(line []byte) (Fire, error) {
 		if !h.Ran {
 			continue
 		}
+		if !plausible(h.DurationMs) {
+			return Fire{}, fmt.Errorf("hook %q's duration_ms of %v", h.ID, h.DurationMs)
+		}
 		f.Hooks = append(f.Hooks, HookRun{
 			ID: h.ID, Source: h.Source, Line: h.Line, DurationMs: h.DurationMs,
 			Decision: h.Decision, TimedOut: h.TimedOut, Error: h.Error != "" && !h.TimedOut,
@@ -59,3 +66,9 @@ func readDebugLine(line []byte) (Fire, error) {
 	}
 	return f, nil
 }
+
+// MaxDurationMs is the longest duration believed: a line with a negative duration or one
+// past this (a year) is damaged, and would make the sums overflow.
+const MaxDurationMs = 365 * 24 * 3600 * 1000.0
+
+func plausible(ms float64) bool { return ms >= 0 && ms <= MaxDurationMs }

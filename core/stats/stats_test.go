@@ -372,22 +372,25 @@ func TestBadLines(t *testing.T) {
 		"\x00\xff\xfe",                     // 12
 		g.lines[3], g.lines[4], g.lines[5], // 13-15
 		`{"event":"Stop","matched":0,"hooks":[{"id":"x","ran":true,"duration_ms":"slow"}]}`, // 16
+		`{"event":"Stop","matched":0,"duration_ms":-1,"hooks":[]}`,                          // 17
+		`{"event":"Stop","matched":0,"hooks":[{"id":"x","ran":true,"duration_ms":1e300}]}`,  // 18
 	}
 	agg := stats.New(stats.Filter{})
 	rep, err := agg.ReadFile(strings.NewReader(strings.Join(lines, "\n")+"\n"), "bad.log")
 	require.NoError(t, err)
 	assert.Equal(t, stats.KindDebug, rep.Kind)
-	assert.Equal(t, 16, rep.Lines)
+	assert.Equal(t, 18, rep.Lines)
 	assert.Equal(t, 6, rep.Fires)
-	assert.Equal(t, 9, rep.Bad)
+	assert.Equal(t, 11, rep.Bad)
 	var at []int
 	for _, b := range rep.BadSamples {
 		at = append(at, b.Line)
 		assert.NotEmpty(t, b.Why)
 	}
-	assert.Equal(t, []int{1, 4, 6, 7, 8, 10, 11, 12, 16}, at)
+	assert.Equal(t, []int{1, 4, 6, 7, 8, 10, 11, 12, 16, 17}, at, "the first ten")
 	assert.Contains(t, rep.BadSamples[4].Why, "longer than")
 	assert.Contains(t, rep.BadSamples[3].Why, "not a line of a debug log")
+	assert.Contains(t, rep.BadSamples[9].Why, "duration_ms of -1")
 	checkSummary(t, g, agg.Summary())
 
 	// Only the first few are named; all are counted.
