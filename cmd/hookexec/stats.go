@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/atomicfile"
+	"github.com/hookexec/hookexec/core/audit"
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/stats"
@@ -24,14 +25,15 @@ func init() {
 	register(&verb{
 		name:    "stats",
 		args:    "[FILE...]",
-		summary: "per hook: runs, p50/p90/p99 time, decisions, timeouts, errors, from the debug log (--html: a page with a histogram per hook)",
-		help: `Reads the debug logs named (default: --log FILE or $HOOKEXEC_LOG; "-" reads stdin) as a
-stream and shows, per hook (its id and where it is defined), how often it ran, its total,
-p50, p90, p99 and largest time, its decisions, timeouts and errors; then per event the
-fires, their times and how many were blocked. Percentiles are exact (nearest rank: a time
-that really occurred). Lines that are not fires are counted and reported on stderr.
---json prints the same as JSON; --html OUT also writes a self-contained HTML page (no
-resource from elsewhere) with the tables and a latency histogram per hook.`,
+		summary: "per hook: runs, p50/p90/p99 time, decisions, timeouts, errors, from the debug or audit log (--html: a page with a histogram per hook)",
+		help: `Reads the logs named, debug logs or audit logs (default: --log FILE or $HOOKEXEC_LOG,
+else $HOOKEXEC_AUDIT_LOG and its rotated files; "-" reads stdin), a line at a time, and
+shows per hook (its id and where it is defined) how often it ran, its total, p50, p90, p99
+and largest time, its timeouts, errors and decisions; then per event the fires, their
+times and how many were blocked. Percentiles are exact (nearest rank: a time that really
+occurred). Lines that are not fires are counted and reported on stderr. --json prints the
+same as JSON; --html OUT also writes a self-contained HTML page (it loads nothing from
+elsewhere) with the tables and a latency histogram per hook.`,
 		example: `hookexec stats --log /tmp/hooks.log
 hookexec stats --sort p99 --event PreToolUse --since 24h /tmp/hooks.log
 hookexec stats --html stats.html /tmp/hooks.log`,
@@ -49,19 +51,38 @@ hookexec stats --html stats.html /tmp/hooks.log`,
 			if !validSortKey(sortKey) {
 				return a.fail(usagef("stats: --sort %q: one of %s", sortKey, strings.Join(stats.SortKeys, ", ")))
 			}
-			files := args
-			if len(files) == 0 {
-				if p := a.globals.log; p != "" {
-					files = []string{p}
-				} else if p := os.Getenv(engine.LogEnv); p != "" {
-					files = []string{p}
-				} else {
-					return a.fail(usagef("stats: no log: name a FILE, say --log FILE or set %s", engine.LogEnv))
-				}
+			files, err := a.statsFiles(args)
+			if err != nil {
+				return a.fail(err)
 			}
 			return a.stats(files, filter, sortKey, htmlOut)
 		},
 	})
+}
+
+// statsFiles are the files named, else the debug log (--log, HOOKEXEC_LOG), else the
+// audit log (HOOKEXEC_AUDIT_LOG) with its rotated files, oldest first.
+func (a *app) statsFiles(args []string) ([]string, error) {
+	if len(args) > 0 {
+		return args, nil
+	}
+	if p := a.globals.log; p != "" {
+		return []string{p}, nil
+	}
+	if p := os.Getenv(engine.LogEnv); p != "" {
+		return []string{p}, nil
+	}
+	if p := os.Getenv(engine.AuditLogEnv); p != "" {
+		files, err := audit.Files(a.auditPath(p))
+		if err == nil && len(files) == 0 {
+			err = fmt.Errorf("%s: no such log", p)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stats: %s: %w", engine.AuditLogEnv, err)
+		}
+		return files, nil
+	}
+	return nil, usagef("stats: no log: name a FILE, say --log FILE, or set %s or %s", engine.LogEnv, engine.AuditLogEnv)
 }
 
 func validSortKey(k string) bool {
@@ -118,6 +139,9 @@ func (a *app) stats(files []string, filter stats.Filter, sortKey, htmlOut string
 		if f.Bad > 0 {
 			first := f.BadSamples[0]
 			fmt.Fprintf(a.stderr, "hookexec: stats: %s: %s skipped, not a fire (line %d: %s)\n", f.Name, plural(f.Bad, "line"), first.Line, first.Why)
+		}
+		if f.Dropped > 0 {
+			fmt.Fprintf(a.stderr, "hookexec: stats: %s: the audit log says %s were not written to it\n", f.Name, plural(int(f.Dropped), "decision"))
 		}
 	}
 	if htmlOut != "" {

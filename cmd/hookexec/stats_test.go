@@ -301,3 +301,66 @@ func TestStatsHTMLInBrowser(t *testing.T) {
 	assert.Contains(t, r.DOM, "&lt;b&gt;fails&lt;/b&gt;")
 	assert.Contains(t, r.DOM, ">.claude/settings.json:", "sources as the user would type them")
 }
+
+// The audit log the engine writes gives the same statistics as the debug log of the same
+// fires; with no FILE, HOOKEXEC_AUDIT_LOG names it, rotated files included.
+func TestStatsAuditLog(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	s.write("project/.claude/settings.json", `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [
+			{"type": "command", "command": "sleep 0.05", "name": "nap"},
+			{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}'", "name": "asker"}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "sleep 5", "timeout": 1, "name": "stuck"}]}]}}`)
+	debugLog := filepath.Join(s.root, "fires.log")
+	auditLog := filepath.Join(s.root, "audit", "audit.log")
+	require.NoError(t, os.MkdirAll(filepath.Dir(auditLog), 0o755))
+	s.env = append(s.env, "HOOKEXEC_AUDIT_LOG="+auditLog, "HOOKEXEC_AUDIT_MAX_BYTES=3000")
+	for i := range 7 {
+		ev, payload := "PreToolUse", `{"session_id": "s1", "tool_name": "Bash", "tool_input": {"command": "ls"}}`
+		if i == 3 {
+			ev = "Stop"
+		}
+		out := s.run("--profile", "claude", "--log", debugLog, "fire", ev, "--payload", payload)
+		require.Equal(t, 0, out.code, out.stderr)
+	}
+	rotated, err := filepath.Glob(auditLog + ".*")
+	require.NoError(t, err)
+	require.NotEmpty(t, rotated, "HOOKEXEC_AUDIT_MAX_BYTES rotated the audit log")
+
+	read := func(args ...string) statsJSON {
+		t.Helper()
+		out := s.run(append([]string{"stats", "--json", "--sort", "id"}, args...)...)
+		require.Equal(t, 0, out.code, out.stderr)
+		assert.Empty(t, out.stderr)
+		var got statsJSON
+		require.NoError(t, json.Unmarshal([]byte(out.stdout), &got))
+		return got
+	}
+	fromDebug := read(debugLog)
+	fromAudit := read() // HOOKEXEC_AUDIT_LOG, every file of it
+	assert.Equal(t, 7, fromDebug.Fires)
+	assert.Equal(t, 7, fromAudit.Fires)
+	require.Len(t, fromAudit.Hooks, 3)
+	require.Len(t, fromDebug.Hooks, 3)
+	for i, a := range fromAudit.Hooks {
+		d := fromDebug.Hooks[i]
+		assert.Equal(t, d.ID, a.ID)
+		assert.Equal(t, d.Source, a.Source)
+		assert.Equal(t, d.Line, a.Line)
+		assert.Equal(t, d.Count, a.Count, a.ID)
+		assert.Equal(t, d.Decisions, a.Decisions, a.ID)
+		assert.Equal(t, d.TimedOut, a.TimedOut, a.ID)
+		assert.Equal(t, d.Errors, a.Errors, a.ID)
+		assert.InDelta(t, d.P50, a.P50, 0.01, "%s: the two logs' durations differ in rounding only", a.ID)
+		assert.InDelta(t, d.Max, a.Max, 0.01, a.ID)
+	}
+	assert.Equal(t, []string{"asker", "nap", "stuck"}, []string{fromAudit.Hooks[0].ID, fromAudit.Hooks[1].ID, fromAudit.Hooks[2].ID})
+	assert.Equal(t, 6, fromAudit.Hooks[0].Decisions["ask"])
+	assert.Equal(t, 1, fromAudit.Hooks[2].TimedOut)
+
+	// Named, the current file alone is read; its kind is found from its lines.
+	out := s.run("stats", auditLog)
+	require.Equal(t, 0, out.code, out.stderr)
+	assert.Regexp(t, `(?m)^EVENT +FIRES`, out.stdout)
+}

@@ -3,7 +3,6 @@ package stats
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -16,6 +15,7 @@ type debugLine struct {
 	Decision   string       `json:"decision"`
 	DurationMs float64      `json:"duration_ms"`
 	Hooks      *[]debugHook `json:"hooks"`
+	Hash       *string      `json:"hash"` // an audit entry's: not a debug line
 }
 
 type debugHook struct {
@@ -29,46 +29,25 @@ type debugHook struct {
 	Error      string  `json:"error"`
 }
 
-var debugFormat = format{kind: KindDebug, read: readDebugLine}
-
 // readDebugLine reads a debug log line: one with an event, a matched count and a hooks
 // array (which the engine writes even when empty).
 func readDebugLine(line []byte) (Fire, error) {
 	var l debugLine
 	err := json.Unmarshal(line, &l)
-	if l.Event == nil || l.Matched == nil || l.Hooks == nil {
+	if l.Event == nil || l.Matched == nil || l.Hooks == nil || l.Hash != nil {
 		return Fire{}, errOtherKind
 	}
 	if err != nil {
 		return Fire{}, errors.New("not a fire: " + err.Error())
-	}
-	if *l.Event == "" {
-		return Fire{}, errors.New("a fire with no event")
-	}
-	if !plausible(l.DurationMs) {
-		return Fire{}, fmt.Errorf("a fire's duration_ms of %v", l.DurationMs)
 	}
 	f := Fire{Event: *l.Event, DurationMs: l.DurationMs, Blocked: l.Blocked, Decision: l.Decision}
 	if t, err := time.Parse(time.RFC3339Nano, l.Time); err == nil {
 		f.Time = t
 	}
 	for _, h := range *l.Hooks {
-		if !h.Ran {
-			continue
+		if h.Ran {
+			f.Hooks = append(f.Hooks, hookRun(h.ID, h.Source, h.Line, h.DurationMs, h.Decision, h.TimedOut, h.Error))
 		}
-		if !plausible(h.DurationMs) {
-			return Fire{}, fmt.Errorf("hook %q's duration_ms of %v", h.ID, h.DurationMs)
-		}
-		f.Hooks = append(f.Hooks, HookRun{
-			ID: h.ID, Source: h.Source, Line: h.Line, DurationMs: h.DurationMs,
-			Decision: h.Decision, TimedOut: h.TimedOut, Error: h.Error != "" && !h.TimedOut,
-		})
 	}
-	return f, nil
+	return f, f.check()
 }
-
-// MaxDurationMs is the longest duration believed: a line with a negative duration or one
-// past this (a year) is damaged, and would make the sums overflow.
-const MaxDurationMs = 365 * 24 * 3600 * 1000.0
-
-func plausible(ms float64) bool { return ms >= 0 && ms <= MaxDurationMs }

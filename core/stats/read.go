@@ -15,6 +15,9 @@ type Kind string
 const (
 	// KindDebug is the debug log (Options.LogFile, HOOKEXEC_LOG): one JSON line per fire.
 	KindDebug Kind = "debug"
+	// KindAudit is the audit log (core/audit: Options.AuditLog, HOOKEXEC_AUDIT_LOG), read
+	// with core/audit's reader.
+	KindAudit Kind = "audit"
 )
 
 // MaxLine is the longest line read; a longer one is a bad line, skipped without being
@@ -31,7 +34,12 @@ type FileReport struct {
 	Kind  Kind   `json:"kind"` // "" when no line was recognised
 	Lines int    `json:"lines"`
 	Fires int    `json:"fires"`
-	// Bad counts the lines that were not blank and not a fire of the file's kind.
+	// Other counts the lines of the log that are not fires: an audit log's gap and torn
+	// entries.
+	Other int `json:"other"`
+	// Dropped is how many decisions an audit log's gap entries say were never written.
+	Dropped uint64 `json:"dropped"`
+	// Bad counts the lines that were not blank and not a line of the file's kind.
 	Bad        int       `json:"bad"`
 	BadSamples []BadLine `json:"bad_samples,omitempty"` // the first few
 }
@@ -42,105 +50,120 @@ type BadLine struct {
 	Why  string `json:"why"`
 }
 
-// format is one kind of log: how to recognise its lines and read them.
-type format struct {
-	kind Kind
-	// read reads a line, already known to be a JSON object; errOtherKind when the line is
-	// not of this kind, another error when it is but cannot be read.
-	read func(line []byte) (Fire, error)
-}
-
-var errOtherKind = errors.New("stats: not a line of this kind")
-
-// formats are tried in order on a file's first JSON line.
-var formats = []format{debugFormat}
-
 // Read reads one log from r as a stream and calls add for every fire in it, in file
-// order. name is the file's name in the report. The error is an I/O error only: bad lines
-// are counted in the report.
+// order. name is the file's name in the report. The file's kind is that of its first line
+// that is a line of a kind stats reads; from there on, every line of another kind is a bad
+// line. The error is an I/O error only: bad lines are counted in the report.
 func Read(r io.Reader, name string, add func(Fire)) (FileReport, error) {
 	rep := FileReport{Name: name}
-	var f *format
-	lr := lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10), rep: &rep}
 	for {
-		line, tooLong, err := lr.next()
-		if err != nil && !errors.Is(err, io.EOF) {
-			return rep, fmt.Errorf("stats: %s: %w", name, err)
+		line, n, err := lr.next()
+		if line == nil {
+			if err != nil {
+				return rep, ioError(name, err)
+			}
+			return rep, nil
 		}
-		if line != nil || tooLong {
-			rep.Lines++
-			if why := readLine(&f, line, tooLong, add); why != "" {
-				rep.bad(why)
-			} else if len(bytes.TrimSpace(line)) > 0 {
+		switch {
+		case rep.Kind == "" && isAuditLine(line):
+			rep.Kind = KindAudit
+			lr.unread(line, n)
+			return rep, ioError(name, readAudit(lr, &rep, add))
+		case rep.Kind == "" || rep.Kind == KindDebug:
+			fire, rerr := readDebugLine(line)
+			switch {
+			case errors.Is(rerr, errOtherKind) && rep.Kind == "":
+				rep.bad(n, "not a line of a log stats reads")
+			case errors.Is(rerr, errOtherKind):
+				rep.bad(n, "not a line of a debug log")
+			case rerr != nil:
+				rep.Kind = KindDebug
+				rep.bad(n, rerr.Error())
+			default:
+				rep.Kind = KindDebug
 				rep.Fires++
+				add(fire)
 			}
 		}
 		if err != nil {
-			break
+			return rep, ioError(name, err)
 		}
 	}
-	if f != nil {
-		rep.Kind = f.kind
-	}
-	return rep, nil
 }
 
-// readLine reads one line, finding the file's format on its first object; it returns why
-// the line is bad, or "".
-func readLine(f **format, line []byte, tooLong bool, add func(Fire)) string {
-	if tooLong {
-		return fmt.Sprintf("longer than %d bytes", MaxLine)
+func ioError(name string, err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		return nil
 	}
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return ""
-	}
-	if line[0] != '{' || !json.Valid(line) {
-		return "not a JSON object"
-	}
-	if *f == nil {
-		for i := range formats {
-			fire, err := formats[i].read(line)
-			if errors.Is(err, errOtherKind) {
-				continue
-			}
-			*f = &formats[i]
-			return added(fire, err, add)
-		}
-		return "not a line of a log stats reads"
-	}
-	fire, err := (*f).read(line)
-	if errors.Is(err, errOtherKind) {
-		return fmt.Sprintf("not a line of a %s log", (*f).kind)
-	}
-	return added(fire, err, add)
+	return fmt.Errorf("stats: %s: %w", name, err)
 }
 
-func added(fire Fire, err error, add func(Fire)) string {
-	if err != nil {
-		return err.Error()
-	}
-	add(fire)
-	return ""
-}
+// errOtherKind: the line is not of the kind its reader reads.
+var errOtherKind = errors.New("stats: not a line of this kind")
 
-func (rep *FileReport) bad(why string) {
+func (rep *FileReport) bad(line int, why string) {
 	rep.Bad++
 	if len(rep.BadSamples) < maxBadSamples {
-		rep.BadSamples = append(rep.BadSamples, BadLine{Line: rep.Lines, Why: why})
+		rep.BadSamples = append(rep.BadSamples, BadLine{Line: line, Why: why})
 	}
 }
 
-// lineReader returns a reader's lines one at a time without holding more than MaxLine
-// bytes of one.
+// lineReader returns a reader's non-blank lines one at a time, trimmed, without holding
+// more than MaxLine bytes of one. It counts every line in the report, and reports lines
+// over MaxLine and lines that are not a JSON object as bad itself.
 type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
+	br     *bufio.Reader
+	rep    *FileReport
+	buf    []byte
+	queued []queuedLine // lines given back by unread, to return first
 }
 
-// next returns the next line without its newline (nil at the end), or tooLong for a line
+type queuedLine struct {
+	line []byte
+	n    int
+}
+
+// next returns the next line that is a JSON object, trimmed, and its number; line is nil
+// at the end. err is io.EOF or the read error that ended the stream (with or without a
+// last line).
+func (lr *lineReader) next() (line []byte, n int, err error) {
+	if len(lr.queued) > 0 {
+		q := lr.queued[0]
+		lr.queued = lr.queued[1:]
+		return q.line, q.n, nil
+	}
+	for {
+		raw, tooLong, err := lr.raw()
+		if raw == nil && !tooLong {
+			return nil, 0, err
+		}
+		lr.rep.Lines++
+		n := lr.rep.Lines
+		raw = bytes.TrimSpace(raw)
+		switch {
+		case tooLong:
+			lr.rep.bad(n, fmt.Sprintf("longer than %d bytes", MaxLine))
+		case len(raw) == 0:
+		case raw[0] != '{' || !json.Valid(raw):
+			lr.rep.bad(n, "not a JSON object")
+		default:
+			return raw, n, err
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+}
+
+// unread puts lines back, to be returned by next before any other, in the order given.
+func (lr *lineReader) unread(line []byte, n int) {
+	lr.queued = append([]queuedLine{{append([]byte(nil), line...), n}}, lr.queued...)
+}
+
+// raw returns the next line without its newline (nil at the end), or tooLong for a line
 // over MaxLine, whose bytes are skipped. err is io.EOF after the last line.
-func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
+func (lr *lineReader) raw() (line []byte, tooLong bool, err error) {
 	lr.buf = lr.buf[:0]
 	started := false
 	for {

@@ -3,9 +3,13 @@ package stats_test
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hookexec/hookexec/core/audit"
 	"github.com/hookexec/hookexec/core/stats"
 )
 
@@ -15,6 +19,14 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"time":"2026-01-02T03:04:05Z","event":"Stop","matched":1,"blocked":true,"decision":"deny","duration_ms":3,"hooks":[{"id":"h","source":"/s","line":2,"ran":true,"duration_ms":2.5,"decision":"deny","timed_out":true}]}` + "\n"))
 	f.Add([]byte("garbage\n{\"event\":\"Stop\",\"matched\":0,\"hooks\":[]}\n\n[1]\n{\"event\":\"x\",\"matched\":0,\"hooks\":[{\"ran\":true,\"duration_ms\":-1e308}]}"))
 	f.Add([]byte(`{"event":"Stop","matched":0,"hooks":[{"ran":true,"duration_ms":1e308},{"ran":true,"duration_ms":-1e308}]}`))
+	g := generate(rand.New(rand.NewPCG(1, 1)), 3, time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC), func(string, time.Time) bool { return true })
+	files := writeAudit(f, g.fires, audit.Options{})
+	entries, err := os.ReadFile(files[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(entries)
+	f.Add(append(append([]byte(nil), entries[:len(entries)/2]...), entries...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		agg := stats.New(stats.Filter{})
 		rep, err := agg.ReadFile(bytes.NewReader(data), "fuzz")
@@ -27,8 +39,8 @@ func FuzzRead(f *testing.F) {
 				blank++
 			}
 		}
-		if len(data) > 0 && rep.Fires+rep.Bad+blank != rep.Lines {
-			t.Fatalf("lines %d = fires %d + bad %d + blank %d?", rep.Lines, rep.Fires, rep.Bad, blank)
+		if len(data) > 0 && rep.Fires+rep.Other+rep.Bad+blank != rep.Lines {
+			t.Fatalf("lines %d = fires %d + other %d + bad %d + blank %d?", rep.Lines, rep.Fires, rep.Other, rep.Bad, blank)
 		}
 		s := agg.Summary()
 		if _, err := json.Marshal(s); err != nil {

@@ -148,101 +148,137 @@ type expectEvent struct {
 }
 
 type generated struct {
-	lines  []string
+	fires  []genFire
+	lines  []string // the fires as debug log lines
 	hooks  map[genHook]*expectHook
 	events map[string]*expectEvent
 }
+
+// genFire is one generated fire; hooks holds every hook of the event, run or not.
+type genFire struct {
+	at         time.Time
+	event      string
+	durationMs float64
+	blocked    bool
+	decision   string
+	hooks      []genRun
+}
+
+type genRun struct {
+	h        genHook
+	ran      bool
+	kept     bool // selected but kept from running by an earlier block
+	ms       float64
+	decision string
+	timedOut bool
+	errText  string
+}
+
+// us rounds to the microsecond, as both logs keep durations.
+func us(ms float64) float64 { return math.Round(ms*1000) / 1000 }
 
 func generate(rng *rand.Rand, fires int, start time.Time, keep func(event string, at time.Time) bool) *generated {
 	g := &generated{hooks: map[genHook]*expectHook{}, events: map[string]*expectEvent{}}
 	decisions := []string{"none", "none", "allow", "ask", "deny", "defer"}
 	for i := range fires {
-		at := start.Add(time.Duration(i) * time.Minute)
-		ev := genEvents[rng.IntN(len(genEvents))]
-		fireMs := 0.0
-		var hooks []map[string]any
-		type run struct {
-			h        genHook
-			ms       float64
-			decision string
-			timedOut bool
-			errText  string
-		}
-		var runs []run
+		f := genFire{at: start.Add(time.Duration(i) * time.Minute), event: genEvents[rng.IntN(len(genEvents))]}
+		sum := 0.0
 		for _, h := range genHooks {
-			entry := map[string]any{"id": h.id, "event": ev, "source": h.source, "matcher": "*", "exec": "shell", "command": "sleep 0"}
-			if h.line > 0 {
-				entry["line"] = h.line
-			}
+			r := genRun{h: h}
 			switch rng.IntN(4) {
 			case 0: // not run: the matcher said no
-				entry["runs"], entry["check"], entry["reason"], entry["ran"] = false, "matcher", "no match", false
-			case 1: // selected but kept from running by an earlier block
-				entry["runs"], entry["ran"], entry["exit_code"], entry["error"] = true, false, 0, "not run: an earlier hook blocked"
+			case 1:
+				r.kept = true
 			default:
-				r := run{h: h, ms: math.Round(rng.ExpFloat64()*80*1000) / 1000, decision: decisions[rng.IntN(len(decisions))]}
+				r.ran, r.ms, r.decision = true, us(rng.ExpFloat64()*80), decisions[rng.IntN(len(decisions))]
 				switch rng.IntN(10) {
 				case 0:
 					r.timedOut, r.errText = true, "timed out after 1s"
 				case 1:
 					r.errText = "cannot start: nope: command not found"
 				}
-				entry["runs"], entry["ran"], entry["exit_code"], entry["duration_ms"], entry["decision"] = true, true, 0, r.ms, r.decision
-				if r.timedOut {
-					entry["timed_out"] = true
-				}
-				if r.errText != "" {
-					entry["error"] = r.errText
-				}
-				fireMs += r.ms
-				runs = append(runs, r)
+				sum += r.ms
 			}
-			hooks = append(hooks, entry)
+			f.hooks = append(f.hooks, r)
 		}
-		blocked := rng.IntN(5) == 0
-		decision := decisions[rng.IntN(len(decisions))]
-		fireMs += 0.25
-		line := map[string]any{"time": at.UTC().Format(time.RFC3339Nano), "event": ev, "subject": "Bash", "subject_field": "tool_name",
-			"matched": len(runs), "blocked": blocked, "decision": decision, "reason": "", "continue": true, "duration_ms": fireMs, "hooks": hooks}
-		b, err := json.Marshal(line)
-		if err != nil {
-			panic(err)
-		}
-		g.lines = append(g.lines, string(b))
-		if !keep(ev, at) {
-			continue
-		}
-		e := g.events[ev]
-		if e == nil {
-			e = &expectEvent{decisions: map[string]int{}}
-			g.events[ev] = e
-		}
-		e.ms = append(e.ms, fireMs)
-		e.decisions[decision]++
-		if blocked {
-			e.blocked++
-		}
-		for _, r := range runs {
-			x := g.hooks[r.h]
-			if x == nil {
-				x = &expectHook{decisions: map[string]int{}, events: map[string]bool{}}
-				g.hooks[r.h] = x
-			}
-			x.ms = append(x.ms, r.ms)
-			x.decisions[r.decision]++
-			x.events[ev] = true
-			x.runs++
-			e.runs++
-			if r.timedOut {
-				x.timedOut++
-				e.timedOut++
-			} else if r.errText != "" {
-				x.errors++
-				e.errs++
-			}
+		f.blocked, f.decision, f.durationMs = rng.IntN(5) == 0, decisions[rng.IntN(len(decisions))], us(sum+0.25)
+		g.fires = append(g.fires, f)
+		g.lines = append(g.lines, debugLine(f))
+		if keep(f.event, f.at) {
+			g.expect(f)
 		}
 	}
 	return g
+}
+
+// debugLine writes a fire as core/engine/log.go does.
+func debugLine(f genFire) string {
+	var hooks []map[string]any
+	matched := 0
+	for _, r := range f.hooks {
+		entry := map[string]any{"id": r.h.id, "event": f.event, "source": r.h.source, "matcher": "*", "exec": "shell", "command": "sleep 0"}
+		if r.h.line > 0 {
+			entry["line"] = r.h.line
+		}
+		switch {
+		case r.kept:
+			entry["runs"], entry["ran"], entry["exit_code"], entry["error"] = true, false, 0, "not run: an earlier hook blocked"
+		case !r.ran:
+			entry["runs"], entry["check"], entry["reason"], entry["ran"] = false, "matcher", "no match", false
+		default:
+			matched++
+			entry["runs"], entry["ran"], entry["exit_code"], entry["duration_ms"], entry["decision"] = true, true, 0, r.ms, r.decision
+			if r.timedOut {
+				entry["timed_out"] = true
+			}
+			if r.errText != "" {
+				entry["error"] = r.errText
+			}
+		}
+		hooks = append(hooks, entry)
+	}
+	b, err := json.Marshal(map[string]any{"time": f.at.UTC().Format(time.RFC3339Nano), "event": f.event, "subject": "Bash", "subject_field": "tool_name",
+		"matched": matched, "blocked": f.blocked, "decision": f.decision, "reason": "", "continue": true, "duration_ms": f.durationMs, "hooks": hooks})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// expect adds a counted fire to what the summary must say, computed plainly.
+func (g *generated) expect(f genFire) {
+	e := g.events[f.event]
+	if e == nil {
+		e = &expectEvent{decisions: map[string]int{}}
+		g.events[f.event] = e
+	}
+	e.ms = append(e.ms, f.durationMs)
+	e.decisions[f.decision]++
+	if f.blocked {
+		e.blocked++
+	}
+	for _, r := range f.hooks {
+		if !r.ran {
+			continue
+		}
+		x := g.hooks[r.h]
+		if x == nil {
+			x = &expectHook{decisions: map[string]int{}, events: map[string]bool{}}
+			g.hooks[r.h] = x
+		}
+		x.ms = append(x.ms, r.ms)
+		x.decisions[r.decision]++
+		x.events[f.event] = true
+		x.runs++
+		e.runs++
+		if r.timedOut {
+			x.timedOut++
+			e.timedOut++
+		} else if r.errText != "" {
+			x.errors++
+			e.errs++
+		}
+	}
 }
 
 func decisionMap(d stats.Decisions) map[string]int {
