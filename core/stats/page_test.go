@@ -91,6 +91,23 @@ func TestPageInBrowser(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(r.DOM, `<section class="hook" id="hook-`+strconv.Itoa(indexOf(s, "once"))+`"`))
 }
 
+// A log in which no hook ran still makes a page that renders.
+func TestPageWithoutHooksInBrowser(t *testing.T) {
+	t.Parallel()
+	browser := pagecheck.Browser(t)
+	agg := stats.New(stats.Filter{})
+	_, err := agg.ReadFile(strings.NewReader(`{"time":"2026-01-03T00:00:00Z","event":"Stop","matched":0,"blocked":false,"decision":"none","duration_ms":0.1,"hooks":[]}`), "x")
+	require.NoError(t, err)
+	s := agg.Summary()
+	require.Empty(t, s.Hooks)
+	path, _ := writePage(t, s)
+	r := pagecheck.Load(t, browser, path)
+	checkPage(t, r, s)
+	assert.Contains(t, r.DOM, "No hook ran in these fires.")
+	n, _ := r.Attr("body", "data-histograms")
+	assert.Equal(t, "0", n)
+}
+
 // The check itself can fail: a page whose drawing script throws, and one that loads a
 // resource from elsewhere, are caught.
 func TestPageCheckCatchesBrokenPages(t *testing.T) {

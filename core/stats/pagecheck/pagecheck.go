@@ -72,6 +72,7 @@ func Load(t testing.TB, browser, path string) Result {
 		"--dump-dom", "file://"+abs)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second // a helper process still holding the pipes after a timeout
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			t.Fatalf("%s did not finish loading %s in a minute", browser, path)
