@@ -172,7 +172,7 @@ func TestStatsEndToEnd(t *testing.T) {
 	assert.Regexp(t, `(?m)^PreToolUse +5 +.* +5 +20 +0 +0$`, out.stdout)
 
 	// Filters and order.
-	out = s.run("stats", "--json", "--event", "Stop", log)
+	out = s.run("stats", "--json", "--event", "stop", log) // an alias counts as its event
 	require.Equal(t, 0, out.code, out.stderr)
 	got = statsJSON{}
 	require.NoError(t, json.Unmarshal([]byte(out.stdout), &got))
