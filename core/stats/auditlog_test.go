@@ -2,9 +2,11 @@ package stats_test
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -220,4 +222,39 @@ func TestKindPerFile(t *testing.T) {
 	assert.Equal(t, 2, rep.Fires)
 	require.Equal(t, 1, rep.Bad)
 	assert.Equal(t, stats.BadLine{Line: 2, Why: "not a line of a debug log"}, rep.BadSamples[0])
+}
+
+// An audit log is read as a stream too: after 30 MB of entries the heap holds a small
+// fraction of it.
+func TestAuditLogStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 30 MB")
+	}
+	g := generate(rand.New(rand.NewPCG(31, 32)), 1, time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC), func(string, time.Time) bool { return true })
+	fire := observed(g.fires[0])
+	fire.Reason = strings.Repeat("r", 2000)
+	path := filepath.Join(t.TempDir(), "audit.log")
+	l, err := audit.Open(audit.Options{Path: path})
+	require.NoError(t, err)
+	l.Observe(fire)
+	require.NoError(t, l.Close(time.Now().Add(time.Minute)))
+	entry, err := os.ReadFile(path)
+	require.NoError(t, err)
+	const copies = 10000
+	r, w := io.Pipe()
+	go func() {
+		for range copies {
+			w.Write(entry)
+		}
+		w.Close()
+	}()
+	agg := stats.New(stats.Filter{})
+	rep, err := agg.ReadFile(r, "big-audit.log")
+	require.NoError(t, err)
+	require.Equal(t, copies, rep.Fires)
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	t.Logf("read %d MB; heap in use after: %.1f MB", copies*len(entry)>>20, float64(m.HeapInuse)/(1<<20))
+	assert.Less(t, m.HeapInuse, uint64(8<<20), "the log is not kept")
 }
