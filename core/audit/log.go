@@ -128,18 +128,24 @@ func (l *Log) Observe(f *observe.Fire) {
 	l.dropped.Add(1)
 }
 
-// Close writes what is queued and stops the writer, waiting at most until the deadline.
+// MaxCloseWait bounds how long Close waits for the queue to be written, whatever the
+// deadline: a hook call dispatched in-process closes its engine before its process exits,
+// and the agent waits for that exit.
+const MaxCloseWait = time.Second
+
+// Close writes what is queued and stops the writer, waiting at most until the deadline or
+// MaxCloseWait. A writer still stuck then goes on in the background while the process lives.
 func (l *Log) Close(deadline time.Time) error {
 	if l.closed.Swap(true) {
 		return nil
 	}
 	close(l.quit)
-	t := time.NewTimer(time.Until(deadline))
+	t := time.NewTimer(min(time.Until(deadline), MaxCloseWait))
 	defer t.Stop()
 	select {
 	case <-l.done:
 	case <-t.C:
-		return fmt.Errorf("audit: %s: the writer did not finish by the deadline; %d fires still queued", l.path, len(l.q))
+		return fmt.Errorf("audit: %s: the writer did not finish in time; %d fires still queued", l.path, len(l.q))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

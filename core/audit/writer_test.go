@@ -263,19 +263,29 @@ func TestSlowDiskNeverBlocksAFire(t *testing.T) {
 	assert.Zero(t, st.Written, "nothing written while the lock is held")
 	assert.GreaterOrEqual(t, st.Dropped, uint64(n-queue-1-256))
 
-	// a Close with the disk still stuck gives up at its deadline
+	// a Close with the disk still stuck gives up at its deadline, and after MaxCloseWait
+	// whatever the deadline
 	t0 := time.Now()
 	require.Error(t, sink.Close(time.Now().Add(100*time.Millisecond)))
 	assert.Less(t, time.Since(t0), time.Second)
+	other, err := audit.Open(audit.Options{Path: path})
+	require.NoError(t, err)
+	other.Observe(&observe.Fire{Event: "Stop"})
+	t0 = time.Now()
+	require.Error(t, other.Close(time.Now().Add(time.Hour)))
+	waited := time.Since(t0)
+	assert.GreaterOrEqual(t, waited, audit.MaxCloseWait)
+	assert.Less(t, waited, audit.MaxCloseWait+time.Second)
 	release()
 	require.NoError(t, e.Close()) // the sink is closed already: a no-op for it
 
 	require.Eventually(t, func() bool {
 		rep, err := audit.Verify(path, audit.VerifyOptions{})
-		return err == nil && rep.Problem == nil && rep.Fires+rep.Dropped == n
+		return err == nil && rep.Problem == nil && rep.Fires+rep.Dropped == n+1
 	}, 5*time.Second, 20*time.Millisecond, "every fire is written or counted in a gap")
 	rep, _ := audit.Verify(path, audit.VerifyOptions{})
 	assert.Positive(t, rep.Dropped)
+	assert.EqualValues(t, n+1, rep.Fires+rep.Dropped)
 	got := readAll(t, path)
 	gaps := 0
 	for _, e := range got {
