@@ -34,6 +34,10 @@ type debugHook struct {
 func readDebugLine(line []byte) (Fire, error) {
 	var l debugLine
 	err := json.Unmarshal(line, &l)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return Fire{}, errNotJSON
+	}
 	if l.Event == nil || l.Matched == nil || l.Hooks == nil || l.Hash != nil {
 		return Fire{}, errOtherKind
 	}

@@ -73,6 +73,8 @@ func Read(r io.Reader, name string, add func(Fire)) (FileReport, error) {
 		case rep.Kind == "" || rep.Kind == KindDebug:
 			fire, rerr := readDebugLine(line)
 			switch {
+			case errors.Is(rerr, errNotJSON):
+				rep.bad(n, "not a JSON object")
 			case errors.Is(rerr, errOtherKind) && rep.Kind == "":
 				rep.bad(n, "not a line of a log stats reads")
 			case errors.Is(rerr, errOtherKind):
@@ -85,6 +87,8 @@ func Read(r io.Reader, name string, add func(Fire)) (FileReport, error) {
 				rep.Fires++
 				add(fire)
 			}
+			// From here json.Unmarshal's own check is enough: no second pass per line.
+			lr.skipValid = rep.Kind == KindDebug
 		}
 		if err != nil {
 			return rep, ioError(name, err)
@@ -99,8 +103,12 @@ func ioError(name string, err error) error {
 	return fmt.Errorf("stats: %s: %w", name, err)
 }
 
-// errOtherKind: the line is not of the kind its reader reads.
-var errOtherKind = errors.New("stats: not a line of this kind")
+var (
+	// errOtherKind: the line is not of the kind its reader reads.
+	errOtherKind = errors.New("stats: not a line of this kind")
+	// errNotJSON: the line is not JSON.
+	errNotJSON = errors.New("stats: not JSON")
+)
 
 func (rep *FileReport) bad(line int, why string) {
 	rep.Bad++
@@ -117,6 +125,8 @@ type lineReader struct {
 	rep    *FileReport
 	buf    []byte
 	queued []queuedLine // lines given back by unread, to return first
+	// skipValid leaves the JSON check to the line's reader (the debug log's Unmarshal).
+	skipValid bool
 }
 
 type queuedLine struct {
@@ -145,7 +155,7 @@ func (lr *lineReader) next() (line []byte, n int, err error) {
 		case tooLong:
 			lr.rep.bad(n, fmt.Sprintf("longer than %d bytes", MaxLine))
 		case len(raw) == 0:
-		case raw[0] != '{' || !json.Valid(raw):
+		case raw[0] != '{' || !lr.skipValid && !json.Valid(raw):
 			lr.rep.bad(n, "not a JSON object")
 		default:
 			return raw, n, err

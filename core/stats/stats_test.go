@@ -424,6 +424,7 @@ func TestBadLines(t *testing.T) {
 		assert.NotEmpty(t, b.Why)
 	}
 	assert.Equal(t, []int{1, 4, 6, 7, 8, 10, 11, 12, 16, 17}, at, "the first ten")
+	assert.Equal(t, "not a JSON object", rep.BadSamples[1].Why, "cut mid-write, after the kind is known")
 	assert.Contains(t, rep.BadSamples[4].Why, "longer than")
 	assert.Contains(t, rep.BadSamples[3].Why, "not a line of a debug log")
 	assert.Contains(t, rep.BadSamples[9].Why, "duration_ms of -1")
