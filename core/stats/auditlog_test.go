@@ -56,10 +56,23 @@ func writeAudit(t testing.TB, fires []genFire, o audit.Options) []string {
 	for _, f := range fires {
 		l.Observe(observed(f))
 	}
-	require.NoError(t, l.Close(time.Now().Add(time.Minute)))
+	closeAudit(t, l, len(fires))
 	files, err := audit.Files(o.Path)
 	require.NoError(t, err)
 	return files
+}
+
+// closeAudit closes l once its writer has taken all n fires: Close itself waits at most
+// audit.MaxCloseWait, less than a loaded machine may need.
+func closeAudit(t testing.TB, l *audit.Log, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		st := l.Stats()
+		if st.Written+st.Dropped >= uint64(n) || time.Now().After(deadline) {
+			break
+		}
+	}
+	require.NoError(t, l.Close(time.Now().Add(time.Minute)))
 }
 
 func readAll(t *testing.T, agg *stats.Aggregator, files ...string) []stats.FileReport {
@@ -237,7 +250,7 @@ func TestAuditLogStreams(t *testing.T) {
 	l, err := audit.Open(audit.Options{Path: path})
 	require.NoError(t, err)
 	l.Observe(fire)
-	require.NoError(t, l.Close(time.Now().Add(time.Minute)))
+	closeAudit(t, l, 1)
 	entry, err := os.ReadFile(path)
 	require.NoError(t, err)
 	const copies = 10000
