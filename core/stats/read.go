@@ -60,10 +60,7 @@ func Read(r io.Reader, name string, add func(Fire)) (FileReport, error) {
 	for {
 		line, n, err := lr.next()
 		if line == nil {
-			if err != nil {
-				return rep, ioError(name, err)
-			}
-			return rep, nil
+			return rep, ioError(name, err)
 		}
 		switch {
 		case rep.Kind == "" && isAuditLine(line):
