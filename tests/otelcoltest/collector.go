@@ -326,7 +326,11 @@ func (p *process) stop() error {
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
-		if p.err != nil { // a collector shuts down cleanly on SIGTERM and exits 0
+		// A collector shuts down cleanly on SIGTERM and exits 0, but it installs its handler
+		// only after logging that it is ready, so a SIGTERM just after Start ends it by the
+		// signal. Nothing it acknowledged is lost either way: the file exporter writes each
+		// export to the file (unbuffered) before the receiver answers.
+		if p.err != nil && !terminatedBy(p.err, syscall.SIGTERM) {
 			return fmt.Errorf("the collector exited with %v after SIGTERM", p.err)
 		}
 		return nil
@@ -335,6 +339,15 @@ func (p *process) stop() error {
 		<-p.done
 		return fmt.Errorf("the collector did not stop within %v of SIGTERM; killed", stopTimeout)
 	}
+}
+
+func terminatedBy(err error, sig syscall.Signal) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
 // tailBuffer keeps the last max bytes written to it.
