@@ -64,6 +64,7 @@ type Collector struct {
 	dir  string
 	runs int // incarnations started; each writes its own files
 	proc *process
+	log  *tailBuffer // the latest run's log, kept after Stop
 }
 
 // Start runs a collector with OTLP receivers on free 127.0.0.1 ports and a file exporter per
@@ -90,8 +91,8 @@ func Start(t testing.TB) *Collector {
 		t.Fatalf("otelcoltest: %v", err)
 	}
 	t.Cleanup(func() {
-		if t.Failed() && c.proc != nil {
-			t.Logf("otelcoltest: the collector's log (last %d bytes):\n%s", logTail, c.proc.log.String())
+		if t.Failed() && c.log != nil {
+			t.Logf("otelcoltest: the collector's log (last %d bytes):\n%s", logTail, c.log.String())
 		}
 		c.Stop(t)
 	})
@@ -215,7 +216,7 @@ func (c *Collector) start() error {
 		}
 		return err
 	}
-	c.proc = p
+	c.proc, c.log = p, p.log
 	return nil
 }
 
