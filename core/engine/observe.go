@@ -52,10 +52,12 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 			oh.Async, oh.ExitCode, oh.Signal, oh.TimedOut = r.Async, r.ExitCode, r.Signal, r.TimedOut
 			oh.Truncated = r.StdoutTruncated || r.StderrTruncated
 			oh.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
-			oh.Decision, oh.Error = r.Decision, r.Error
+			oh.Decision, oh.Error, oh.FailClosed = r.Decision, r.Error, r.failClosed
 		}
 		if f != nil && i < len(f.starts) {
-			oh.Start, oh.Warm = f.starts[i].at, f.starts[i].warm
+			s := f.starts[i]
+			oh.Start, oh.Warm = s.at, s.warm
+			oh.Restarted = h.proc != nil && s.starts > 0 && h.proc.Status().Starts > s.starts
 		}
 		rec.Hooks[i] = oh
 	}
@@ -78,6 +80,9 @@ func (e *Engine) optEnv(name string, getenv func(string) string) string {
 type hookStart struct {
 	at   time.Time
 	warm bool
+	// starts is how many processes the persistent hook had started before; a higher
+	// count after the fire is a restart.
+	starts int
 }
 
 // markStart records that h, the i-th selected hook of the fire, starts now.
@@ -87,7 +92,8 @@ func (f *fire) markStart(i int, h *hook) {
 	}
 	s := hookStart{at: time.Now()}
 	if h.proc != nil {
-		s.warm = h.proc.Status().State == "running"
+		st := h.proc.Status()
+		s.warm, s.starts = st.State == "running", st.Starts
 	}
 	f.starts[i] = s
 }
