@@ -60,3 +60,11 @@ func (s *Sink) Close(deadline time.Time) error {
 
 // Dropped is the number of fires the sink's pipeline dropped because its queue was full.
 func (s *Sink) Dropped() int64 { return s.p.dropped.Load() }
+
+// Pipelines is the number of pipelines running in the process: one per setting, however
+// many engines share it.
+func Pipelines() int {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	return len(registry.m)
+}
