@@ -143,7 +143,11 @@ const char *hookexec_version(void);
  *   $HOOKEXEC_LOG; a log_file that cannot be opened is HOOKEXEC_EINVAL).
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path),
  *   plugins [Claude Code plugin dirs], managed_settings (path), max_stop_blocks (0: 8, -1: none),
- *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...).
+ *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...),
+ *   telemetry {enabled, endpoint, protocol ("grpc" | "http/protobuf"), service_name, headers {},
+ *   log_content}: OpenTelemetry export of every fire (docs/observability.md); absent means
+ *   $HOOKEXEC_TELEMETRY and the OTEL_* variables decide; a bad protocol or endpoint is
+ *   HOOKEXEC_EINVAL.
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

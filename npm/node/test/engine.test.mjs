@@ -268,3 +268,17 @@ test('installed esbuild-style: the platform package next to it is found at run t
   const out = execFileSync(process.execPath, [host], { cwd: dir, env, encoding: 'utf8' }).trim();
   assert.equal(out, `${path.join(fs.realpathSync(plat), 'bin', 'hookexec')} true no rm -rf`);
 });
+
+test('the telemetry option reaches the server under its wire names; an unknown one is refused before', async (t) => {
+  const dir = tempDir(t);
+  await assert.rejects(open({ profile: 'claude', projectDir: dir, telemetry: { enabeld: true } }), (err) => {
+    assert.ok(err instanceof InvalidArgumentError);
+    assert.match(err.message, /unknown telemetry option "enabeld"/);
+    return true;
+  });
+  // The server's engine validates it: a protocol it cannot export with is invalid params.
+  await assert.rejects(open({ profile: 'claude', projectDir: dir, telemetry: { enabled: true, protocol: 'zipkin' } }),
+    (err) => err instanceof InvalidArgumentError && /protocol "zipkin"/.test(err.message));
+  const engine = await open({ profile: 'claude', projectDir: dir, telemetry: { enabled: false, serviceName: 'node', logContent: true } });
+  await engine.close();
+});
