@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/event"
@@ -35,8 +36,7 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	if res.UpdatedInput != nil {
 		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
 	}
-	getenv := e.getenv()
-	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", getenv), e.optEnv("TRACESTATE", getenv)
+	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT"), e.optEnv("TRACESTATE")
 	rec.Hooks = make([]observe.Hook, len(selected))
 	for i, h := range selected {
 		oh := observe.Hook{
@@ -67,12 +67,19 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 }
 
 // optEnv is name's value in the options' env, else in the host's environment: the
-// environment every hook of the engine starts from.
-func (e *Engine) optEnv(name string, getenv func(string) string) string {
+// environment every hook of the engine starts from. It reads the host's in place (getenv
+// would copy all of it, at every fire).
+func (e *Engine) optEnv(name string) string {
 	if v, ok := e.opts.Env[name]; ok {
 		return v
 	}
-	return getenv(name)
+	host := e.environ()
+	for i := len(host) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(host[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // hookStart is when a selected hook of a fire started, and whether its persistent process
