@@ -59,6 +59,7 @@ type pipeline struct {
 	inst   instruments
 	prop   propagation.TraceContext
 
+	sets    attrSets // the metric attribute sets seen, by value; the worker's own
 	queue   chan job
 	done    chan struct{} // closed when the worker has drained the queue
 	dropped atomic.Int64
@@ -139,7 +140,8 @@ func start(c *Config, ex exporters) *pipeline {
 	}
 	p.logger = lognoop.NewLoggerProvider().Logger(scope)
 	if ex.logs != nil {
-		p.lp = sdklog.NewLoggerProvider(sdklog.WithResource(res),
+		// Records carry each key once (record.go), so the SDK's dedup map is work for nothing.
+		p.lp = sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithAllowKeyDuplication(),
 			sdklog.WithProcessor(sdklog.NewBatchProcessor(ex.logs, sdklog.WithExportInterval(c.LogDelay))))
 		p.logger = p.lp.Logger(scope, log.WithInstrumentationVersion(version.Version))
 	}

@@ -66,7 +66,7 @@ func (p *pipeline) export(f *observe.Fire, content bool) {
 			span.SetAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
 		}
 	}
-	byEvent := metric.WithAttributes(keyEvent.String(f.Event), keyProfile.String(f.Profile), keyDecision.String(f.Decision), keyBlocked.Bool(f.Blocked))
+	byEvent := metric.WithAttributeSet(p.sets.fire(f))
 	p.inst.fires.Add(ctx, 1, byEvent)
 	p.inst.fireDuration.Record(ctx, f.Duration.Seconds(), byEvent)
 	ids, decisions := make([]string, len(f.Hooks)), make([]string, len(f.Hooks))
@@ -167,20 +167,74 @@ func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, c
 	}
 	span.End(trace.WithTimestamp(start.Add(h.Duration)))
 
-	byID := metric.WithAttributes(keyEvent.String(f.Event), keyHookID.String(h.ID))
+	hs := p.sets.hook(f.Event, h)
+	byID := metric.WithAttributeSet(hs.byID)
 	if h.FailClosed {
 		p.inst.failClosed.Add(ctx, 1, byID)
 	}
 	if !h.Ran {
 		return
 	}
-	byHook := metric.WithAttributes(keyEvent.String(f.Event), keyHookID.String(h.ID), keyHookType.String(h.Type), keyHookDecision.String(h.Decision))
+	byHook := metric.WithAttributeSet(hs.byHook)
 	p.inst.hookRuns.Add(ctx, 1, byHook)
 	p.inst.hookDuration.Record(ctx, h.Duration.Seconds(), byHook)
 	if h.TimedOut {
 		p.inst.timeouts.Add(ctx, 1, byID)
 	}
 	if h.Restarted {
-		p.inst.restarts.Add(ctx, 1, metric.WithAttributes(keyHookID.String(h.ID)))
+		p.inst.restarts.Add(ctx, 1, metric.WithAttributeSet(hs.id))
 	}
+}
+
+// attrSets keeps the metric attribute sets already built: the same few combinations of event,
+// hook and decision recur at every fire, and building a set sorts and allocates. Bounded:
+// past maxSets combinations a set is built each time, as without the cache.
+type attrSets struct {
+	fires map[fireKey]attribute.Set
+	hooks map[hookKey]hookSets
+}
+
+const maxSets = 4096
+
+type fireKey struct {
+	event, profile, decision string
+	blocked                  bool
+}
+
+type hookKey struct{ event, id, typ, decision string }
+
+type hookSets struct{ byHook, byID, id attribute.Set }
+
+func (a *attrSets) fire(f *observe.Fire) attribute.Set {
+	k := fireKey{f.Event, f.Profile, f.Decision, f.Blocked}
+	if s, ok := a.fires[k]; ok {
+		return s
+	}
+	s := attribute.NewSet(keyEvent.String(f.Event), keyProfile.String(f.Profile), keyDecision.String(f.Decision), keyBlocked.Bool(f.Blocked))
+	if a.fires == nil {
+		a.fires = map[fireKey]attribute.Set{}
+	}
+	if len(a.fires) < maxSets {
+		a.fires[k] = s
+	}
+	return s
+}
+
+func (a *attrSets) hook(event string, h *observe.Hook) hookSets {
+	k := hookKey{event, h.ID, h.Type, h.Decision}
+	if s, ok := a.hooks[k]; ok {
+		return s
+	}
+	s := hookSets{
+		byHook: attribute.NewSet(keyEvent.String(event), keyHookID.String(h.ID), keyHookType.String(h.Type), keyHookDecision.String(h.Decision)),
+		byID:   attribute.NewSet(keyEvent.String(event), keyHookID.String(h.ID)),
+		id:     attribute.NewSet(keyHookID.String(h.ID)),
+	}
+	if a.hooks == nil {
+		a.hooks = map[hookKey]hookSets{}
+	}
+	if len(a.hooks) < maxSets {
+		a.hooks[k] = s
+	}
+	return s
 }
