@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/run"
+	"github.com/hookexec/hookexec/core/telemetry"
 )
 
 // The fire benchmarks sit beside their baselines: spawning /bin/true through os/exec and
@@ -49,6 +50,32 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 		if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook with telemetry off
+// (no sink: the default) and on (exporting to a port where nothing listens, so exports fail
+// invisibly while the fires go on). tests/bench/bench_fire.py times the two in turns.
+func BenchmarkFireTelemetry(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
+			dir := b.TempDir()
+			o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[{"command":"/bin/true <<tool_input.command>>"}]}]}}`)}
+			if on {
+				o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+			}
+			e, err := Open(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = e.Close() })
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/event"
@@ -35,8 +36,7 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	if res.UpdatedInput != nil {
 		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
 	}
-	getenv := e.getenv()
-	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", getenv), e.optEnv("TRACESTATE", getenv)
+	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT"), e.optEnv("TRACESTATE")
 	rec.Hooks = make([]observe.Hook, len(selected))
 	for i, h := range selected {
 		oh := observe.Hook{
@@ -52,10 +52,12 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 			oh.Async, oh.ExitCode, oh.Signal, oh.TimedOut = r.Async, r.ExitCode, r.Signal, r.TimedOut
 			oh.Truncated = r.StdoutTruncated || r.StderrTruncated
 			oh.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
-			oh.Decision, oh.Error = r.Decision, r.Error
+			oh.Decision, oh.Error, oh.FailClosed = r.Decision, r.Error, r.failClosed
 		}
 		if f != nil && i < len(f.starts) {
-			oh.Start, oh.Warm = f.starts[i].at, f.starts[i].warm
+			s := f.starts[i]
+			oh.Start, oh.Warm = s.at, s.warm
+			oh.Restarted = h.proc != nil && s.starts > 0 && h.proc.Status().Starts > s.starts
 		}
 		rec.Hooks[i] = oh
 	}
@@ -65,12 +67,19 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 }
 
 // optEnv is name's value in the options' env, else in the host's environment: the
-// environment every hook of the engine starts from.
-func (e *Engine) optEnv(name string, getenv func(string) string) string {
+// environment every hook of the engine starts from. It reads the host's in place (getenv
+// would copy all of it, at every fire).
+func (e *Engine) optEnv(name string) string {
 	if v, ok := e.opts.Env[name]; ok {
 		return v
 	}
-	return getenv(name)
+	host := e.environ()
+	for i := len(host) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(host[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // hookStart is when a selected hook of a fire started, and whether its persistent process
@@ -78,6 +87,9 @@ func (e *Engine) optEnv(name string, getenv func(string) string) string {
 type hookStart struct {
 	at   time.Time
 	warm bool
+	// starts is how many processes the persistent hook had started before; a higher
+	// count after the fire is a restart.
+	starts int
 }
 
 // markStart records that h, the i-th selected hook of the fire, starts now.
@@ -87,7 +99,8 @@ func (f *fire) markStart(i int, h *hook) {
 	}
 	s := hookStart{at: time.Now()}
 	if h.proc != nil {
-		s.warm = h.proc.Status().State == "running"
+		st := h.proc.Status()
+		s.warm, s.starts = st.State == "running", st.Starts
 	}
 	f.starts[i] = s
 }
