@@ -14,6 +14,7 @@
 //	c.GRPC.URL()                          // "http://127.0.0.1:port" (an SDK exporter's endpoint URL)
 //	spans := c.WaitSpans(t, func(s []otelcoltest.Span) bool { return len(s) >= 2 })
 //	c.Spans(t), c.Metrics(t), c.Logs(t)   // what has arrived so far
+//	c.TraceLines(t)                       // the traces file's lines as the file exporter wrote them
 //	c.WaitMetrics(t, until), c.WaitLogs(t, until)
 //	otelcoltest.SpanNamed(spans, "name"), otelcoltest.MetricNamed(metrics, "name")
 //	c.Stop(t)                             // down: its ports refuse; what it received stays readable

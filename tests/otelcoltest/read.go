@@ -26,6 +26,17 @@ func (c *Collector) Logs(t testing.TB) []LogRecord {
 	return read(t, c, "logs", decodeLogs)
 }
 
+// TraceLines is the traces file as the collector's file exporter wrote it, one OTLP JSON
+// line per export, for a reader who wants the collector's own words (a trace to show).
+func (c *Collector) TraceLines(t testing.TB) [][]byte {
+	t.Helper()
+	lines, err := c.lines("traces")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
 // WaitSpans reads the spans until until holds, and returns them; it fails the test, listing
 // what did arrive, after DefaultWait.
 func (c *Collector) WaitSpans(t testing.TB, until func([]Span) bool) []Span {

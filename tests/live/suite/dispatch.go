@@ -188,7 +188,14 @@ func runDispatchVector(t *testing.T, path string) ([]string, string) {
 	problems, v, native := runNative(t, path)
 	w, tree := loadVector(t, path)
 	installHookexec(t, tree, &w)
+	var tr telemetryRun
+	if TelemetryMode() {
+		tr = withTelemetry(t, tree, &w)
+	}
 	r := runAgent(t, tree, w)
+	if TelemetryMode() {
+		problems = append(problems, checkTelemetry(t, tr, r)...)
+	}
 	dispatched := OutcomeOf(tree, r)
 	if testing.Verbose() {
 		t.Logf("dispatched stdout: %s\nstderr: %s", r.Stdout, r.Stderr)

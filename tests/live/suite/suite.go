@@ -41,6 +41,7 @@ import (
 	"github.com/hookexec/hookexec/tests/live/agents"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/otelcoltest"
 )
 
 // Model is a scripted fake model API.
@@ -195,8 +196,10 @@ type suiteState struct {
 	// daemon is dispatch mode's one daemon for the run.
 	hookexec string
 	daemon   *daemon
-	report   livetest.Report
-	fields   fieldSet
+	// collector is telemetry mode's one OpenTelemetry Collector for the run.
+	collector *otelcoltest.Collector
+	report    livetest.Report
+	fields    fieldSet
 	// generated are the Agent's generated vectors, by generatedPrefix + name.
 	generated map[string][]byte
 }
@@ -319,6 +322,9 @@ func Test(t *testing.T) {
 	sort.Strings(generated)
 	paths = append(paths, generated...)
 	only := os.Getenv("HOOKEXEC_LIVE_ONLY")
+	if TelemetryMode() {
+		startCollector(t)
+	}
 	// A few at a time: each runs an agent process; more only queues on the shared cores.
 	n := state.a.Parallel
 	if j, err := strconv.Atoi(os.Getenv(JobsEnv)); err == nil && j > 0 {
