@@ -16,7 +16,7 @@ import (
 
 // observe hands the decided fire to the sinks. selected and res.Hooks are parallel (config
 // order); f is nil when nothing ran.
-func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []byte, start time.Time, res *Result, selected []*hook, f *fire) {
+func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []byte, env []string, start time.Time, res *Result, selected []*hook, f *fire) {
 	rec := &observe.Fire{
 		Start: start, Duration: time.Duration(res.DurationMs * float64(time.Millisecond)),
 		Event: ev.Name, Profile: e.opts.Profile, SessionID: e.sessionOf(doc),
@@ -36,7 +36,7 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	if res.UpdatedInput != nil {
 		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
 	}
-	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT"), e.optEnv("TRACESTATE")
+	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", env), e.optEnv("TRACESTATE", env)
 	rec.Hooks = make([]observe.Hook, len(selected))
 	for i, h := range selected {
 		oh := observe.Hook{
@@ -66,20 +66,28 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	}
 }
 
-// optEnv is name's value in the options' env, else in the host's environment: the
-// environment every hook of the engine starts from. It reads the host's in place (getenv
-// would copy all of it, at every fire).
-func (e *Engine) optEnv(name string) string {
+// optEnv is name's value as the fire's hooks get it: in the fire's own env (FireEnv), else
+// the options' env, else the host's environment. It reads them in place (getenv would copy
+// all of the host's, at every fire).
+func (e *Engine) optEnv(name string, fire []string) string {
+	if v, ok := lookup(fire, name); ok {
+		return v
+	}
 	if v, ok := e.opts.Env[name]; ok {
 		return v
 	}
-	host := e.environ()
-	for i := len(host) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(host[i], "="); ok && k == name {
-			return v
+	v, _ := lookup(e.environ(), name)
+	return v
+}
+
+// lookup is name's last value in env (KEY=VALUE entries).
+func lookup(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // hookStart is when a selected hook of a fire started, and whether its persistent process

@@ -35,6 +35,7 @@ type fire struct {
 	budget   context.Context          // SessionEnd's shared budget; nil for other fires
 	httpVars []string                 // httpHookAllowedEnvVars; nil when no file defines it
 	starts   []hookStart              // per selected hook, when it started; nil without sinks (observe.go)
+	extraEnv []string                 // FireEnv's env, after the host's
 }
 
 // sessionOf is the fire's session: the payload's session_id, else the engine's default.
@@ -112,7 +113,7 @@ func (f *fire) envOf(d *dialect.Dialect, spelling string) []string {
 	}
 	if f.env == nil {
 		var warnings []string
-		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session)
+		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session, f.extraEnv)
 		f.warnings = append(f.warnings, warnings...)
 		if f.envFile != "" {
 			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)

@@ -102,3 +102,22 @@ func TestTelemetryOnlyWhenAsked(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestFireEnvIsTheCallsOwn(t *testing.T) {
+	rec := &recorder{}
+	e, _ := open(t, pre("Bash", `echo "tp=$TRACEPARENT"`), func(o *Options) {
+		o.Env = map[string]string{"TRACEPARENT": "engine"}
+		o.Sinks = []observe.Sink{rec}
+	})
+	payload := []byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	r, err := e.FireEnv("PreToolUse", payload, []string{"TRACEPARENT=call-1", "TRACESTATE=v=1"})
+	require.NoError(t, err)
+	require.Len(t, r.Hooks, 1)
+	assert.Equal(t, "tp=call-1\n", r.Hooks[0].Stdout, "the call's env wins over the options'")
+	r = fireT(t, e, "PreToolUse", string(payload))
+	assert.Equal(t, "tp=engine\n", r.Hooks[0].Stdout, "and is the call's only")
+	require.Len(t, rec.fires, 2)
+	assert.Equal(t, "call-1", rec.fires[0].TraceParent)
+	assert.Equal(t, "v=1", rec.fires[0].TraceState)
+	assert.Equal(t, "engine", rec.fires[1].TraceParent)
+}

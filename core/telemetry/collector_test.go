@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,25 +194,38 @@ func TestDispatcherEnginesShareOnePipeline(t *testing.T) {
 			d.Close()
 		}
 	}()
-	env := append(c.Env(otelcoltest.GRPC), "HOOKEXEC_TELEMETRY=1", "OTEL_SERVICE_NAME=hookexec-daemon-test", "TRACEPARENT="+traceParent)
+	env := append(c.Env(otelcoltest.GRPC), "HOOKEXEC_TELEMETRY=1", "OTEL_SERVICE_NAME=hookexec-daemon-test")
 	before := telemetry.Pipelines()
-	for i := range 2 {
-		project, home := filepath.Join(t.TempDir(), "p"), t.TempDir()
-		require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "hookexec-hooks.json"), []byte(guardConfig), 0o644))
-		r, err := d.Dispatch(dispatch.Request{Agent: "claude", Project: project, Home: home, Env: env,
+	// Two projects (two engines), and a third call in the first project with another tool
+	// span of the agent's: a call's TRACEPARENT is its own and opens no engine.
+	spanOf := []string{agentSpan, "1111111111111111", "2222222222222222"}
+	var projects []string
+	home := t.TempDir()
+	for i := range 3 {
+		if i < 2 {
+			project := filepath.Join(t.TempDir(), "p")
+			require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "hookexec-hooks.json"), []byte(guardConfig), 0o644))
+			projects = append(projects, project)
+		}
+		project := projects[i%2] // the third call is the first project's again
+		call := append(slices.Clone(env), "TRACEPARENT=00-"+agentTrace+"-"+spanOf[i]+"-01")
+		r, err := d.Dispatch(dispatch.Request{Agent: "claude", Project: project, Home: home, Env: call,
 			Payload: json.RawMessage(fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"s%d","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":%q}`, i, project))})
 		require.NoError(t, err)
 		assert.Contains(t, r.Stdout+r.Stderr, "no rm", "the guard's deny")
 	}
-	assert.Equal(t, 2, d.Engines())
+	assert.Equal(t, 2, d.Engines(), "an engine per project, not per call")
 	assert.Equal(t, before+1, telemetry.Pipelines(), "one pipeline for both engines")
 	d.Close()
 	closed = true
 	assert.Equal(t, before, telemetry.Pipelines(), "the last engine's Close shut it down")
-	spans := c.WaitSpans(t, func(s []otelcoltest.Span) bool { return len(otelcoltest.SpanNamed(s, "fire PreToolUse")) >= 2 })
+	spans := c.WaitSpans(t, func(s []otelcoltest.Span) bool { return len(otelcoltest.SpanNamed(s, "fire PreToolUse")) >= 3 })
+	var parents []string
 	for _, s := range otelcoltest.SpanNamed(spans, "fire PreToolUse") {
-		assert.Equal(t, agentSpan, s.ParentSpanID)
+		parents = append(parents, s.ParentSpanID)
+		assert.Equal(t, agentTrace, s.TraceID)
 		assert.Equal(t, "hookexec-daemon-test", s.Resource["service.name"])
 	}
+	assert.ElementsMatch(t, spanOf, parents, "each fire in its own call's span")
 }
