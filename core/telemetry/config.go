@@ -20,6 +20,22 @@ const (
 	EnvContent = "HOOKEXEC_TELEMETRY_CONTENT"
 )
 
+// PrefixOTel spells each OTEL_* variable for an agent that removes OTEL_* from its hooks'
+// environment: Claude Code 2.1.330 does (the live telemetry run, tests/live/suite), so
+// through the dispatcher its user sets HOOKEXEC_OTEL_EXPORTER_OTLP_ENDPOINT and the like.
+// An OTEL_ variable that is set wins over its HOOKEXEC_ spelling.
+const PrefixOTel = "HOOKEXEC_"
+
+// prefixedOTel reads an OTEL_* variable, else its HOOKEXEC_OTEL_* spelling.
+func prefixedOTel(getenv func(string) string) func(string) string {
+	return func(name string) string {
+		if v := getenv(name); v != "" || !strings.HasPrefix(name, "OTEL_") {
+			return v
+		}
+		return getenv(PrefixOTel + name)
+	}
+}
+
 // ErrInvalid wraps every error of Resolve: a setting that cannot be used.
 var ErrInvalid = errors.New("hookexec: telemetry")
 
@@ -95,6 +111,7 @@ func Resolve(o *Options, getenv func(string) string) (*Config, error) {
 	if o == nil {
 		o = &Options{}
 	}
+	getenv = prefixedOTel(getenv)
 	disabled, err := flag(getenv, "OTEL_SDK_DISABLED")
 	if err != nil || disabled {
 		return nil, err

@@ -82,6 +82,26 @@ func TestResolveSettings(t *testing.T) {
 	assert.False(t, c.Content)
 }
 
+// Claude Code removes OTEL_* from its hooks' environment: each can be spelled HOOKEXEC_OTEL_*,
+// and the OTEL_ one wins where both are set.
+func TestResolveHookexecPrefixedOTel(t *testing.T) {
+	c, err := Resolve(nil, env("HOOKEXEC_TELEMETRY", "1", "HOOKEXEC_OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317",
+		"HOOKEXEC_OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "HOOKEXEC_OTEL_SERVICE_NAME", "dispatcher", "HOOKEXEC_OTEL_BSP_SCHEDULE_DELAY", "100"))
+	require.NoError(t, err)
+	assert.Equal(t, Signal{Protocol: ProtoGRPC, URL: "http://127.0.0.1:4317", Insecure: true, Timeout: 10 * time.Second}, c.Traces)
+	assert.Equal(t, "dispatcher", c.Service)
+	assert.Equal(t, 100*time.Millisecond, c.SpanDelay)
+
+	c, err = Resolve(nil, env("HOOKEXEC_TELEMETRY", "1", "OTEL_SERVICE_NAME", "std", "HOOKEXEC_OTEL_SERVICE_NAME", "prefixed",
+		"HOOKEXEC_OTEL_SDK_DISABLED", "false"))
+	require.NoError(t, err)
+	assert.Equal(t, "std", c.Service)
+
+	c, err = Resolve(nil, env("HOOKEXEC_TELEMETRY", "1", "HOOKEXEC_OTEL_SDK_DISABLED", "true"))
+	require.NoError(t, err)
+	assert.Nil(t, c, "HOOKEXEC_OTEL_SDK_DISABLED turns it off as OTEL_SDK_DISABLED does")
+}
+
 func TestResolveErrors(t *testing.T) {
 	for _, tc := range []struct {
 		env  []string

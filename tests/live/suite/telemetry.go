@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hookexec/core/audit"
+	"github.com/hookexec/hookexec/core/telemetry"
 	"github.com/hookexec/hookexec/tests/live/livetest"
 	"github.com/hookexec/hookexec/tests/otelcoltest"
 )
@@ -74,12 +75,12 @@ type telemetryRun struct {
 func withTelemetry(t *testing.T, tree livetest.Tree, v *Vector) telemetryRun {
 	r := telemetryRun{auditLog: filepath.Join(tree.Root, "audit.jsonl"), traceID: randomHex(t, 16), spanID: randomHex(t, 8)}
 	v.Env["HOOKEXEC_TELEMETRY"] = "1"
-	for _, kv := range state.collector.Env(otelcoltest.GRPC) {
+	// Claude Code removes every OTEL_* variable from its hooks' environment: the settings
+	// go in hookexec's spelling of them (core/telemetry PrefixOTel), which it passes.
+	for _, kv := range append(state.collector.Env(otelcoltest.GRPC), "OTEL_BSP_SCHEDULE_DELAY=100", "OTEL_BLRP_SCHEDULE_DELAY=100") {
 		k, val, _ := strings.Cut(kv, "=")
-		v.Env[k] = val
+		v.Env[telemetry.PrefixOTel+k] = val
 	}
-	v.Env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
-	v.Env["OTEL_BLRP_SCHEDULE_DELAY"] = "100"
 	v.Env["HOOKEXEC_AUDIT_LOG"] = r.auditLog
 	if _, ok := v.Env["TRACEPARENT"]; !ok {
 		v.Env["TRACEPARENT"] = "00-" + r.traceID + "-" + r.spanID + "-01"
