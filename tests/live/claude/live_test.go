@@ -50,6 +50,12 @@ var agent = suite.Agent{
 		"DISABLE_ERROR_REPORTING":                  "1",
 		"IS_SANDBOX":                               "1",
 	},
+	// Claude Code 2.1.330 gives a hook the TRACEPARENT of its own span when its tracing is on
+	// (the enhanced telemetry beta) and it propagates trace context: by default only to
+	// Anthropic's API, so with the fake API CLAUDE_CODE_PROPAGATE_TRACEPARENT asks for it.
+	TelemetryEnv: []string{"CLAUDE_CODE_ENABLE_TELEMETRY=1", "CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1",
+		"CLAUDE_CODE_PROPAGATE_TRACEPARENT=1", "OTEL_TRACES_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=none",
+		"OTEL_LOGS_EXPORTER=none", "OTEL_BSP_SCHEDULE_DELAY=100", "DISABLE_TELEMETRY="},
 	Setup:         setup,
 	Compare:       compare,
 	PayloadFields: "payload_fields.json",

@@ -177,6 +177,9 @@ type Agent struct {
 	// Vars are extra substitutions for a vector, given its text ("$MCP" → a helper the
 	// suite built; nil: none); an error wrapping ErrSkip skips the vector.
 	Vars func(raw []byte) (map[string]string, error)
+	// TelemetryEnv turns the agent's own OpenTelemetry tracing on ("NAME=value", the
+	// collector's endpoint added), for HOOKEXEC_LIVE_TELEMETRY=agent (telemetry.go).
+	TelemetryEnv []string
 	// Generated are vectors built by code rather than written in vectors/ (a table of
 	// cases), by name; they run, filter and report exactly as the files do (nil: none).
 	Generated func() (map[string][]byte, error)

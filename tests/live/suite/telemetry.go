@@ -68,6 +68,7 @@ type telemetryRun struct {
 	auditLog         string
 	traceID, spanID  string
 	traceparentGiven bool
+	agentTraces      bool // the agent exports its own spans: the fire's parent is one of them
 }
 
 // withTelemetry adds to v's environment what the agent passes to the dispatcher: telemetry
@@ -82,6 +83,16 @@ func withTelemetry(t *testing.T, tree livetest.Tree, v *Vector) telemetryRun {
 		v.Env[telemetry.PrefixOTel+k] = val
 	}
 	v.Env["HOOKEXEC_AUDIT_LOG"] = r.auditLog
+	if os.Getenv(TelemetryEnv) == "agent" {
+		// The agent's own tracing on, to the same collector: Claude Code then gives each
+		// hook the TRACEPARENT of its span, which must be the fire span's parent.
+		for _, kv := range append(state.collector.Env(otelcoltest.GRPC), state.a.TelemetryEnv...) {
+			k, val, _ := strings.Cut(kv, "=")
+			v.Env[k] = val
+		}
+		r.agentTraces = true
+		return r
+	}
 	if _, ok := v.Env["TRACEPARENT"]; !ok {
 		v.Env["TRACEPARENT"] = "00-" + r.traceID + "-" + r.spanID + "-01"
 		r.traceparentGiven = true
@@ -151,10 +162,10 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 		sessions[e.Session] = true
 	}
 	var got map[fireKey][]string
-	var fires []otelcoltest.Span
+	var fires, spans []otelcoltest.Span
 	byParent := map[string][]otelcoltest.Span{}
 	for deadline := time.Now().Add(spanWait); ; time.Sleep(100 * time.Millisecond) {
-		spans := state.collector.Spans(t)
+		spans = state.collector.Spans(t)
 		got, fires, byParent = map[fireKey][]string{}, nil, map[string][]otelcoltest.Span{}
 		for _, s := range spans {
 			if strings.HasPrefix(s.Name, "execute_hook ") {
@@ -182,7 +193,7 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 				sort.Strings(ids)
 			}
 		}
-		if equalFires(want, got) || time.Now().After(deadline) {
+		if equalFires(want, got) && (!r.agentTraces || parentsArrived(fires, spans)) || time.Now().After(deadline) {
 			break
 		}
 	}
@@ -197,6 +208,13 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 		if r.traceparentGiven && (s.TraceID != r.traceID || s.ParentSpanID != r.spanID) {
 			problems = append(problems, fmt.Sprintf("telemetry: %s's span is in trace %s under %q, not under the agent's TRACEPARENT span %s/%s",
 				s.Name, s.TraceID, s.ParentSpanID, r.traceID, r.spanID))
+		}
+		if r.agentTraces {
+			if p := spanByID(spans, s.TraceID, s.ParentSpanID); p == nil || p.Resource["service.name"] == "hookexec" {
+				problems = append(problems, fmt.Sprintf("telemetry: %s's span has no parent the agent exported (trace %s, parent %q)", s.Name, s.TraceID, s.ParentSpanID))
+			} else {
+				t.Logf("telemetry: %s's span is a child of the agent's %s (%v)", s.Name, p.Name, p.Resource["service.name"])
+			}
 		}
 		for _, h := range byParent[s.TraceID+"/"+s.SpanID] {
 			if h.Attributes["gen_ai.operation.name"] != "execute_hook" || h.Attributes["hookexec.event"] != s.Attributes["hookexec.event"] ||
@@ -257,4 +275,23 @@ func describeFires(m map[fireKey][]string) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
+}
+
+// parentsArrived says whether every fire span's parent has reached the collector.
+func parentsArrived(fires, spans []otelcoltest.Span) bool {
+	for _, f := range fires {
+		if spanByID(spans, f.TraceID, f.ParentSpanID) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func spanByID(spans []otelcoltest.Span, trace, id string) *otelcoltest.Span {
+	for i := range spans {
+		if spans[i].TraceID == trace && spans[i].SpanID == id {
+			return &spans[i]
+		}
+	}
+	return nil
 }
