@@ -172,7 +172,7 @@ test-claude-telemetry: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## Claude Code t
 	cd tests/live/claude && env HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_LIVE_TELEMETRY=agent \
 		HOOKEXEC_LIVE_TELEMETRY_TRACE=$(if $(TELEMETRY_TRACE),$(abspath $(TELEMETRY_TRACE))) HOOKEXEC_BIN=$(CURDIR)/$(CLI) \
 		HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 \
-		$(CURDIR)/$(BUILD)/live-claude.test -test.count=1 -test.run 'TestClaudeLive/($(TELEMETRY_VECTORS))$$' $(if $(V),-test.v)
+		$(CURDIR)/$(BUILD)/live-claude.test -test.count=1 -test.run 'TestClaudeLive/^($(TELEMETRY_VECTORS))$$' $(if $(V),-test.v)
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
 live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \

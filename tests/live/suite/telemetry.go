@@ -210,7 +210,10 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 				s.Name, s.TraceID, s.ParentSpanID, r.traceID, r.spanID))
 		}
 		if r.agentTraces {
-			if p := spanByID(spans, s.TraceID, s.ParentSpanID); p == nil || p.Resource["service.name"] == "hookexec" {
+			event, _ := s.Attributes["hookexec.event"].(string)
+			if p := spanByID(spans, s.TraceID, s.ParentSpanID); s.ParentSpanID == "" && outsideTurn[event] {
+				t.Logf("telemetry: %s's span is a root: the agent gave no TRACEPARENT outside a turn", s.Name)
+			} else if p == nil || p.Resource["service.name"] == "hookexec" {
 				problems = append(problems, fmt.Sprintf("telemetry: %s's span has no parent the agent exported (trace %s, parent %q)", s.Name, s.TraceID, s.ParentSpanID))
 			} else {
 				t.Logf("telemetry: %s's span is a child of the agent's %s (%v)", s.Name, p.Name, p.Resource["service.name"])
@@ -277,10 +280,15 @@ func describeFires(m map[fireKey][]string) string {
 	return strings.Join(out, " ")
 }
 
+// outsideTurn are the events Claude Code 2.1.330 fires with no span of its own active, so
+// with no TRACEPARENT even with its tracing on (seen in events_and_subjects): their fire
+// spans are roots. Every other fire must be a child of the agent's span.
+var outsideTurn = map[string]bool{"SessionStart": true, "InstructionsLoaded": true, "SessionEnd": true}
+
 // parentsArrived says whether every fire span's parent has reached the collector.
 func parentsArrived(fires, spans []otelcoltest.Span) bool {
 	for _, f := range fires {
-		if spanByID(spans, f.TraceID, f.ParentSpanID) == nil {
+		if f.ParentSpanID != "" && spanByID(spans, f.TraceID, f.ParentSpanID) == nil {
 			return false
 		}
 	}
