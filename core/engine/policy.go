@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hookexec/hookexec/core/decide"
+	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/policy"
+	"github.com/hookexec/hookexec/core/vocab"
+)
+
+// A policy hook ({"type": "policy", "cel": ...} or {"type": "policy", "rego": ...}) runs no
+// process: its compiled policy (config.Hook.Guard) is evaluated in-process under the hook's
+// timeout, and its answer is read exactly like a command hook's JSON stdout with exit 0 in
+// the dialect of the file that declares it (readCommand). An error, a timeout or a policy
+// that did not compile is the hook's failure, which blocks only as its failure policy says
+// (fail_closed, onFailure "block", blocking).
+//
+// A policy that evaluates to a bool answers in hookexec's own words, not its dialect's:
+// true applies the hook's "decision" (default "deny") with its "reason", false is no
+// answer (boolAnswer).
+
+// policyPayload is what policies see of the fire: the payload in Claude Code's envelope
+// (session_id, cwd, hook_event_name with the canonical event, tool_name as the canonical
+// vocabulary names the tool), built once per fire.
+func (f *fire) policyPayload() []byte {
+	if f.policyIn != nil {
+		return f.policyIn
+	}
+	frame := f.frame
+	frame.Event = f.ev.Name
+	if t := f.doc.String("tool_name"); t != "" {
+		if c := vocab.Tool(t); c != "" && c != t {
+			frame.ToolName = c
+		}
+	}
+	f.policyIn = bytes.TrimSuffix(f.doc.Stdin(payload.Claude, frame), []byte("\n"))
+	return f.policyIn
+}
+
+// policyFacts are the fire's facts, shared by its policy hooks: computed lazily, at most
+// once per fire, and only when a policy asks.
+func (f *fire) policyFacts() *policy.Facts {
+	if f.facts == nil {
+		cwd := f.doc.String("cwd")
+		if cwd == "" {
+			cwd = f.frame.Cwd
+		}
+		f.facts = &policy.Facts{ProjectDir: f.e.opts.ProjectDir, Cwd: cwd}
+	}
+	return f.facts
+}
+
+// preparePolicy renders what a policy hook needs while the payload is live.
+func (f *fire) preparePolicy(j *job) {
+	j.policy = &policy.Input{Payload: f.policyPayload(), Event: f.ev.Name, Matcher: j.h.cfg.Matcher, Facts: f.policyFacts()}
+}
+
+// evalPolicy evaluates a policy hook and reads its answer.
+func (j *job) evalPolicy(parent context.Context) (HookResult, decide.Verdict) {
+	cfg := j.h.cfg
+	hr := j.h.base()
+	hr.ExitCode = -1
+	start := time.Now()
+	var answer []byte
+	failure := ""
+	switch {
+	case cfg.PolicyError != "":
+		failure = cfg.PolicyError
+	case cfg.Guard == nil:
+		failure = "policy not compiled" // config compiles every enabled policy hook
+	default:
+		var timedOut bool
+		answer, failure, timedOut = evalGuard(parent, cfg.Guard, j.policy, cfg.Timeout)
+		hr.TimedOut = timedOut
+	}
+	hr.DurationMs = ms(time.Since(start))
+	if failure != "" {
+		v := readCommand(cfg, j.ev, j.spelling(), -1, nil, nil, failure)
+		j.finish(&hr, &v)
+		return hr, v
+	}
+	hr.ExitCode = 0
+	var v decide.Verdict
+	if b, ok := policyBool(answer); ok {
+		// hookexec's own words: read as Claude Code's JSON, whatever the dialect.
+		answer = boolAnswer(b, j.ev.Name, cfg.Policy)
+		hr.Stdout = string(answer)
+		v = decide.Read(decide.Input{Event: j.ev, Stdout: answer, DecisionObjects: true, ContinueAfterTool: cfg.Dialect.ContinueAfterTool})
+	} else {
+		stdout, unread := stdoutOf(&hr, answer, len(answer) > MaxDecisionBytes, j.spec.OutputCap)
+		if unread != "" {
+			v = readCommand(cfg, j.ev, j.spelling(), -1, nil, nil, unread)
+		} else {
+			v = readCommand(cfg, j.ev, j.spelling(), 0, stdout, nil, "")
+		}
+	}
+	j.finish(&hr, &v)
+	return hr, v
+}
+
+// evalGuard runs p.Eval under the hook's timeout. A policy that ignores ctx is left to
+// finish on its own and its late answer is dropped; a panic is the hook's failure.
+func evalGuard(parent context.Context, p policy.Policy, in *policy.Input, timeout time.Duration) (answer []byte, failure string, timedOut bool) {
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
+	type result struct {
+		out []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- result{err: fmt.Errorf("panicked: %v", r)}
+			}
+		}()
+		out, err := p.Eval(ctx, in)
+		ch <- result{out, err}
+	}()
+	select {
+	case r := <-ch:
+		switch {
+		case r.err != nil && parent.Err() != nil:
+			failure, timedOut = ended(parent)
+			return nil, failure, timedOut
+		case r.err != nil && ctx.Err() != nil:
+			return nil, fmt.Sprintf("policy timed out after %s", timeout), true
+		case r.err != nil:
+			return nil, "policy: " + r.err.Error(), false
+		}
+		return r.out, "", false
+	case <-ctx.Done():
+		if parent.Err() != nil {
+			failure, timedOut = ended(parent)
+			return nil, failure, timedOut
+		}
+		return nil, fmt.Sprintf("policy timed out after %s", timeout), true
+	}
+}
+
+// policyBool reports whether a policy's answer is a bare JSON true or false.
+func policyBool(answer []byte) (value, ok bool) {
+	switch string(bytes.TrimSpace(answer)) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// boolAnswer is a policy's true or false as Claude Code's JSON answer on event: false is no
+// answer; true is the spec's decision ("deny" when unset) with its reason, spelt the way
+// the event is decided (PermissionRequest's decision object, PreToolUse's
+// permissionDecision, the top-level decision elsewhere).
+func boolAnswer(b bool, event string, spec *policy.Spec) []byte {
+	if !b {
+		return nil
+	}
+	decision, reason := "deny", ""
+	if spec != nil {
+		if spec.Decision != "" {
+			decision = spec.Decision
+		}
+		reason = spec.Reason
+	}
+	if reason == "" && (decision == "deny" || decision == "block") {
+		reason = "denied by policy"
+	}
+	var out map[string]any
+	switch {
+	case event == "PermissionRequest" && decision != "ask":
+		behavior := "allow"
+		if decision == "deny" || decision == "block" {
+			behavior = "deny"
+		}
+		d := map[string]any{"behavior": behavior}
+		if reason != "" && behavior == "deny" {
+			d["message"] = reason
+		}
+		out = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event, "decision": d}}
+	case event == "PreToolUse" || decision == "ask":
+		d := decision
+		if d == "block" {
+			d = "deny"
+		}
+		hs := map[string]any{"hookEventName": event, "permissionDecision": d}
+		if reason != "" {
+			hs["permissionDecisionReason"] = reason
+		}
+		out = map[string]any{"hookSpecificOutput": hs}
+	case decision == "allow":
+		out = map[string]any{"decision": "approve"}
+		if reason != "" {
+			out["reason"] = reason
+		}
+	default:
+		out = map[string]any{"decision": "block", "reason": reason}
+	}
+	b2, _ := marshal(out)
+	return b2
+}
+
+// spelling is the event as the hook saw it.
+func (j *job) spelling() string {
+	if s := j.h.cfg.Spelling; s != "" {
+		return s
+	}
+	return j.eventName
+}
+
+// policyCommand shows a policy as results, explain and trust name it: its expression, or
+// its Rego path and query.
+func policyCommand(s *policy.Spec) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Rego != "":
+		return s.Rego + " " + s.Query
+	}
+	return s.CEL
+}

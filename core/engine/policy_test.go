@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/hookexec/hookexec/core/policy"
+)
+
+// jsonCEL stands in for CEL in this package's tests until a language is linked in: its
+// expressions are JSON literals (true, false, {"decision": "block"}), which are also valid
+// CEL, so the tests keep their meaning under the real language. `int("x") == 1` fails at
+// evaluation, as it does in CEL; anything else that is not JSON does not compile.
+type jsonCEL struct{ answer []byte }
+
+func (p jsonCEL) Eval(context.Context, *policy.Input) ([]byte, error) {
+	if p.answer == nil {
+		return nil, errors.New(`no such overload: int("x")`)
+	}
+	return p.answer, nil
+}
+
+func init() {
+	if slices.Contains(policy.Languages(), "cel") {
+		return
+	}
+	policy.Register("cel", func(s policy.Spec) (policy.Policy, error) {
+		if strings.HasPrefix(s.CEL, "int(") {
+			return jsonCEL{}, nil
+		}
+		if !json.Valid([]byte(s.CEL)) {
+			return nil, errors.New("ERROR: <input>:1:1: Syntax error: mismatched input")
+		}
+		return jsonCEL{answer: []byte(s.CEL)}, nil
+	})
+}
+
+func policyHook(event string, fields map[string]any) string {
+	fields["type"] = "policy"
+	return hookCfg(event, fields)
+}
+
+// TestPolicyHookAnswers runs a policy hook's answers through a Claude Code configuration:
+// a bool applies the hook's decision, a map is read like a command's JSON stdout.
+func TestPolicyHookAnswers(t *testing.T) {
+	bash := `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
+	tests := []struct {
+		name     string
+		event    string
+		handler  map[string]any
+		payload  string
+		blocked  bool
+		decision string
+		reason   string
+		context  string
+		updated  string
+		errSub   string
+	}{
+		{name: "true denies with the reason", event: "PreToolUse", handler: map[string]any{"cel": "true", "reason": "no rm -rf"}, payload: bash, blocked: true, decision: "deny", reason: "no rm -rf"},
+		{name: "true without a reason still denies", event: "PreToolUse", handler: map[string]any{"cel": "true"}, payload: bash, blocked: true, decision: "deny", reason: "denied by policy"},
+		{name: "false is no answer", event: "PreToolUse", handler: map[string]any{"cel": "false", "reason": "no"}, payload: bash, decision: "none"},
+		{name: "true asks", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "ask", "reason": "sure?"}, payload: bash, decision: "ask", reason: "sure?"},
+		{name: "true allows", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "allow"}, payload: bash, decision: "allow"},
+		{name: "block on a prompt", event: "UserPromptSubmit", handler: map[string]any{"cel": "true", "decision": "block", "reason": "no secrets"}, payload: `{"prompt":"x"}`, blocked: true, decision: "deny", reason: "no secrets"},
+		{name: "deny on Stop blocks the stop", event: "Stop", handler: map[string]any{"cel": "true", "reason": "tests first"}, payload: `{}`, blocked: true, decision: "deny", reason: "tests first"},
+		{name: "deny on PermissionRequest", event: "PermissionRequest", handler: map[string]any{"cel": "true", "reason": "no"}, payload: bash, blocked: true, decision: "deny", reason: "no"},
+		{name: "a map is read like JSON stdout", event: "PreToolUse", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "from the map"}}`}, payload: bash, blocked: true, decision: "deny", reason: "from the map"},
+		{name: "a map rewrites the input", event: "PreToolUse", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}`}, payload: bash, decision: "allow", updated: `{"command":"ls"}`},
+		{name: "a map adds context", event: "UserPromptSubmit", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "branch main"}}`}, payload: `{"prompt":"x"}`, decision: "none", context: "branch main"},
+		{name: "a runtime error is a non-blocking error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`}, payload: bash, decision: "none", errSub: "policy: no such overload"},
+		{name: "onFailure block blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "onFailure": "block"}, payload: bash, blocked: true, decision: "deny", errSub: "policy: no such overload"},
+		{name: "fail_closed blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "fail_closed": true}, payload: bash, blocked: true, decision: "deny", errSub: "policy: no such overload"},
+		{name: "a policy that does not compile fails each fire", event: "PreToolUse", handler: map[string]any{"cel": `)(`}, payload: bash, decision: "none", errSub: "policy does not compile"},
+		{name: "a policy that does not compile blocks with onFailure block", event: "PreToolUse", handler: map[string]any{"cel": `)(`, "onFailure": "block"}, payload: bash, blocked: true, decision: "deny", errSub: "policy does not compile"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, _ := open(t, policyHook(tc.event, tc.handler), claudeProfile)
+			r := fireT(t, e, tc.event, tc.payload)
+			require.Len(t, r.Hooks, 1)
+			h := r.Hooks[0]
+			require.Equal(t, tc.blocked, r.Blocked, "%+v", h)
+			require.Equal(t, tc.decision, r.Decision)
+			if tc.reason != "" {
+				require.Contains(t, r.Reason, tc.reason)
+			}
+			require.Equal(t, tc.context, strings.TrimSpace(r.AdditionalContext))
+			if tc.updated != "" {
+				require.JSONEq(t, tc.updated, string(r.UpdatedInput))
+			}
+			require.Equal(t, "policy", h.Exec)
+			require.Equal(t, tc.handler["cel"], h.Command)
+			if tc.errSub == "" {
+				require.Empty(t, h.Error)
+				require.Equal(t, 0, h.ExitCode)
+			} else {
+				require.Contains(t, h.Error, tc.errSub)
+			}
+		})
+	}
+}
+
+// TestPolicyDoesNotCompileIsALoadError: the load reports it at the line of "cel", and the
+// hook stays enabled so that a broken guard never vanishes.
+func TestPolicyDoesNotCompileIsALoadError(t *testing.T) {
+	e, _ := open(t, policyHook("PreToolUse", map[string]any{"cel": ")("}), claudeProfile)
+	cfg, err := e.Config()
+	require.NoError(t, err)
+	var found bool
+	for _, w := range cfg.Warnings {
+		if strings.Contains(w.Message, "policy does not compile") {
+			found = true
+			require.True(t, w.Error)
+			require.Equal(t, `hooks.PreToolUse[0].hooks[0].cel`, w.Path)
+		}
+	}
+	require.True(t, found, "%+v", cfg.Warnings)
+	require.Len(t, cfg.Hooks, 1)
+	require.True(t, cfg.Hooks[0].Enabled, "a broken guard stays in the fire")
+	require.Contains(t, cfg.Hooks[0].PolicyError, "policy does not compile")
+}
+
+type slowPolicy struct{ done chan struct{} }
+
+func (p slowPolicy) Eval(ctx context.Context, _ *policy.Input) ([]byte, error) {
+	<-p.done
+	return []byte(`true`), nil
+}
+
+// TestPolicyTimeout: a policy that does not honour ctx still ends at the hook's timeout.
+func TestPolicyTimeout(t *testing.T) {
+	p := slowPolicy{done: make(chan struct{})}
+	defer close(p.done)
+	start := time.Now()
+	out, failure, timedOut := evalGuard(context.Background(), p, &policy.Input{}, 50*time.Millisecond)
+	require.Less(t, time.Since(start), hangGuard)
+	require.Nil(t, out)
+	require.True(t, timedOut)
+	require.Contains(t, failure, "timed out after 50ms")
+}
