@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hookexec/hookexec/core/decide"
@@ -223,4 +224,31 @@ func policyCommand(s *policy.Spec) string {
 		return s.Rego + " " + s.Query
 	}
 	return s.CEL
+}
+
+// policyLine is a policy as explain shows it: its language and source, what true means,
+// and why it fails when it does not compile.
+func policyLine(s *policy.Spec, broken string) string {
+	if s == nil {
+		return ""
+	}
+	var line string
+	if s.Rego != "" {
+		line = "rego " + s.Rego + " query " + s.Query
+	} else {
+		line = "cel " + s.CEL
+	}
+	d := s.Decision
+	if d == "" {
+		d = "deny"
+	}
+	line += " (true: " + d
+	if s.Reason != "" {
+		line += " " + strconv.Quote(s.Reason)
+	}
+	line += ")"
+	if broken != "" {
+		line += "; fails: " + broken
+	}
+	return line
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -144,4 +145,73 @@ func TestPolicyTimeout(t *testing.T) {
 	require.Nil(t, out)
 	require.True(t, timedOut)
 	require.Contains(t, failure, "timed out after 50ms")
+}
+
+// TestTrustPolicyHook: a project's policy hook awaits approval like a project's command;
+// its approval names the expression, and pins the content of its Rego modules.
+func TestTrustPolicyHook(t *testing.T) {
+	tp := newTrustProject(t)
+	write := func(handlers ...map[string]any) {
+		hs := make([]any, len(handlers))
+		for i, h := range handlers {
+			h["type"] = "policy"
+			hs[i] = h
+		}
+		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": hs}}}})
+		tp.write(t, ".claude/settings.json", string(b))
+	}
+	tp.write(t, ".claude/policy/guard.rego", "package guard\ndecision := true\n")
+	write(map[string]any{"name": "cel-guard", "cel": "true", "reason": "no"},
+		map[string]any{"name": "rego-guard", "rego": "policy/guard.rego", "query": "data.guard.decision"})
+	e := tp.open(t)
+	r := fireT(t, e, "PreToolUse", bashPayload)
+	require.False(t, r.Blocked, "an unapproved policy neither blocks nor allows")
+	require.Len(t, r.AwaitingApproval, 2)
+	require.Equal(t, "true", r.AwaitingApproval[0].Command)
+	require.Equal(t, filepath.Join(tp.dir, ".claude/policy/guard.rego")+" data.guard.decision", r.AwaitingApproval[1].Command)
+
+	list, err := e.TrustList()
+	require.NoError(t, err)
+	require.Len(t, list.Hooks, 2)
+	require.Len(t, list.Hooks[1].Files, 1)
+	require.Equal(t, ".claude/policy/guard.rego", list.Hooks[1].Files[0].Path)
+
+	_, err = e.Approve("cel-guard")
+	require.NoError(t, err)
+	_, err = e.Approve("rego-guard")
+	require.NoError(t, err)
+	r = fireT(t, e, "PreToolUse", bashPayload)
+	require.True(t, r.Blocked, "the approved CEL guard runs")
+	require.Empty(t, r.AwaitingApproval)
+
+	// Editing a module withdraws the Rego guard's approval; the CEL guard stays approved.
+	tp.write(t, ".claude/policy/guard.rego", "package guard\ndecision := false\n")
+	r = fireT(t, e, "PreToolUse", bashPayload)
+	require.Len(t, r.AwaitingApproval, 1)
+	require.Equal(t, "rego-guard", r.AwaitingApproval[0].ID)
+	require.Contains(t, r.AwaitingApproval[0].Reason, ".claude/policy/guard.rego changed")
+
+	// Another expression is another hook: not approved.
+	write(map[string]any{"name": "cel-guard", "cel": "false", "reason": "no"})
+	require.NoError(t, e.Reload())
+	r = fireT(t, e, "PreToolUse", bashPayload)
+	require.Len(t, r.AwaitingApproval, 1)
+	require.Equal(t, "cel-guard", r.AwaitingApproval[0].ID)
+}
+
+// TestExplainShowsThePolicy: explain names the language, the policy, what true means, and
+// why a broken one fails.
+func TestExplainShowsThePolicy(t *testing.T) {
+	e, _ := open(t, policyHook("PreToolUse", map[string]any{"cel": "true", "decision": "ask", "reason": "sure?"}), claudeProfile)
+	x, err := e.Explain("PreToolUse", []byte(bashPayload))
+	require.NoError(t, err)
+	require.Len(t, x.Hooks, 1)
+	require.True(t, x.Hooks[0].Runs)
+	require.Equal(t, "policy", x.Hooks[0].Exec)
+	require.Equal(t, `cel true (true: ask "sure?")`, x.Hooks[0].Command)
+
+	e, _ = open(t, policyHook("PreToolUse", map[string]any{"cel": ")("}), claudeProfile)
+	x, err = e.Explain("PreToolUse", []byte(bashPayload))
+	require.NoError(t, err)
+	require.Contains(t, x.Hooks[0].Command, "cel )( (true: deny); fails: policy does not compile")
 }
