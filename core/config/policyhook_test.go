@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	_ "github.com/hookexec/hookexec/core/policy/rego" // a real Rego compiler's errors
 )
 
 // TestPolicyRegoPathAndLoadError: a Rego path is relative to the declaring file's
-// directory; a policy that cannot be compiled (here: no Rego in this test binary) is an
+// directory; a policy that cannot be compiled (here: its module does not exist) is an
 // error at the line of its "rego" field, and the hook stays enabled.
 func TestPolicyRegoPathAndLoadError(t *testing.T) {
 	project, home := t.TempDir(), t.TempDir()
@@ -54,4 +56,26 @@ func TestPolicyIdentity(t *testing.T) {
 	require.Len(t, set.Hooks, 3)
 	require.NotEqual(t, set.Hooks[0].ID, set.Hooks[1].ID)
 	require.Equal(t, set.Hooks[0].ID, set.Hooks[2].DuplicateOf)
+}
+
+// TestPolicyRegoModuleErrorNamesItsLine: a Rego module that does not parse is an error of
+// the load at the "rego" field's line, and its message names the module's own file:line.
+func TestPolicyRegoModuleErrorNamesItsLine(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	settings := filepath.Join(project, ".claude", "settings.json")
+	module := filepath.Join(project, ".claude", "guard.rego")
+	write(t, module, "package guard\n\ndeny if {\n  input.tool_input.command ==\n}\n")
+	write(t, settings, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "policy", "rego": "guard.rego", "query": "data.guard.deny"}]}]}}`)
+	set, err := Load(Options{Profile: "claude", ProjectDir: project, Home: home, Sources: []string{settings}})
+	require.NoError(t, err)
+	var msgs []string
+	for _, w := range set.Warnings {
+		if w.Error {
+			msgs = append(msgs, w.String())
+		}
+	}
+	require.Len(t, msgs, 1)
+	require.Contains(t, msgs[0], settings+":2 hooks.PreToolUse[0].hooks[0].rego: policy does not compile: rego: "+module+":")
+	require.True(t, set.Hooks[0].Enabled())
 }
