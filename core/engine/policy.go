@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/hookexec/hookexec/core/decide"
 	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/policy"
@@ -42,18 +44,20 @@ func (f *fire) policyPayload() []byte {
 	return f.policyIn
 }
 
-// policyFacts are the fire's facts, shared by its policy hooks: computed lazily, at most
-// once per fire, and only when a policy asks.
+// policyFacts are the fire's facts, shared by its policy hooks: each computed lazily, at
+// most once per fire, and only when a policy asks (package policy).
 func (f *fire) policyFacts() *policy.Facts {
 	if f.facts == nil {
-		cwd := f.doc.String("cwd")
-		if cwd == "" {
-			cwd = f.frame.Cwd
+		command := ""
+		if v := f.doc.Get(commandPath); v != nil && v.Type() == fastjson.TypeString {
+			command = string(v.GetStringBytes())
 		}
-		f.facts = &policy.Facts{ProjectDir: f.e.opts.ProjectDir, Cwd: cwd}
+		f.facts = policy.NewFacts(f.e.opts.ProjectDir, f.doc.String("cwd"), command)
 	}
 	return f.facts
 }
+
+var commandPath = mustPath("tool_input.command")
 
 // preparePolicy renders what a policy hook needs while the payload is live.
 func (f *fire) preparePolicy(j *job) {

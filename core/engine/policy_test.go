@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/hookexec/hookexec/core/policy"
+	_ "github.com/hookexec/hookexec/core/policy/rego" // the engine's tests run real Rego
 )
 
 // jsonCEL stands in for CEL in this package's tests until a language is linked in: its
@@ -214,4 +216,47 @@ func TestExplainShowsThePolicy(t *testing.T) {
 	x, err = e.Explain("PreToolUse", []byte(bashPayload))
 	require.NoError(t, err)
 	require.Contains(t, x.Hooks[0].Command, "cel )( (true: deny); fails: policy does not compile")
+}
+
+// TestPolicyRegoSeesTheFire: a Rego policy gets the payload in Claude Code's envelope with
+// canonical names, the event and the hook's matcher, and its module's path is relative to
+// the declaring file; its bool and object answers are read like a CEL policy's.
+func TestPolicyRegoSeesTheFire(t *testing.T) {
+	dir := t.TempDir()
+	module := `package guard
+
+deny if {
+	input.hook_event_name == "PreToolUse"
+	input.tool_name == "Bash"
+	hookexec.event() == "PreToolUse"
+	hookexec.matcher() == "Bash|run_shell_command"
+	startswith(input.tool_input.command, "rm -rf")
+}
+
+answer := {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": concat("", ["cwd ", input.cwd])}} if {
+	input.tool_input.command == "pwd"
+}
+`
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".claude", "policy"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".claude", "policy", "guard.rego"), []byte(module), 0o644))
+	cfg := `{"hooks": {"PreToolUse": [{"matcher": "Bash|run_shell_command", "hooks": [
+		{"type": "policy", "rego": "policy/guard.rego", "query": "data.guard.deny", "reason": "no rm -rf"},
+		{"type": "policy", "rego": "policy", "query": "data.guard.answer"}]}]}}`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(cfg), 0o644))
+	e, err := Open(Options{Profile: "claude", ProjectDir: dir, Home: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	c, err := e.Config()
+	require.NoError(t, err)
+	require.Empty(t, c.Warnings)
+
+	// Gemini's spelling of the tool: the policy sees the canonical one.
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}}`)
+	require.True(t, r.Blocked, "%s", r.JSON())
+	require.Equal(t, "no rm -rf", r.Reason)
+	require.Equal(t, filepath.Join(dir, ".claude", "policy", "guard.rego")+" data.guard.deny", r.Hooks[0].Command)
+
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"pwd"}}`)
+	require.False(t, r.Blocked)
+	require.Equal(t, "cwd "+dir, r.AdditionalContext)
 }
