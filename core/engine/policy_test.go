@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -259,4 +260,92 @@ answer := {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalCont
 	r = fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"pwd"}}`)
 	require.False(t, r.Blocked)
 	require.Equal(t, "cwd "+dir, r.AdditionalContext)
+}
+
+// TestPolicyAnswerIsACommandsAnswer: in every format, a policy's object answer gives the
+// verdict the same JSON printed (exit 0) by a command hook of the same file gives.
+func TestPolicyAnswerIsACommandsAnswer(t *testing.T) {
+	type format struct {
+		profile, file string
+		write         func(handler map[string]any) any
+	}
+	group := func(event string) func(map[string]any) any {
+		return func(h map[string]any) any {
+			return map[string]any{"hooks": map[string]any{event: []any{map[string]any{"matcher": "Bash", "hooks": []any{h}}}}}
+		}
+	}
+	list := func(event string, top map[string]any) func(map[string]any) any {
+		return func(h map[string]any) any {
+			out := map[string]any{"hooks": map[string]any{event: []any{h}}}
+			for k, v := range top {
+				out[k] = v
+			}
+			return out
+		}
+	}
+	formats := []format{
+		{"claude", ".claude/settings.json", group("PreToolUse")},
+		{"cli-agent", ".config/agent/settings.json", group("PreToolUse")},
+		{"mycode", ".gen/settings.json", group("PreToolUse")},
+		{"qwen", ".qwen/settings.json", group("PreToolUse")},
+		{"codex", ".codex/hooks.json", group("PreToolUse")},
+		{"gemini", ".gemini/settings.json", group("BeforeTool")},
+		{"factory", ".factory/settings.json", group("PreToolUse")},
+		{"cursor", ".cursor/hooks.json", list("beforeShellExecution", map[string]any{"version": 1})},
+		{"copilot", ".github/hooks/hooks.json", list("preToolUse", map[string]any{"version": 1})},
+		{"windsurf", ".windsurf/hooks.json", list("pre_run_command", nil)},
+		{"kiro", ".kiro/hooks/guard.kiro.hook", func(h map[string]any) any {
+			return map[string]any{"name": "guard", "when": map[string]any{"type": "preToolUse", "toolTypes": []any{"shell"}}, "then": h}
+		}},
+	}
+	answers := []string{
+		`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}`,
+		`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}`,
+		`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "ctx"}}`,
+		`{"decision": "block", "reason": "blocked"}`,
+		`{"continue": false, "stopReason": "stop"}`,
+		`{"permission": "deny", "agent_message": "cursor no", "user_message": "shown"}`,
+		`{"permission": "allow", "updated_input": {"command": "ls"}, "additional_context": "c"}`,
+		`{"permissionDecision": "deny", "permissionDecisionReason": "copilot no"}`,
+		`{"permissionDecision": "allow", "modifiedArgs": {"command": "ls"}}`,
+		`{"decision": "deny", "reason": "gemini no", "hookSpecificOutput": {"tool_input": {"command": "ls"}}}`,
+		`{"systemMessage": "note"}`,
+	}
+	verdict := func(r *Result) string {
+		context := r.AdditionalContext
+		var v any
+		if json.Unmarshal([]byte(context), &v) == nil {
+			b, _ := json.Marshal(v) // Kiro's context is the answer's text: compared as JSON
+			context = string(b)
+		}
+		return fmt.Sprintf("blocked=%v decision=%s reason=%q continue=%v stop=%q input=%s context=%q system=%q error=%q",
+			r.Blocked, r.Decision, r.Reason, r.Continue, r.StopReason, r.UpdatedInput, context, r.SystemMessage, r.Hooks[0].Error)
+	}
+	for _, f := range formats {
+		for i, answer := range answers {
+			t.Run(fmt.Sprintf("%s/%d", f.profile, i), func(t *testing.T) {
+				fire := func(handler map[string]any, module string) *Result {
+					dir := t.TempDir()
+					b, _ := json.Marshal(f.write(handler))
+					path := filepath.Join(dir, f.file)
+					require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+					require.NoError(t, os.WriteFile(path, b, 0o644))
+					if module != "" {
+						require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(path), "answer.rego"), []byte(module), 0o644))
+					}
+					e, err := Open(Options{Profile: f.profile, ProjectDir: dir, Home: t.TempDir()})
+					require.NoError(t, err)
+					defer e.Close()
+					return fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+				}
+				cmd := map[string]any{"type": "command", "command": "printf '%s' '" + answer + "'"}
+				if f.profile == "kiro" {
+					cmd = map[string]any{"type": "runCommand", "command": cmd["command"]}
+				}
+				byCommand := fire(cmd, "")
+				byPolicy := fire(map[string]any{"type": "policy", "rego": "answer.rego", "query": "data.answer.out"}, "package answer\nout := "+answer+"\n")
+				require.Equal(t, verdict(byCommand), verdict(byPolicy), "command: %s\npolicy: %s", byCommand.JSON(), byPolicy.JSON())
+			})
+		}
+	}
 }
