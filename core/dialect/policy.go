@@ -19,7 +19,7 @@ import (
 var policyKeys = []string{"cel", "rego", "query", "decision", "reason"}
 
 // policyDecisions are what a policy's true may mean.
-var policyDecisions = []string{"deny", "ask", "block", "allow"}
+var policyDecisions = []string{"deny", "ask", "block", "allow", "defer"}
 
 // policyFields reads a policy handler's fields into h.Policy; for a handler of another
 // type it warns that they are ignored. A policy that is wrong is an error of the load, and

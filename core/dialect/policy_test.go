@@ -83,7 +83,7 @@ func TestPolicyHandlerInEveryDialect(t *testing.T) {
 				{map[string]any{}, `type policy needs "cel"`},
 				{map[string]any{"cel": "true", "rego": "x.rego", "query": "data.x"}, "not both"},
 				{map[string]any{"rego": "x.rego"}, `needs "query"`},
-				{map[string]any{"cel": "true", "decision": "dney"}, `decision "dney" is not one of deny, ask, block, allow`},
+				{map[string]any{"cel": "true", "decision": "dney"}, `decision "dney" is not one of deny, ask, block, allow, defer`},
 			} {
 				src, data = policyFile(d, bad.fields)
 				f, err = Read(src, data, d)

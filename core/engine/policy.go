@@ -24,7 +24,8 @@ import (
 //
 // A policy that evaluates to a bool answers in hookexec's own words, not its dialect's:
 // true applies the hook's "decision" (default "deny") with its "reason", false is no
-// answer (boolAnswer).
+// answer (boolAnswer). "defer" (PreToolUse only) hands the call to the host's own
+// permission flow.
 
 // policyPayload is what policies see of the fire: the payload in Claude Code's envelope
 // (session_id, cwd, hook_event_name with the canonical event, tool_name as the canonical
@@ -178,6 +179,8 @@ func boolAnswer(b bool, event string, spec *policy.Spec) []byte {
 	}
 	var out map[string]any
 	switch {
+	case decision == "defer" && event != "PreToolUse":
+		return nil // only PreToolUse defers to the host's own permission flow
 	case event == "PermissionRequest" && decision != "ask":
 		behavior := "allow"
 		if decision == "deny" || decision == "block" {

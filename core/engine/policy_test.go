@@ -72,6 +72,7 @@ func TestPolicyHookAnswers(t *testing.T) {
 		{name: "false is no answer", event: "PreToolUse", handler: map[string]any{"cel": "false", "reason": "no"}, payload: bash, decision: "none"},
 		{name: "true asks", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "ask", "reason": "sure?"}, payload: bash, decision: "ask", reason: "sure?"},
 		{name: "true allows", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "allow"}, payload: bash, decision: "allow"},
+		{name: "true defers", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "defer"}, payload: bash, decision: "defer"},
 		{name: "block on a prompt", event: "UserPromptSubmit", handler: map[string]any{"cel": "true", "decision": "block", "reason": "no secrets"}, payload: `{"prompt":"x"}`, blocked: true, decision: "deny", reason: "no secrets"},
 		{name: "deny on Stop blocks the stop", event: "Stop", handler: map[string]any{"cel": "true", "reason": "tests first"}, payload: `{}`, blocked: true, decision: "deny", reason: "tests first"},
 		{name: "deny on PermissionRequest", event: "PermissionRequest", handler: map[string]any{"cel": "true", "reason": "no"}, payload: bash, blocked: true, decision: "deny", reason: "no"},
