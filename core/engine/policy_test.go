@@ -350,3 +350,23 @@ func TestPolicyAnswerIsACommandsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyInTheDebugLog: the log names the policy, its decision and its failure.
+func TestPolicyInTheDebugLog(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "fires.jsonl")
+	cfg := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "policy", "cel": "true", "reason": "no"},
+		{"type": "policy", "cel": "int(\"x\") == 1"}]}]}}`
+	e, _ := open(t, cfg, claudeProfile, func(o *Options) { o.LogFile = logPath })
+	fireT(t, e, "PreToolUse", bashPayload)
+	lines := readLog(t, logPath)
+	require.Len(t, lines, 1)
+	require.Len(t, lines[0].Hooks, 2)
+	deny, broken := lines[0].Hooks[0], lines[0].Hooks[1]
+	require.True(t, deny.Ran)
+	require.Equal(t, "policy", deny.Exec)
+	require.Equal(t, `cel true (true: deny "no")`, deny.Command)
+	require.Equal(t, "deny", deny.HookDecision)
+	require.True(t, broken.Ran)
+	require.Contains(t, broken.Error, "policy")
+}
