@@ -11,7 +11,6 @@
 package rego
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -63,7 +62,7 @@ func Compile(spec policy.Spec) (policy.Policy, error) {
 // error for a runtime error (a conflict, a builtin's error, ctx done), several results, or
 // a result of another type.
 func (p *Policy) Eval(ctx context.Context, in *policy.Input) ([]byte, error) {
-	input, err := ast.ValueFromReader(bytes.NewReader(in.Payload))
+	input, err := parseInput(in.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("rego: the payload is not JSON: %w", err)
 	}
