@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/hookexec/hookexec/core/policy"
-	_ "github.com/hookexec/hookexec/core/policy/rego" // the engine's tests run real Rego
 )
 
 // jsonCEL stands in for CEL in this package's tests until a language is linked in: its
