@@ -34,7 +34,13 @@ func (l *loader) compilePolicy(h *Hook) {
 	if h.Type != "policy" || h.Policy == nil || h.PolicyError != "" || h.DuplicateOf != "" {
 		return
 	}
-	p, err := policies.Compile(*h.Policy)
+	spec := *h.Policy
+	if spec.Decision == "block" {
+		// The same as deny wherever a policy decides (a block is a deny spelt for the
+		// events that are not tool calls); the languages know deny.
+		spec.Decision = "deny"
+	}
+	p, err := policies.Compile(spec)
 	if err != nil {
 		field := "cel"
 		if h.Policy.Rego != "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/valyala/fastjson"
@@ -22,9 +23,9 @@ import (
 // that did not compile is the hook's failure, which blocks only as its failure policy says
 // (fail_closed, onFailure "block", blocking).
 //
-// A policy that evaluates to a bool answers in hookexec's own words, not its dialect's:
-// true applies the hook's "decision" (default "deny") with its "reason", false is no
-// answer (boolAnswer). "defer" (PreToolUse only) hands the call to the host's own
+// A policy may decide in hookexec's own words rather than its dialect's: a CEL expression's
+// true (policy.Result.Decision) and a Rego query's bare true apply the hook's "decision"
+// (default "deny") with its "reason", false is no answer (decisionAnswer). "defer" (PreToolUse only) hands the call to the host's own
 // permission flow.
 
 // policyPayload is what policies see of the fire: the payload in Claude Code's envelope
@@ -71,7 +72,7 @@ func (j *job) evalPolicy(parent context.Context) (HookResult, decide.Verdict) {
 	hr := j.h.base()
 	hr.ExitCode = -1
 	start := time.Now()
-	var answer []byte
+	var res policy.Result
 	failure := ""
 	switch {
 	case cfg.PolicyError != "":
@@ -80,7 +81,7 @@ func (j *job) evalPolicy(parent context.Context) (HookResult, decide.Verdict) {
 		failure = "policy not compiled" // config compiles every enabled policy hook
 	default:
 		var timedOut bool
-		answer, failure, timedOut = evalGuard(parent, cfg.Guard, j.policy, cfg.Timeout)
+		res, failure, timedOut = evalGuard(parent, cfg.Guard, j.policy, cfg.Timeout)
 		hr.TimedOut = timedOut
 	}
 	hr.DurationMs = ms(time.Since(start))
@@ -91,13 +92,18 @@ func (j *job) evalPolicy(parent context.Context) (HookResult, decide.Verdict) {
 	}
 	hr.ExitCode = 0
 	var v decide.Verdict
-	if b, ok := policyBool(answer); ok {
+	decision, reason, decided := res.Decision, res.Reason, res.Decision != ""
+	if b, ok := policyBool(res.Answer); ok && !decided {
+		// A Rego query's bare true or false: the hook's decision and reason, or nothing.
+		decision, reason, decided = specDecision(cfg.Policy, b)
+	}
+	if decided {
 		// hookexec's own words: read as Claude Code's JSON, whatever the dialect.
-		answer = boolAnswer(b, j.ev.Name, cfg.Policy)
+		answer := decisionAnswer(decision, reason, j.ev.Name)
 		hr.Stdout = string(answer)
 		v = decide.Read(decide.Input{Event: j.ev, Stdout: answer, DecisionObjects: true, ContinueAfterTool: cfg.Dialect.ContinueAfterTool})
 	} else {
-		stdout, unread := stdoutOf(&hr, answer, len(answer) > MaxDecisionBytes, j.spec.OutputCap)
+		stdout, unread := stdoutOf(&hr, res.Answer, len(res.Answer) > MaxDecisionBytes, j.spec.OutputCap)
 		if unread != "" {
 			v = readCommand(cfg, j.ev, j.spelling(), -1, nil, nil, unread)
 		} else {
@@ -110,11 +116,11 @@ func (j *job) evalPolicy(parent context.Context) (HookResult, decide.Verdict) {
 
 // evalGuard runs p.Eval under the hook's timeout. A policy that ignores ctx is left to
 // finish on its own and its late answer is dropped; a panic is the hook's failure.
-func evalGuard(parent context.Context, p policy.Policy, in *policy.Input, timeout time.Duration) (answer []byte, failure string, timedOut bool) {
+func evalGuard(parent context.Context, p policy.Policy, in *policy.Input, timeout time.Duration) (res policy.Result, failure string, timedOut bool) {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	type result struct {
-		out []byte
+		out policy.Result
 		err error
 	}
 	ch := make(chan result, 1)
@@ -124,7 +130,7 @@ func evalGuard(parent context.Context, p policy.Policy, in *policy.Input, timeou
 				ch <- result{err: fmt.Errorf("panicked: %v", r)}
 			}
 		}()
-		out, err := p.Eval(ctx, in)
+		out, err := policy.Evaluate(ctx, p, in)
 		ch <- result{out, err}
 	}()
 	select {
@@ -132,19 +138,19 @@ func evalGuard(parent context.Context, p policy.Policy, in *policy.Input, timeou
 		switch {
 		case r.err != nil && parent.Err() != nil:
 			failure, timedOut = ended(parent)
-			return nil, failure, timedOut
+			return res, failure, timedOut
 		case r.err != nil && ctx.Err() != nil:
-			return nil, fmt.Sprintf("policy timed out after %s", timeout), true
+			return res, fmt.Sprintf("policy timed out after %s", timeout), true
 		case r.err != nil:
-			return nil, "policy: " + r.err.Error(), false
+			return res, "policy: " + strings.TrimPrefix(r.err.Error(), "hookexec: policy: "), false
 		}
 		return r.out, "", false
 	case <-ctx.Done():
 		if parent.Err() != nil {
 			failure, timedOut = ended(parent)
-			return nil, failure, timedOut
+			return res, failure, timedOut
 		}
-		return nil, fmt.Sprintf("policy timed out after %s", timeout), true
+		return res, fmt.Sprintf("policy timed out after %s", timeout), true
 	}
 }
 
@@ -159,15 +165,13 @@ func policyBool(answer []byte) (value, ok bool) {
 	return false, false
 }
 
-// boolAnswer is a policy's true or false as Claude Code's JSON answer on event: false is no
-// answer; true is the spec's decision ("deny" when unset) with its reason, spelt the way
-// the event is decided (PermissionRequest's decision object, PreToolUse's
-// permissionDecision, the top-level decision elsewhere).
-func boolAnswer(b bool, event string, spec *policy.Spec) []byte {
+// specDecision is a bare true or false as the hook's decision ("deny" when unset) and
+// reason; false decides nothing.
+func specDecision(spec *policy.Spec, b bool) (decision, reason string, decided bool) {
 	if !b {
-		return nil
+		return "", "", false
 	}
-	decision, reason := "deny", ""
+	decision = "deny"
 	if spec != nil {
 		if spec.Decision != "" {
 			decision = spec.Decision
@@ -177,6 +181,13 @@ func boolAnswer(b bool, event string, spec *policy.Spec) []byte {
 	if reason == "" && (decision == "deny" || decision == "block") {
 		reason = "denied by policy"
 	}
+	return decision, reason, true
+}
+
+// decisionAnswer is a policy's own decision as Claude Code's JSON answer on event, spelt
+// the way the event is decided (PermissionRequest's decision object, PreToolUse's
+// permissionDecision, the top-level decision elsewhere); nil for none.
+func decisionAnswer(decision, reason, event string) []byte {
 	var out map[string]any
 	switch {
 	case decision == "defer" && event != "PreToolUse":
@@ -209,8 +220,8 @@ func boolAnswer(b bool, event string, spec *policy.Spec) []byte {
 	default:
 		out = map[string]any{"decision": "block", "reason": reason}
 	}
-	b2, _ := marshal(out)
-	return b2
+	b, _ := marshal(out)
+	return b
 }
 
 // spelling is the event as the hook saw it.

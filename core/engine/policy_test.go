@@ -3,11 +3,9 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,34 +14,6 @@ import (
 
 	"github.com/hookexec/hookexec/core/policy"
 )
-
-// jsonCEL stands in for CEL in this package's tests until a language is linked in: its
-// expressions are JSON literals (true, false, {"decision": "block"}), which are also valid
-// CEL, so the tests keep their meaning under the real language. `int("x") == 1` fails at
-// evaluation, as it does in CEL; anything else that is not JSON does not compile.
-type jsonCEL struct{ answer []byte }
-
-func (p jsonCEL) Eval(context.Context, *policy.Input) ([]byte, error) {
-	if p.answer == nil {
-		return nil, errors.New(`no such overload: int("x")`)
-	}
-	return p.answer, nil
-}
-
-func init() {
-	if slices.Contains(policy.Languages(), "cel") {
-		return
-	}
-	policy.Register("cel", func(s policy.Spec) (policy.Policy, error) {
-		if strings.HasPrefix(s.CEL, "int(") {
-			return jsonCEL{}, nil
-		}
-		if !json.Valid([]byte(s.CEL)) {
-			return nil, errors.New("ERROR: <input>:1:1: Syntax error: mismatched input")
-		}
-		return jsonCEL{answer: []byte(s.CEL)}, nil
-	})
-}
 
 func policyHook(event string, fields map[string]any) string {
 	fields["type"] = "policy"
@@ -67,7 +37,7 @@ func TestPolicyHookAnswers(t *testing.T) {
 		errSub   string
 	}{
 		{name: "true denies with the reason", event: "PreToolUse", handler: map[string]any{"cel": "true", "reason": "no rm -rf"}, payload: bash, blocked: true, decision: "deny", reason: "no rm -rf"},
-		{name: "true without a reason still denies", event: "PreToolUse", handler: map[string]any{"cel": "true"}, payload: bash, blocked: true, decision: "deny", reason: "denied by policy"},
+		{name: "true without a reason still denies", event: "PreToolUse", handler: map[string]any{"cel": "true"}, payload: bash, blocked: true, decision: "deny", reason: "policy: true"},
 		{name: "false is no answer", event: "PreToolUse", handler: map[string]any{"cel": "false", "reason": "no"}, payload: bash, decision: "none"},
 		{name: "true asks", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "ask", "reason": "sure?"}, payload: bash, decision: "ask", reason: "sure?"},
 		{name: "true allows", event: "PreToolUse", handler: map[string]any{"cel": "true", "decision": "allow"}, payload: bash, decision: "allow"},
@@ -78,9 +48,9 @@ func TestPolicyHookAnswers(t *testing.T) {
 		{name: "a map is read like JSON stdout", event: "PreToolUse", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "from the map"}}`}, payload: bash, blocked: true, decision: "deny", reason: "from the map"},
 		{name: "a map rewrites the input", event: "PreToolUse", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}`}, payload: bash, decision: "allow", updated: `{"command":"ls"}`},
 		{name: "a map adds context", event: "UserPromptSubmit", handler: map[string]any{"cel": `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "branch main"}}`}, payload: `{"prompt":"x"}`, decision: "none", context: "branch main"},
-		{name: "a runtime error is a non-blocking error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`}, payload: bash, decision: "none", errSub: "policy: no such overload"},
-		{name: "onFailure block blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "onFailure": "block"}, payload: bash, blocked: true, decision: "deny", errSub: "policy: no such overload"},
-		{name: "fail_closed blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "fail_closed": true}, payload: bash, blocked: true, decision: "deny", errSub: "policy: no such overload"},
+		{name: "a runtime error is a non-blocking error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`}, payload: bash, decision: "none", errSub: "policy: cel: type conversion error"},
+		{name: "onFailure block blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "onFailure": "block"}, payload: bash, blocked: true, decision: "deny", errSub: "policy: cel: type conversion error"},
+		{name: "fail_closed blocks on a runtime error", event: "PreToolUse", handler: map[string]any{"cel": `int("x") == 1`, "fail_closed": true}, payload: bash, blocked: true, decision: "deny", errSub: "policy: cel: type conversion error"},
 		{name: "a policy that does not compile fails each fire", event: "PreToolUse", handler: map[string]any{"cel": `)(`}, payload: bash, decision: "none", errSub: "policy does not compile"},
 		{name: "a policy that does not compile blocks with onFailure block", event: "PreToolUse", handler: map[string]any{"cel": `)(`, "onFailure": "block"}, payload: bash, blocked: true, decision: "deny", errSub: "policy does not compile"},
 	}
@@ -145,7 +115,7 @@ func TestPolicyTimeout(t *testing.T) {
 	start := time.Now()
 	out, failure, timedOut := evalGuard(context.Background(), p, &policy.Input{}, 50*time.Millisecond)
 	require.Less(t, time.Since(start), hangGuard)
-	require.Nil(t, out)
+	require.Equal(t, policy.Result{}, out)
 	require.True(t, timedOut)
 	require.Contains(t, failure, "timed out after 50ms")
 }
