@@ -24,7 +24,7 @@ import (
 // HOOKEXEC_UPDATE_VECTORS=1 writes them.
 
 // policyLanguages are the languages the vectors are made for.
-var policyLanguages = []string{"rego"}
+var policyLanguages = []string{"cel", "rego"}
 
 // policyDialect is how one dialect writes a policy hook and answers in its own words.
 type policyDialect struct {
