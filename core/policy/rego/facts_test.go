@@ -29,14 +29,9 @@ func project(t *testing.T) (string, string) {
 	require.NoError(t, os.MkdirAll(out, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
 	require.NoError(t, os.Symlink(out, filepath.Join(dir, "out")))
-	for _, args := range [][]string{{"init", "-q", "-b", "feature"}, {"add", "."},
-		{"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		b, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", b)
-	}
+	git(t, dir, "init", "-q", "-b", "feature")
+	git(t, dir, "add", ".")
+	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
 	return dir, out
 }
 
