@@ -35,7 +35,7 @@ type fact struct {
 	name   string
 	args   []types.Type
 	result types.Type
-	eval   func(in *policy.Input, args []*ast.Term) (*ast.Term, error)
+	eval   func(ctx context.Context, in *policy.Input, args []*ast.Term) (*ast.Term, error)
 }
 
 func builtins() []func(*rego.Rego) {
@@ -51,7 +51,7 @@ func builtins() []func(*rego.Rego) {
 		}
 		eval := f.eval
 		out = append(out, rego.FunctionDyn(decl, func(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term, error) {
-			return eval(inputOf(bctx), args)
+			return eval(bctx.Context, inputOf(bctx), args)
 		}))
 	}
 	return out

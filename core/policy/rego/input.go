@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/valyala/fastjson"
@@ -15,22 +16,22 @@ import (
 
 var parsers fastjson.ParserPool
 
-// parseInput parses a payload into OPA's value. A repeated key keeps its last value, as
-// encoding/json does. The parser is lenient (a number "+", a raw control character in a
-// string), so the payload is validated first; FuzzParseInput holds it to OPA's reader.
+// parseInput parses a payload into OPA's value, exactly as OPA's own reader does (held to
+// it by FuzzParseInput). What fastjson reads differently goes to that reader instead: a
+// payload that is not valid UTF-8 (encoding/json reads U+FFFD), that may hold an escaped
+// surrogate (fastjson keeps a lone one's escape as text), or that fastjson refuses (its
+// nesting limit is 300, encoding/json's 10000; or the payload is not JSON, which the
+// reader then says). fastjson's parser is lenient (a number "+", a raw control character
+// in a string), so the payload is validated first.
 func parseInput(payload []byte) (ast.Value, error) {
-	if err := fastjson.ValidateBytes(payload); err != nil {
-		return nil, err
-	}
-	if surrogates(payload) {
-		// fastjson keeps a lone surrogate's escape as its text; encoding/json reads U+FFFD.
+	if !utf8.Valid(payload) || surrogates(payload) || fastjson.ValidateBytes(payload) != nil {
 		return ast.ValueFromReader(bytes.NewReader(payload))
 	}
 	p := parsers.Get()
 	defer parsers.Put(p)
 	v, err := p.ParseBytes(payload)
 	if err != nil {
-		return nil, err
+		return ast.ValueFromReader(bytes.NewReader(payload))
 	}
 	return toValue(v)
 }

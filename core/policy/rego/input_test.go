@@ -2,9 +2,8 @@ package rego_test
 
 import (
 	"bytes"
-	"encoding/json"
+	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/assert"
@@ -17,10 +16,12 @@ var inputSeeds = []string{
 	`{}`, `[]`, `null`, `true`, `false`, `0`, `-1.5e300`, `12345678901234567890123`, `"x"`,
 	`{"a":1,"a":2}`, `{"a":{"b":[1,"2",null,true,{"c":[]}]}}`, `{"s":"\u00e9\ud83d\ude00\n\"\\"}`,
 	`{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/p"}`, ` {"a" : [ 1 , 2 ] } `,
+	"{\"a\":\"\xff\xfe\"}", `{"a":"\ud800\udc00 \udfff"}`,
+	strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000), // past fastjson's depth
 }
 
-// parseInput agrees with OPA's own reader (ast.ValueFromReader) on every valid UTF-8 JSON
-// document, and refuses what it refuses.
+// parseInput agrees with OPA's own reader (ast.ValueFromReader) on every JSON document,
+// and refuses what it refuses.
 func TestParseInputAsOPA(t *testing.T) {
 	for _, s := range append(inputSeeds, `{"a":`, `{}{}`, `{"a":1,}`, ``, `nul`) {
 		t.Run(s, func(t *testing.T) { sameAsOPA(t, []byte(s)) })
@@ -37,14 +38,10 @@ func FuzzParseInput(f *testing.F) {
 func sameAsOPA(t *testing.T, payload []byte) {
 	got, err := rego.ParseInput(payload)
 	want, werr := ast.ValueFromReader(bytes.NewReader(payload))
-	if !json.Valid(payload) {
-		require.Error(t, err, "%q", payload)
+	if werr != nil {
+		require.Error(t, err, "%q: OPA refuses it: %v", payload, werr)
 		return
 	}
 	require.NoError(t, err, "%q", payload)
-	require.NoError(t, werr, "%q", payload)
-	if !utf8.Valid(payload) {
-		return // encoding/json replaces invalid UTF-8 with U+FFFD; we keep the bytes
-	}
 	assert.Equal(t, 0, want.Compare(got), "%q: got %v, OPA reads %v", payload, got, want)
 }

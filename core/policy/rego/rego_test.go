@@ -157,8 +157,8 @@ func TestRegistered(t *testing.T) {
 	assert.Contains(t, err.Error(), `needs "query"`)
 }
 
-// Concurrent fires of one prepared policy, each with its own payload and its own event:
-// each sees its own (the facts travel in the evaluation's context). Run under -race.
+// Concurrent fires of one prepared policy, each with its own payload, event and facts:
+// each sees its own (they travel in the evaluation's context). Run under -race.
 func TestConcurrentFires(t *testing.T) {
 	guard := compile(t, "guard", "data.guard.decision")
 	facts := compile(t, "guard", "data.guard.facts")
@@ -171,12 +171,14 @@ func TestConcurrentFires(t *testing.T) {
 			for i := range 50 {
 				event := fmt.Sprintf("Event%d", g)
 				matcher := fmt.Sprintf("m%d-%d", g, i)
-				out, err := facts.Eval(context.Background(), &policy.Input{Payload: prompt("x"), Event: event, Matcher: matcher})
+				root := fmt.Sprintf("/nonexistent-%d-%d", g, i)
+				out, err := facts.Eval(context.Background(), &policy.Input{Payload: prompt("x"), Event: event, Matcher: matcher,
+					Facts: policy.NewFacts(root, "", "")})
 				if err != nil {
 					errs <- err
 					return
 				}
-				if want := fmt.Sprintf(`{"event":%q,"matcher":%q}`, event, matcher); string(out) != want {
+				if want := fmt.Sprintf(`{"event":%q,"matcher":%q,"root":%q}`, event, matcher, root); string(out) != want {
 					errs <- fmt.Errorf("got %s, want %s", out, want)
 					return
 				}

@@ -56,4 +56,5 @@ slow := count({x | some a in numbers.range(1, 1000); some b in numbers.range(1, 
 facts := {
 	"event": hookexec.event(),
 	"matcher": hookexec.matcher(),
+	"root": hookexec.project_root(),
 }
