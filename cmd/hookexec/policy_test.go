@@ -55,6 +55,10 @@ func TestInstallDispatchPolicyGuard(t *testing.T) {
 	assert.Equal(t, 0, x.code, x.stderr)
 	assert.Contains(t, x.stdout, `policy/guard.rego query data.guard.deny (true: deny "no rm -rf")`)
 
+	tried := s.run("--profile", "claude", "test", "PreToolUse")
+	assert.Equal(t, 0, tried.code, "the sample call (ls -la) is not stopped: %s", tried.stdout+tried.stderr)
+	assert.Contains(t, tried.stdout, `policy/guard.rego query data.guard.deny (true: deny "no rm -rf")`)
+
 	out := s.run("install", "--agent", "claude")
 	require.Equal(t, 0, out.code, out.stderr)
 	hook := func(command string) output {

@@ -339,3 +339,19 @@ func TestPolicyInTheDebugLog(t *testing.T) {
 	require.True(t, broken.Ran)
 	require.Contains(t, broken.Error, "policy")
 }
+
+// TestPolicyIfRuleAndAggregation: an "if" rule selects a policy hook as any hook, and a
+// policy's deny beside a command's allow is a deny.
+func TestPolicyIfRuleAndAggregation(t *testing.T) {
+	cfg := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "policy", "if": "Bash(git push *)", "cel": "true", "reason": "no pushing"},
+		{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\"}}'"}]}]}}`
+	e, _ := open(t, cfg, claudeProfile)
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"git push origin main"}}`)
+	require.True(t, r.Blocked)
+	require.Equal(t, "deny", r.Decision)
+	require.Equal(t, "no pushing", r.Reason)
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"git status"}}`)
+	require.Equal(t, "allow", r.Decision, "the policy's if rule does not match: only the command answers")
+	require.Len(t, r.Hooks, 1)
+}
