@@ -1,3 +1,5 @@
+//go:build !hookexec_nocel
+
 package policy
 
 import (
@@ -154,9 +156,9 @@ func compileCEL(spec Spec) (Policy, error) {
 	switch decision {
 	case "":
 		decision = "deny"
-	case "deny", "ask", "allow", "defer":
+	case "deny", "block", "ask", "allow", "defer":
 	default:
-		return nil, fmt.Errorf("hookexec: policy: decision %q: want deny, ask, allow or defer", spec.Decision)
+		return nil, fmt.Errorf("hookexec: policy: decision %q: want deny, block, ask, allow or defer", spec.Decision)
 	}
 	checked, iss := celEnv.Compile(spec.CEL)
 	if iss.Err() != nil {

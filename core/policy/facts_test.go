@@ -65,6 +65,7 @@ func TestInsideProject(t *testing.T) {
 		{"/etc/passwd", false, ""},
 		{"file/below-a-file", true, "proj/file/below-a-file"},
 		{"../proj2/x", false, "proj2/x"}, // a sibling whose name starts like the project's
+		{"~/x", true, "proj/~/x"},        // not expanded: the tool's path, not a shell word
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			f := NewFacts(proj, proj, "")
@@ -292,4 +293,36 @@ func TestFactsConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// BenchmarkFacts is what each fact costs on a fresh Facts (once per fire).
+func BenchmarkFacts(b *testing.B) {
+	base, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Symlink("..", filepath.Join(proj, "up")); err != nil {
+		b.Fatal(err)
+	}
+	for name, fact := range map[string]func(*Facts) error{
+		"inside_project": func(f *Facts) error { _, err := f.InsideProject("up/proj/src/new.go"); return err },
+		"git_branch":     func(f *Facts) error { _, err := f.GitBranch(); return err },
+		"commands":       func(f *Facts) error { f.Commands(); return nil },
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := fact(NewFacts(proj, proj, "cd build && sudo rm -rf /tmp/x")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -5,7 +5,8 @@
 // JSON answer in the dialect of the file that declares it.
 //
 // Each language registers a Compiler (cel.go; Rego in core/policy/rego), so an embedder who
-// never uses a language need not link it.
+// never uses a language need not link it: building with -tags hookexec_nocel leaves CEL (and
+// cel-go, about 9 MB of a stripped binary) out, and a CEL policy is then ErrNoLanguage.
 package policy
 
 import (
@@ -65,8 +66,8 @@ type Result struct {
 	// file that declares the policy (a CEL map, a Rego result); nil for none.
 	Answer []byte
 	// Decision is set when the policy decided by itself, in no dialect's words (a CEL
-	// expression that evaluated to true): the spec's Decision, "deny", "ask", "allow" or
-	// "defer", with the spec's Reason (a default quoting the expression when it has none).
+	// expression that evaluated to true): the spec's Decision, "deny", "block", "ask",
+	// "allow" or "defer", with the spec's Reason (a default quoting the expression when it has none).
 	// The engine applies it as it applies any hook's decision; Answer is then nil.
 	Decision string
 	Reason   string
