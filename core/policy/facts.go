@@ -40,6 +40,11 @@ type Facts struct {
 	// Command is the shell line the tool call runs (tool_input.command); "" for none.
 	Command string
 
+	// payload, when FactsFor made the Facts, holds the cwd and command, read from it only
+	// when a fact needs them.
+	payload []byte
+	fields  sync.Once
+
 	root     once[string]
 	branch   once[string]
 	dirty    once[bool]
@@ -82,15 +87,29 @@ func NewFacts(projectDir, cwd, command string) *Facts {
 }
 
 // FactsFor returns the facts of one fire from its payload: the cwd and
-// tool_input.command fields ("" when absent or not strings).
+// tool_input.command fields ("" when absent or not strings), read only when a fact needs
+// them. payload must not change while the Facts is in use.
 func FactsFor(projectDir string, payload []byte) *Facts {
-	f := &Facts{ProjectDir: projectDir}
-	if v, err := fastjson.ParseBytes(payload); err == nil {
-		f.Cwd = string(v.GetStringBytes("cwd"))
-		f.Command = string(v.GetStringBytes("tool_input", "command"))
-	}
-	return f
+	return &Facts{ProjectDir: projectDir, payload: payload}
 }
+
+// readPayload fills Cwd and Command from the payload FactsFor was given.
+func (f *Facts) readPayload() {
+	f.fields.Do(func() {
+		if f.payload == nil {
+			return
+		}
+		p := parsers.Get()
+		defer parsers.Put(p)
+		if v, err := p.ParseBytes(f.payload); err == nil {
+			f.Cwd = string(v.GetStringBytes("cwd"))
+			f.Command = string(v.GetStringBytes("tool_input", "command"))
+		}
+	})
+}
+
+// parsers parse payloads, for the facts and the CEL variables.
+var parsers fastjson.ParserPool
 
 // ProjectRoot is the project directory with its symbolic links resolved.
 func (f *Facts) ProjectRoot() (string, error) {
@@ -139,6 +158,7 @@ func (f *Facts) absolute(p string) (string, error) {
 	if filepath.IsAbs(p) {
 		return p, nil
 	}
+	f.readPayload()
 	base := f.Cwd
 	if base == "" {
 		base = f.ProjectDir
@@ -262,6 +282,7 @@ func (f *Facts) CommandKnown() bool {
 
 func (f *Facts) commandFacts() (commandFacts, error) {
 	return f.commands.get(func() (commandFacts, error) {
+		f.readPayload()
 		if strings.TrimSpace(f.Command) == "" {
 			return commandFacts{known: true}, nil
 		}

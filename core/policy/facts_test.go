@@ -250,12 +250,26 @@ func TestCommandFacts(t *testing.T) {
 }
 
 func TestFactsFor(t *testing.T) {
-	f := FactsFor("/p", []byte(`{"cwd":"/w","tool_input":{"command":"ls"}}`))
-	assert.Equal(t, &Facts{ProjectDir: "/p", Cwd: "/w", Command: "ls"}, f)
-	f = FactsFor("/p", []byte(`{"cwd":1,"tool_input":{"command":["ls"]}}`))
-	assert.Equal(t, &Facts{ProjectDir: "/p"}, f)
-	f = FactsFor("/p", []byte(`not json`))
-	assert.Equal(t, &Facts{ProjectDir: "/p"}, f)
+	for payload, want := range map[string][2]string{
+		`{"cwd":"/w","tool_input":{"command":"ls"}}`: {"/w", "ls"},
+		`{"cwd":1,"tool_input":{"command":["ls"]}}`:  {"", ""},
+		`not json`: {"", ""},
+		`{"tool_input":{"command":"rm x"},"cwd":"/w2"}`: {"/w2", "rm x"},
+	} {
+		f := FactsFor("/p", []byte(payload))
+		assert.Equal(t, "", f.Cwd, "read only when a fact needs it")
+		r, err := f.Resolve("x")
+		require.NoError(t, err)
+		base := want[0]
+		if base == "" {
+			base = "/p"
+		}
+		assert.Equal(t, filepath.Join(base, "x"), r, payload)
+		assert.Equal(t, want[1], f.Command, payload)
+		if want[1] != "" {
+			assert.Equal(t, want[1], strings.Join(f.Commands()[0], " "), payload)
+		}
+	}
 }
 
 // One Facts asked from many goroutines computes each fact once and gives each the same
