@@ -83,27 +83,26 @@ func TestFacts(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "new.txt"), nil, 0o644))
 				t.Cleanup(func() { os.Remove(filepath.Join(dir, "new.txt")) })
 			}
-			// A bool is the answer true or false; anything else is wrapped to be one.
+			// deny is a bool query (true decides); a fact is wrapped in an answer to be read.
 			query := "data.facts." + tc.query
-			isBool := tc.want == "true" || tc.want == "false"
+			isBool := tc.query == "deny"
 			if !isBool {
 				query = `{"v": ` + query + `}`
 			}
 			p := compile(t, "facts", query)
 			in := &policy.Input{Payload: tc.payload, Event: "PreToolUse", Matcher: "Write|Edit", Facts: policy.FactsFor(dir, tc.payload)}
-			got, err := p.Eval(context.Background(), in)
+			got, err := policy.Evaluate(context.Background(), p, in)
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
 				return
 			}
 			require.NoError(t, err)
-			require.NotNil(t, got, "undefined")
 			if isBool {
-				assert.Equal(t, tc.want, string(got))
+				assert.Equal(t, tc.want == "true", got.Decision == "deny", "%+v", got)
 				return
 			}
-			assert.JSONEq(t, `{"v":`+tc.want+`}`, string(got))
+			assert.JSONEq(t, `{"v":`+tc.want+`}`, string(got.Answer))
 		})
 	}
 }

@@ -30,11 +30,25 @@ func init() {
 type Policy struct {
 	spec  policy.Spec
 	query rego.PreparedEvalQuery
+	// decision and reason are what a result of true decides, as for a CEL policy.
+	decision, reason string
 }
 
 // Compile loads the modules of spec.Rego and prepares spec.Query over them. Errors in a
 // module are `file:line: message (code)`, one line each.
 func Compile(spec policy.Spec) (policy.Policy, error) {
+	decision := spec.Decision
+	switch decision {
+	case "":
+		decision = "deny"
+	case "deny", "ask", "allow", "defer":
+	default:
+		return nil, fmt.Errorf("rego: decision %q: want deny, ask, allow or defer", spec.Decision)
+	}
+	reason := spec.Reason
+	if reason == "" {
+		reason = "policy: " + spec.Query
+	}
 	modules, err := loadModules(spec.Rego)
 	if err != nil {
 		return nil, fmt.Errorf("rego: %w", err)
@@ -54,49 +68,56 @@ func Compile(spec policy.Spec) (policy.Policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rego: %w", located(err))
 	}
-	return &Policy{spec: spec, query: pq}, nil
+	return &Policy{spec: spec, query: pq, decision: decision, reason: reason}, nil
 }
 
-// Eval evaluates the query with in.Payload as input. It returns the result object as JSON,
-// a bool result as JSON true or false, nil for an undefined result, and an
-// error for a runtime error (a conflict, a builtin's error, ctx done), several results, or
-// a result of another type.
-func (p *Policy) Eval(ctx context.Context, in *policy.Input) ([]byte, error) {
+// Decide evaluates the query with in.Payload as input. A result that is an object is the
+// answer; true is the spec's decision with its reason (as a CEL policy's true); false or
+// an undefined result is no answer. A runtime error (a conflict, a builtin's error, ctx
+// done), several results or a result of another type is an error.
+func (p *Policy) Decide(ctx context.Context, in *policy.Input) (policy.Result, error) {
 	input, err := parseInput(in.Payload)
 	if err != nil {
-		return nil, fmt.Errorf("rego: the payload is not JSON: %w", err)
+		return policy.Result{}, fmt.Errorf("rego: the payload is not JSON: %w", err)
 	}
 	rs, err := p.query.Eval(withInput(ctx, in), rego.EvalParsedInput(input))
 	if err != nil {
-		return nil, fmt.Errorf("rego: %s: %w", p.spec.Query, evalError(ctx, err))
+		return policy.Result{}, fmt.Errorf("rego: %s: %w", p.spec.Query, evalError(ctx, err))
 	}
 	switch len(rs) {
 	case 0:
-		return nil, nil
+		return policy.Result{}, nil
 	case 1:
 	default:
-		return nil, fmt.Errorf("rego: %s has %d results; a guard's query has one", p.spec.Query, len(rs))
+		return policy.Result{}, fmt.Errorf("rego: %s has %d results; a guard's query has one", p.spec.Query, len(rs))
 	}
 	if len(rs[0].Expressions) != 1 {
-		return nil, fmt.Errorf("rego: %s has %d expressions; a guard's query has one", p.spec.Query, len(rs[0].Expressions))
+		return policy.Result{}, fmt.Errorf("rego: %s has %d expressions; a guard's query has one", p.spec.Query, len(rs[0].Expressions))
 	}
 	switch v := rs[0].Expressions[0].Value.(type) {
 	case map[string]any:
 		out, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("rego: %s: %w", p.spec.Query, err)
+			return policy.Result{}, fmt.Errorf("rego: %s: %w", p.spec.Query, err)
 		}
-		return out, nil
+		return policy.Result{Answer: out}, nil
 	case bool:
-		// A bare true or false, as a CEL policy's bool: the engine applies the hook's
-		// decision and reason for true (core/engine boolAnswer); false is no answer.
 		if v {
-			return []byte("true"), nil
+			return policy.Result{Decision: p.decision, Reason: p.reason}, nil
 		}
-		return []byte("false"), nil
+		return policy.Result{}, nil
 	default:
-		return nil, fmt.Errorf("rego: %s is %s; a guard's query yields an object (the answer) or a bool", p.spec.Query, typeName(v))
+		return policy.Result{}, fmt.Errorf("rego: %s is %s; a guard's query yields an object (the answer) or a bool", p.spec.Query, typeName(v))
 	}
+}
+
+// Eval is Decide's answer as JSON, a decision in hookexec's own words (Result.Canonical).
+func (p *Policy) Eval(ctx context.Context, in *policy.Input) ([]byte, error) {
+	r, err := p.Decide(ctx, in)
+	if err != nil || r.Decision == "" {
+		return r.Answer, err
+	}
+	return r.Canonical(), nil
 }
 
 // evalError names a cancelled evaluation by its cause (the fire's deadline), which OPA

@@ -66,8 +66,9 @@ func TestEval(t *testing.T) {
 			want: `{"hookSpecificOutput":{"additionalContext":"the project uses pnpm","hookEventName":"UserPromptSubmit"}}`},
 		{name: "undefined is no answer", path: "guard", query: "data.guard.decision", payload: bash("ls -l")},
 		{name: "undefined for another tool", path: "guard", query: "data.guard.decision", payload: write("/p/a.go")},
-		{name: "bool true", path: "guard", query: "data.guard.deny_env", payload: write("/p/.env"), want: "true"},
-		{name: "bool false", path: "guard", query: "data.guard.deny_env", payload: write("/p/main.go"), want: "false"},
+		{name: "bool true", path: "guard", query: "data.guard.deny_env", payload: write("/p/.env"),
+			want: `{"decision":"deny","reason":"policy: data.guard.deny_env"}`},
+		{name: "bool false is no answer", path: "guard", query: "data.guard.deny_env", payload: write("/p/main.go")},
 		{name: "a directory of modules", path: "dir", query: "data.dir.decision", payload: write("/p/.env"),
 			want: `{"decision":"block","reason":"no writes to .env"}`},
 		{name: "a directory of modules, no match", path: "dir", query: "data.dir.decision", payload: write("/p/x.go")},
@@ -147,6 +148,34 @@ func indexOf(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+// A result of true decides as the spec says, as a CEL policy's true: Decide gives the
+// decision (Eval its canonical JSON), false and undefined give nothing.
+func TestDecide(t *testing.T) {
+	for _, tc := range []struct {
+		spec    policy.Spec
+		payload []byte
+		want    policy.Result
+	}{
+		{policy.Spec{Query: "data.guard.deny_env"}, write("/p/.env"), policy.Result{Decision: "deny", Reason: "policy: data.guard.deny_env"}},
+		{policy.Spec{Query: "data.guard.deny_env", Decision: "ask", Reason: "secrets"}, write("/p/.env"), policy.Result{Decision: "ask", Reason: "secrets"}},
+		{policy.Spec{Query: "data.guard.deny_env", Decision: "ask"}, write("/p/x"), policy.Result{}},
+		{policy.Spec{Query: "data.guard.decision"}, bash("ls"), policy.Result{}},
+		{policy.Spec{Query: "data.guard.decision"}, bash("rm -rf /"), policy.Result{Answer: []byte(mustCompact(pre("deny", "rm -rf is not allowed here")))}},
+	} {
+		t.Run(tc.spec.Query+" "+string(tc.payload), func(t *testing.T) {
+			tc.spec.Rego = filepath.Join("testdata", "guard")
+			p, err := policy.Compile(tc.spec)
+			require.NoError(t, err)
+			got, err := policy.Evaluate(context.Background(), p, &policy.Input{Payload: tc.payload})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	_, err := policy.Compile(policy.Spec{Rego: "testdata/guard", Query: "data.guard.deny_env", Decision: "block"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `decision "block": want deny, ask, allow or defer`)
 }
 
 // The language registers itself; the query must be given (policy.Compile's check).
