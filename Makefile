@@ -90,9 +90,12 @@ venv: $(VENV)/.installed ## build/venv with the Python test and docs dependencie
 # the official builder generates), so its dependencies stay out of go.mod; only rebuilt when its
 # sources change. test-go runs with it and fails rather than skips without it.
 OTELCOL := $(BUILD)/otelcol
-$(OTELCOL): $(wildcard tests/otelcol/*.go) tests/otelcol/go.mod tests/otelcol/go.sum ## the OpenTelemetry Collector for the tests (OTLP receiver, file exporter; tests/otelcoltest runs it)
+$(OTELCOL): $(wildcard tests/otelcol/*.go) tests/otelcol/go.mod tests/otelcol/go.sum
 	@mkdir -p $(BUILD)
 	cd tests/otelcol && CGO_ENABLED=0 $(GO) build -mod=readonly -trimpath -ldflags='-s -w' -o $(CURDIR)/$@ .
+
+.PHONY: otelcol
+otelcol: $(OTELCOL) ## build/otelcol, the OpenTelemetry Collector for the tests (OTLP receiver, file exporter; tests/otelcoltest runs it)
 
 test-go: $(OTELCOL) ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
@@ -221,7 +224,8 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
-	core/convert:FuzzConvert core/adapt:FuzzPayload core/adapt:FuzzRead core/engine:FuzzTemplatedAnswer
+	core/convert:FuzzConvert core/adapt:FuzzPayload core/adapt:FuzzRead core/engine:FuzzTemplatedAnswer core/audit:FuzzVerify \
+	core/policy:FuzzCELEval core/match:FuzzCommandWordsShell
 STRESS_FIRES ?= 100000
 
 stress: $(LIB) $(PYVERSION) $(VENV)/.installed ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so

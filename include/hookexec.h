@@ -144,6 +144,9 @@ const char *hookexec_version(void);
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path),
  *   plugins [Claude Code plugin dirs], managed_settings (path), max_stop_blocks (0: 8, -1: none),
  *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...),
+ *   audit_log (the hash-chained audit log; "" means $HOOKEXEC_AUDIT_LOG), audit_key_file
+ *   (its HMAC key), audit_max_bytes (rotation; 0: 64 MiB): see docs/observability.md;
+ *   an audit log asked for that cannot be opened is HOOKEXEC_ECONFIG.
  *   telemetry {enabled, endpoint, protocol ("grpc" | "http/protobuf"), service_name, headers {},
  *   log_content}: OpenTelemetry export of every fire (docs/observability.md); absent means
  *   $HOOKEXEC_TELEMETRY and the OTEL_* variables decide; a bad protocol or endpoint is

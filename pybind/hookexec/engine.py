@@ -57,7 +57,7 @@ _OPTION_KEYS = frozenset(
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
         "plugins", "managed_settings", "max_stop_blocks", "trust", "trust_store", "log_file",
-        "config_dialect", "telemetry",
+        "config_dialect", "audit_log", "audit_key_file", "audit_max_bytes", "telemetry",
     }
 )
 
@@ -122,6 +122,7 @@ class Engine:
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
     trust_store, log_file, plugins (Claude Code plugin directories), managed_settings (path),
     max_stop_blocks, config_dialect (the dialect of ``config``: "cursor", "gemini", ...),
+    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md),
     telemetry (OpenTelemetry export: ``{"enabled": True, "endpoint": "http://127.0.0.1:4318",
     "protocol": "grpc" | "http/protobuf", "service_name": ..., "headers": {...},
     "log_content": False}``; unset means $HOOKEXEC_TELEMETRY and the OTEL_* variables decide;
@@ -172,7 +173,7 @@ class Engine:
         self._retired: List[Any] = []  # every C evaluator handed out, kept until close
         self._handlers: Dict[str, Callable[[Any], Any]] = {}  # listener kind → host callback
         self._notifications = False  # the library announces every fire (autohand)
-        self._logging = False  # the library logs every fire (log_file / HOOKEXEC_LOG)
+        self._logging = False  # the library logs or observes every fire (log_file, audit_log)
         mp = options.get("max_parallel")  # the library refuses a bad one below
         self._max_parallel = mp if isinstance(mp, int) and mp > 0 else _DEFAULT_MAX_PARALLEL
         self._executor: Optional[ThreadPoolExecutor] = None  # fire_async's, made on first use

@@ -64,6 +64,7 @@ type Collector struct {
 	dir  string
 	runs int // incarnations started; each writes its own files
 	proc *process
+	log  *tailBuffer // the latest run's log, kept after Stop
 }
 
 // Start runs a collector with OTLP receivers on free 127.0.0.1 ports and a file exporter per
@@ -90,8 +91,8 @@ func Start(t testing.TB) *Collector {
 		t.Fatalf("otelcoltest: %v", err)
 	}
 	t.Cleanup(func() {
-		if t.Failed() && c.proc != nil {
-			t.Logf("otelcoltest: the collector's log (last %d bytes):\n%s", logTail, c.proc.log.String())
+		if t.Failed() && c.log != nil {
+			t.Logf("otelcoltest: the collector's log (last %d bytes):\n%s", logTail, c.log.String())
 		}
 		c.Stop(t)
 	})
@@ -215,7 +216,7 @@ func (c *Collector) start() error {
 		}
 		return err
 	}
-	c.proc = p
+	c.proc, c.log = p, p.log
 	return nil
 }
 
@@ -326,7 +327,11 @@ func (p *process) stop() error {
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
-		if p.err != nil { // a collector shuts down cleanly on SIGTERM and exits 0
+		// A collector shuts down cleanly on SIGTERM and exits 0, but it installs its handler
+		// only after logging that it is ready, so a SIGTERM just after Start ends it by the
+		// signal. Nothing it acknowledged is lost either way: the file exporter writes each
+		// export to the file (unbuffered) before the receiver answers.
+		if p.err != nil && !terminatedBy(p.err, syscall.SIGTERM) {
 			return fmt.Errorf("the collector exited with %v after SIGTERM", p.err)
 		}
 		return nil
@@ -335,6 +340,15 @@ func (p *process) stop() error {
 		<-p.done
 		return fmt.Errorf("the collector did not stop within %v of SIGTERM; killed", stopTimeout)
 	}
+}
+
+func terminatedBy(err error, sig syscall.Signal) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
 // tailBuffer keeps the last max bytes written to it.
