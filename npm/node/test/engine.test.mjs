@@ -285,6 +285,8 @@ test('auditLog appends every decision to the hash-chained audit log, which the b
   const verified = JSON.parse(execFileSync(BIN, ['audit', 'verify', '--json', log], { encoding: 'utf8' }));
   assert.equal(verified.ok, true);
   assert.equal(verified.fires, 2);
+});
+
 test('the telemetry option reaches the server under its wire names; an unknown one is refused before', async (t) => {
   const dir = tempDir(t);
   await assert.rejects(open({ profile: 'claude', projectDir: dir, telemetry: { enabeld: true } }), (err) => {
