@@ -190,8 +190,8 @@ test-cpp: $(BUILD)/test_hookexec_hpp $(BUILD)/cpp_host ## the C++ RAII wrapper's
 	$(BUILD)/test_hookexec_hpp
 	$(BUILD)/cpp_host
 
-test-python: $(LIB) $(CLI) $(PYVERSION) $(VENV)/.installed ## the pytest suite driving the real library, and mypy --strict on the package
-	$(PY) $(PYTHON) -m pytest -q tests/python
+test-python: $(LIB) $(CLI) $(PYVERSION) $(VENV)/.installed $(OTELCOL) ## the pytest suite driving the real library (telemetry to the real collector), and mypy --strict on the package
+	HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 $(PY) $(PYTHON) -m pytest -q tests/python
 	$(PYTHON) -m mypy --strict pybind/hookexec
 
 $(PYVERSION): VERSION

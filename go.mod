@@ -16,6 +16,7 @@ require mvdan.cc/sh/v3 v3.14.1
 require golang.org/x/sys v0.49.0
 
 require (
+	github.com/go-logr/logr v1.4.4
 	github.com/open-policy-agent/opa v1.22.4
 	github.com/pelletier/go-toml/v2 v2.4.3
 	go.opentelemetry.io/otel v1.47.0
@@ -51,7 +52,6 @@ require (
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
-	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/gobwas/glob v1.1.0 // indirect
 	github.com/goccy/go-json v0.11.2 // indirect

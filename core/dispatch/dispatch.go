@@ -130,7 +130,8 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 			}
 		}
 	}
-	res, err := e.eng.Fire(event, data)
+	_, call := perCall(req.Env)
+	res, err := e.eng.FireEnv(event, data, call)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -251,7 +252,7 @@ func (d *Dispatcher) forgetSession(session string) {
 // marked busy until release. The engine fires concurrently; a reload swaps its
 // configuration without disturbing fires in flight.
 func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*entry, error) {
-	env := append([]string(nil), req.Env...)
+	env, _ := perCall(req.Env)
 	sort.Strings(env)
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, strings.Join(env, "\x00"))
@@ -274,7 +275,7 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 	switch {
 	case e.eng == nil:
 		envMap := map[string]string{}
-		for _, kv := range req.Env {
+		for _, kv := range env {
 			if k, v, ok := strings.Cut(kv, "="); ok {
 				envMap[k] = v
 			}
@@ -295,6 +296,25 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 		e.watch(e.eng)
 	}
 	return e, nil
+}
+
+// perCallVars are the agent's variables that belong to one call, not to the engine: the
+// trace context an agent passes each tool call (W3C's TRACEPARENT and TRACESTATE). Keyed
+// into the engine, each call would open an engine of its own (cold persistent hooks, no
+// per-session memory); they go to the fire instead (engine.FireEnv).
+var perCallVars = map[string]bool{"TRACEPARENT": true, "TRACESTATE": true}
+
+// perCall splits the request's environment into the engine's part and the call's.
+func perCall(env []string) (kept, call []string) {
+	kept = make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); perCallVars[k] {
+			call = append(call, kv)
+		} else {
+			kept = append(kept, kv)
+		}
+	}
+	return kept, call
 }
 
 // watch adds the files the engine read beyond its sources (the managed policy settings)

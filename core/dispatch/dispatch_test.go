@@ -158,3 +158,19 @@ func TestLost(t *testing.T) {
 		})
 	}
 }
+
+// An agent's trace context changes with every tool call: it goes to the call's fire, and the
+// calls share one engine (warm persistent hooks, per-session memory).
+func TestTraceContextIsPerCall(t *testing.T) {
+	t.Parallel()
+	project, home := setup(t, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo \"$TRACEPARENT\" >&2; exit 2"}]}]}}`)
+	d := New()
+	defer d.Close()
+	for _, tp := range []string{"00-aa-01", "00-bb-01"} {
+		r, err := d.Dispatch(Request{Agent: "claude", Project: project, Home: home, Env: []string{"A=1", "TRACEPARENT=" + tp, "TRACESTATE=x=1"},
+			Payload: payloadOf(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}})})
+		require.NoError(t, err)
+		assert.Contains(t, r.Stdout+r.Stderr, tp, "the hook sees its own call's TRACEPARENT")
+	}
+	assert.Equal(t, 1, d.Engines(), "one engine for both calls")
+}

@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookexec/hookexec/core/observe"
 	"github.com/hookexec/hookexec/core/run"
+	"github.com/hookexec/hookexec/core/telemetry"
 )
 
 // The fire benchmarks sit beside their baselines: spawning /bin/true through os/exec and
@@ -49,6 +51,62 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 		if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook with telemetry off
+// (no sink: the default) and on (exporting to a port where nothing listens, so exports fail
+// invisibly while the fires go on). tests/bench/bench_fire.py times the two in turns.
+func BenchmarkFireTelemetry(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
+			dir := b.TempDir()
+			o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[{"command":"/bin/true <<tool_input.command>>"}]}]}}`)}
+			if on {
+				o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+			}
+			e, err := Open(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = e.Close() })
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// nopSink takes fires and does nothing: what a fire itself pays for having an observer.
+type nopSink struct{}
+
+func (nopSink) Observe(*observe.Fire) {}
+func (nopSink) Close(time.Time) error { return nil }
+
+// BenchmarkObservePath is a matching fire of a persistent hook (the fastest there is) with no
+// sink and with one that does nothing: the record the fire builds for observers, on the fire's
+// own goroutine. Telemetry's export runs on a goroutine of its own (core/telemetry
+// BenchmarkExport).
+func BenchmarkObservePath(b *testing.B) {
+	for _, sinks := range [][]observe.Sink{nil, {nopSink{}}} {
+		b.Run(map[bool]string{false: "none", true: "nop-sink"}[sinks != nil], func(b *testing.B) {
+			dir := b.TempDir()
+			e, err := Open(Options{ProjectDir: dir, Home: dir, Sinks: sinks,
+				Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[{"command":"sh -c '` + shEcho + `'","persistent":true}]}]}}`)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = e.Close() })
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -25,6 +25,9 @@ func (e *Engine) Check() ([]config.Warning, error) {
 	if e.logWarning != "" {
 		out = append(out, config.Warning{Source: LogEnv, Message: e.logWarning})
 	}
+	if e.telWarning != "" {
+		out = append(out, config.Warning{Source: TelemetryEnv, Message: e.telWarning})
+	}
 	for _, h := range p.hooks {
 		if h.cfg.Disabled != "" || h.cfg.Cmd == nil {
 			continue

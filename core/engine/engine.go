@@ -26,6 +26,7 @@ import (
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/observe"
 	"github.com/hookexec/hookexec/core/persist"
+	"github.com/hookexec/hookexec/core/telemetry"
 	"github.com/hookexec/hookexec/core/trust"
 )
 
@@ -106,6 +107,10 @@ type Options struct {
 	// Sinks see every fire once it is decided (core/observe): telemetry, the audit log.
 	// The engine closes them in Close.
 	Sinks []observe.Sink `json:"-"`
+	// Telemetry exports every fire to OpenTelemetry (core/telemetry, docs/observability.md).
+	// nil means the environment decides: on with HOOKEXEC_TELEMETRY=1, configured by the
+	// OTEL_* variables.
+	Telemetry *telemetry.Options `json:"telemetry"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -124,6 +129,9 @@ func ParseOptions(data []byte) (Options, error) {
 	}
 	if o.MaxStopBlocks < -1 {
 		return o, fmt.Errorf("%w: options: max_stop_blocks is a count, or -1 for no cap", ErrInvalid)
+	}
+	if err := o.Telemetry.Validate(); err != nil {
+		return o, fmt.Errorf("%w: options: %v", ErrInvalid, err)
 	}
 	return o, nil
 }
@@ -159,6 +167,7 @@ type Engine struct {
 	maxStopBlocks int
 	log           *fireLog      // nil: fires are not logged
 	logWarning    string        // why $HOOKEXEC_LOG could not be opened
+	telWarning    string        // why telemetry the environment asked for is off (telemetry.go)
 	policy        trust.Policy  // its hasher caches script hashes by stat identity across reloads
 	procs         *persist.Pool // processes of persistent hooks, kept across reloads
 }
@@ -178,6 +187,9 @@ func Open(o Options) (*Engine, error) {
 			return nil, fmt.Errorf("%w: project_dir: %v", ErrInvalid, err)
 		}
 		o.ProjectDir = wd
+	}
+	if err := o.Telemetry.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: options: %v", ErrInvalid, err)
 	}
 	e := &Engine{opts: o, grace: time.Second, cap: 32 << 10}
 	e.environ = o.Environ
@@ -237,6 +249,7 @@ func Open(o Options) (*Engine, error) {
 	}
 	e.plan.Store(p)
 	e.keepPersistent(p)
+	e.telWarning = e.openTelemetry() // last: nothing after it can fail and leak the sink
 	return e, nil
 }
 

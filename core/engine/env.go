@@ -102,8 +102,8 @@ func (e *Engine) getenv() func(string) string {
 // fire, then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
 // env is appended after it (later entries win). Values that cannot go into an environment
 // (too large, or holding a NUL byte) are left out, and each omission is returned as a warning.
-func (e *Engine) fireEnv(name string, doc *payload.Doc, session string) (env []string, eventAt int, warnings []string) {
-	env = e.hostEnv()
+func (e *Engine) fireEnv(name string, doc *payload.Doc, session string, extra []string) (env []string, eventAt int, warnings []string) {
+	env = append(e.hostEnv(), extra...)
 	eventAt = len(env)
 	env = append(env,
 		"HOOK_EVENT="+name,

@@ -251,6 +251,9 @@ func (j *job) finish(hr *HookResult, v *decide.Verdict) {
 	if hr.Error == "" {
 		hr.Error = v.Error
 	}
+	// A hook that failed and still blocks (onFailure "block", fail_closed, a refused
+	// value): what observers count as a fail-closed block.
+	hr.failClosed = v.Blocked && hr.Error != ""
 }
 
 // startAsync runs a job after the fire returned; its result goes to the listener.

@@ -18,6 +18,14 @@ import (
 // their aggregated decision. Hook failures are part of the Result, never an error; the error
 // is ErrClosed, or ErrInvalid for an empty event name or a payload that is not a JSON object.
 func (e *Engine) Fire(name string, data []byte) (*Result, error) {
+	return e.FireEnv(name, data, nil)
+}
+
+// FireEnv is Fire with env (KEY=VALUE entries) added to the environment of this fire's
+// hooks, after the host's and the options' env: what belongs to one call and not to the
+// engine, such as the caller's TRACEPARENT and TRACESTATE, which observers read from there
+// too. Persistent hooks, whose environment is fixed when they start, do not see it.
+func (e *Engine) FireEnv(name string, data []byte, env []string) (*Result, error) {
 	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
@@ -64,11 +72,12 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 			e.record(p, name, ev, doc, start, res, nil, nil)
 		}
 		if len(e.sinks) > 0 {
-			e.observe(name, ev, doc, data, start, res, nil, nil)
+			e.observe(name, ev, doc, data, env, start, res, nil, nil)
 		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	f.extraEnv = env
 	if len(e.sinks) > 0 {
 		f.starts = make([]hookStart, len(selected))
 	}
@@ -139,7 +148,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		e.record(p, name, ev, doc, start, res, selected, f)
 	}
 	if len(e.sinks) > 0 {
-		e.observe(name, ev, doc, data, start, res, selected, f)
+		e.observe(name, ev, doc, data, env, start, res, selected, f)
 	}
 	return res, nil
 }

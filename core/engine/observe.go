@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hookexec/core/event"
@@ -15,7 +16,7 @@ import (
 
 // observe hands the decided fire to the sinks. selected and res.Hooks are parallel (config
 // order); f is nil when nothing ran.
-func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []byte, start time.Time, res *Result, selected []*hook, f *fire) {
+func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []byte, env []string, start time.Time, res *Result, selected []*hook, f *fire) {
 	rec := &observe.Fire{
 		Start: start, Duration: time.Duration(res.DurationMs * float64(time.Millisecond)),
 		Event: ev.Name, Profile: e.opts.Profile, SessionID: e.sessionOf(doc),
@@ -35,8 +36,7 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	if res.UpdatedInput != nil {
 		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
 	}
-	getenv := e.getenv()
-	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", getenv), e.optEnv("TRACESTATE", getenv)
+	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", env), e.optEnv("TRACESTATE", env)
 	rec.Hooks = make([]observe.Hook, len(selected))
 	for i, h := range selected {
 		oh := observe.Hook{
@@ -52,10 +52,12 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 			oh.Async, oh.ExitCode, oh.Signal, oh.TimedOut = r.Async, r.ExitCode, r.Signal, r.TimedOut
 			oh.Truncated = r.StdoutTruncated || r.StderrTruncated
 			oh.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
-			oh.Decision, oh.Error = r.Decision, r.Error
+			oh.Decision, oh.Error, oh.FailClosed = r.Decision, r.Error, r.failClosed
 		}
 		if f != nil && i < len(f.starts) {
-			oh.Start, oh.Warm = f.starts[i].at, f.starts[i].warm
+			s := f.starts[i]
+			oh.Start, oh.Warm = s.at, s.warm
+			oh.Restarted = h.proc != nil && s.starts > 0 && h.proc.Status().Starts > s.starts
 		}
 		rec.Hooks[i] = oh
 	}
@@ -64,13 +66,28 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	}
 }
 
-// optEnv is name's value in the options' env, else in the host's environment: the
-// environment every hook of the engine starts from.
-func (e *Engine) optEnv(name string, getenv func(string) string) string {
+// optEnv is name's value as the fire's hooks get it: in the fire's own env (FireEnv), else
+// the options' env, else the host's environment. It reads them in place (getenv would copy
+// all of the host's, at every fire).
+func (e *Engine) optEnv(name string, fire []string) string {
+	if v, ok := lookup(fire, name); ok {
+		return v
+	}
 	if v, ok := e.opts.Env[name]; ok {
 		return v
 	}
-	return getenv(name)
+	v, _ := lookup(e.environ(), name)
+	return v
+}
+
+// lookup is name's last value in env (KEY=VALUE entries).
+func lookup(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // hookStart is when a selected hook of a fire started, and whether its persistent process
@@ -78,6 +95,9 @@ func (e *Engine) optEnv(name string, getenv func(string) string) string {
 type hookStart struct {
 	at   time.Time
 	warm bool
+	// starts is how many processes the persistent hook had started before; a higher
+	// count after the fire is a restart.
+	starts int
 }
 
 // markStart records that h, the i-th selected hook of the fire, starts now.
@@ -87,7 +107,8 @@ func (f *fire) markStart(i int, h *hook) {
 	}
 	s := hookStart{at: time.Now()}
 	if h.proc != nil {
-		s.warm = h.proc.Status().State == "running"
+		st := h.proc.Status()
+		s.warm, s.starts = st.State == "running", st.Starts
 	}
 	f.starts[i] = s
 }

@@ -67,6 +67,8 @@ type HookResult struct {
 	Async           bool            `json:"async"`
 	HTTPStatus      int             `json:"http_status"`    // an http hook's response status; 0 for none
 	StatusMessage   string          `json:"status_message"` // the hook's statusMessage
+
+	failClosed bool // it failed and blocks anyway (execute.go finish); for observers
 }
 
 // JSON encodes the result. Slices are never null so hosts can iterate without checks.

@@ -76,4 +76,10 @@ type Hook struct {
 	Persistent bool
 	// Warm: a persistent hook's process was already running when the fire reached it.
 	Warm bool
+	// FailClosed: the hook failed (did not start, timed out, crashed, a refused value) and
+	// blocks anyway (onFailure "block", fail_closed).
+	FailClosed bool
+	// Restarted: a persistent hook whose process had started before got a new one during
+	// this fire (the old one died or answered garbage).
+	Restarted bool
 }

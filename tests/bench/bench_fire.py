@@ -353,6 +353,19 @@ def main() -> None:
         rows.append(Row(env_scenario, "Python, env unchanged", plain))
         rows.append(Row(env_scenario, "Python, env set each fire", changed))
 
+    # Telemetry off and on (core/telemetry), the same matching fire from two engines in turns,
+    # one-shot `true` and a persistent sh hook: what a fire pays to hand its record to the
+    # exporter's queue. The exporter points at a port where nothing listens, so every export
+    # fails (invisibly, as with a collector that is down) while the fires go on.
+    telemetry_on = {"enabled": True, "endpoint": "http://127.0.0.1:9", "protocol": "http/protobuf"}
+    for tscen, tcfg, count in (("1 hook `true`, telemetry", settings("true"), n(400)),
+                               ("persistent `sh`, telemetry", settings(f"sh {sh_true}", persistent=True), n(20000))):
+        with engine(tcfg) as off, hookexec.Engine(project_dir=project, home=project, config=tcfg, telemetry=telemetry_on) as on:
+            got = interleaved({"Python, telemetry off": one_fire(lambda: off.fire("PreToolUse", PAYLOAD)),
+                               "Python, telemetry on": one_fire(lambda: on.fire("PreToolUse", PAYLOAD))}, count)
+            for runner, samples in got.items():
+                rows.append(Row(tscen, runner, samples))
+
     # 3: a Python guard script, one-shot and persistent (the same file, unchanged).
     scenario = "Python guard script"
     one_shot(scenario, settings(f"{PY} {guard}"), [PY, str(guard)], n(50))
@@ -559,7 +572,8 @@ BASE = {"1 hook `true`": "C floor", "1 hook `true`, host env changes": "Python, 
         "Python guard script persistent": "C floor", "persistent `sh` answering {}": "C floor", "8 hooks `sleep 0.05`": "Python",
         "no match among 100 hooks": "Python", "8 threads, 1 hook `true`": "Python, 1 thread",
         "8 threads × 1 hook `sleep 0.05`": "Python, 1 fire",
-        "load 4 sources × 250 hooks": "Python"}
+        "load 4 sources × 250 hooks": "Python", "1 hook `true`, telemetry": "Python, telemetry off",
+        "persistent `sh`, telemetry": "Python, telemetry off"}
 
 
 def report(rows: List[Row], notes: List[str]) -> None:
@@ -615,6 +629,10 @@ def targets(by) -> None:
         if py and gor:
             d = py.median - gor.median
             lines.append(f"a matching fire ({label}) from Python ≤ 25 µs over Go: {d * 1e6:.1f} µs {'met' if d <= 25e-6 else 'MISSED'}")
+    toff, ton = get("1 hook `true`, telemetry", "Python, telemetry off"), get("1 hook `true`, telemetry", "Python, telemetry on")
+    if toff and ton:
+        q = ton.median / toff.median
+        lines.append(f"telemetry on ≤ 1.03× off on a matching fire: {q:.3f}× {'met' if q <= 1.03 else 'MISSED'}")
     nm = get("no match among 100 hooks", "Python")
     if nm:
         lines.append(f"no-match from Python ≤ 1 µs: {fmt_time(nm.median)} {'met' if nm.median <= 1e-6 else 'MISSED'}")

@@ -228,6 +228,45 @@ export interface EngineOptions {
   auditKeyFile?: string;
   /** Rotate the audit log past this size; 0: $HOOKEXEC_AUDIT_MAX_BYTES, else 64 MiB; negative: never. */
   auditMaxBytes?: number;
+  /** OpenTelemetry export of every fire (docs/observability.md); unset means
+   *  $HOOKEXEC_TELEMETRY and the OTEL_* variables of the server's environment decide. */
+  telemetry?: TelemetryOptions;
+}
+
+/** The engine's `telemetry` option; every field optional, each wins over its OTEL_* variable. */
+export interface TelemetryOptions {
+  /** On or off; unset means $HOOKEXEC_TELEMETRY. OTEL_SDK_DISABLED=true turns it off regardless. */
+  enabled?: boolean;
+  /** The OTLP endpoint, as OTEL_EXPORTER_OTLP_ENDPOINT (http://localhost:4318 by default). */
+  endpoint?: string;
+  protocol?: 'grpc' | 'http/protobuf';
+  /** The resource's service.name; default OTEL_SERVICE_NAME, else "hookexec". */
+  serviceName?: string;
+  /** Sent with every export (an API key); default OTEL_EXPORTER_OTLP_HEADERS. */
+  headers?: { [name: string]: string };
+  /** Export payloads, reasons, commands and hook errors too; default $HOOKEXEC_TELEMETRY_CONTENT. */
+  logContent?: boolean;
+}
+
+const TELEMETRY_NAMES: { [K in keyof TelemetryOptions]-?: string } = {
+  enabled: 'enabled',
+  endpoint: 'endpoint',
+  protocol: 'protocol',
+  serviceName: 'service_name',
+  headers: 'headers',
+  logContent: 'log_content',
+};
+
+/** The telemetry option as the server takes it; unknown names are an error, as at the top level. */
+function wireTelemetry(t: TelemetryOptions): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(t)) {
+    if (value === undefined) continue;
+    const wire = (TELEMETRY_NAMES as { [key: string]: string })[key];
+    if (wire === undefined) throw new InvalidArgumentError(`hookexec: unknown telemetry option "${key}"`);
+    out[wire] = value;
+  }
+  return out;
 }
 
 /** How to start `hookexec serve --stdio`. */
@@ -270,6 +309,7 @@ const OPTION_NAMES: { [K in keyof EngineOptions]-?: string } = {
   auditLog: 'audit_log',
   auditKeyFile: 'audit_key_file',
   auditMaxBytes: 'audit_max_bytes',
+  telemetry: 'telemetry',
 };
 const CLIENT_OPTIONS = new Set(['bin', 'cwd', 'processEnv', 'evaluator']);
 
@@ -279,7 +319,8 @@ function wireOptions(options: OpenOptions): { [key: string]: unknown } {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
     const wire = (OPTION_NAMES as { [key: string]: string })[key];
-    if (wire !== undefined) out[wire] = value;
+    if (wire === 'telemetry') out[wire] = wireTelemetry(value as TelemetryOptions);
+    else if (wire !== undefined) out[wire] = value;
     else if (!CLIENT_OPTIONS.has(key)) throw new InvalidArgumentError(`hookexec: unknown option "${key}"`);
   }
   return out;

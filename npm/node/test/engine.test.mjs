@@ -286,3 +286,17 @@ test('auditLog appends every decision to the hash-chained audit log, which the b
   assert.equal(verified.ok, true);
   assert.equal(verified.fires, 2);
 });
+
+test('the telemetry option reaches the server under its wire names; an unknown one is refused before', async (t) => {
+  const dir = tempDir(t);
+  await assert.rejects(open({ profile: 'claude', projectDir: dir, telemetry: { enabeld: true } }), (err) => {
+    assert.ok(err instanceof InvalidArgumentError);
+    assert.match(err.message, /unknown telemetry option "enabeld"/);
+    return true;
+  });
+  // The server's engine validates it: a protocol it cannot export with is invalid params.
+  await assert.rejects(open({ profile: 'claude', projectDir: dir, telemetry: { enabled: true, protocol: 'zipkin' } }),
+    (err) => err instanceof InvalidArgumentError && /protocol "zipkin"/.test(err.message));
+  const engine = await open({ profile: 'claude', projectDir: dir, telemetry: { enabled: false, serviceName: 'node', logContent: true } });
+  await engine.close();
+});

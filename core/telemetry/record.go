@@ -1,0 +1,240 @@
+package telemetry
+
+import (
+	"context"
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/log"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/hookexec/hookexec/core/observe"
+)
+
+// export turns one decided fire into its span (with a child span per hook), its metric
+// points and its decision record. It runs on the pipeline's worker, never on the fire.
+
+type instruments struct {
+	fireDuration, hookDuration                      metric.Float64Histogram
+	fires, hookRuns, timeouts, failClosed, restarts metric.Int64Counter
+}
+
+// durationBuckets are in seconds, from a persistent hook's round trip to a slow guard.
+var durationBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
+func newInstruments(m metric.Meter, dropped *atomic.Int64) instruments {
+	var in instruments
+	// A noop meter never fails; the SDK's fails only for an invalid name, and these are
+	// constants: the zero instruments would record nothing, so errors are not kept.
+	in.fireDuration, _ = m.Float64Histogram(metricFireDuration, metric.WithUnit("s"),
+		metric.WithDescription("Duration of a fire: every hook selected, run and decided"), metric.WithExplicitBucketBoundaries(durationBuckets...))
+	in.hookDuration, _ = m.Float64Histogram(metricHookDuration, metric.WithUnit("s"),
+		metric.WithDescription("Duration of one hook's run within a fire"), metric.WithExplicitBucketBoundaries(durationBuckets...))
+	in.fires, _ = m.Int64Counter(metricFires, metric.WithUnit("{fire}"), metric.WithDescription("Fires, by event and decision"))
+	in.hookRuns, _ = m.Int64Counter(metricHookRuns, metric.WithUnit("{run}"), metric.WithDescription("Hook runs, by event, hook and decision"))
+	in.timeouts, _ = m.Int64Counter(metricTimeouts, metric.WithUnit("{timeout}"), metric.WithDescription("Hook runs that timed out"))
+	in.failClosed, _ = m.Int64Counter(metricFailClosed, metric.WithUnit("{block}"),
+		metric.WithDescription("Hooks that failed and blocked anyway (onFailure block, fail_closed, a refused value)"))
+	in.restarts, _ = m.Int64Counter(metricRestarts, metric.WithUnit("{restart}"), metric.WithDescription("New processes for persistent hooks whose process had died"))
+	_, _ = m.Int64ObservableCounter(metricDropped, metric.WithUnit("{fire}"),
+		metric.WithDescription("Fires not exported because the telemetry queue was full"),
+		metric.WithInt64Callback(func(_ context.Context, o metric.Int64Observer) error {
+			o.Observe(dropped.Load())
+			return nil
+		}))
+	return in
+}
+
+func (p *pipeline) export(f *observe.Fire, content bool) {
+	ctx := context.Background()
+	if f.TraceParent != "" {
+		ctx = p.prop.Extract(ctx, propagation.MapCarrier{"traceparent": f.TraceParent, "tracestate": f.TraceState})
+	}
+	fireAttrs := fireAttributes(f)
+	end := f.Start.Add(f.Duration)
+	ctx, span := p.tracer.Start(ctx, "fire "+f.Event, trace.WithTimestamp(f.Start), trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(fireAttrs...))
+	if content {
+		span.SetAttributes(keyPayload.String(string(f.Payload)), keyReason.String(f.Reason))
+		if f.StopReason != "" {
+			span.SetAttributes(keyStopReason.String(f.StopReason))
+		}
+		if f.UpdatedInput != nil {
+			span.SetAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
+		}
+	}
+	byEvent := metric.WithAttributeSet(p.sets.fire(f))
+	p.inst.fires.Add(ctx, 1, byEvent)
+	p.inst.fireDuration.Record(ctx, f.Duration.Seconds(), byEvent)
+	ids, decisions := make([]string, len(f.Hooks)), make([]string, len(f.Hooks))
+	for i := range f.Hooks {
+		h := &f.Hooks[i]
+		ids[i], decisions[i] = h.ID, h.Decision
+		p.hook(ctx, f, h, content)
+	}
+	span.End(trace.WithTimestamp(end))
+
+	var rec log.Record
+	rec.SetEventName(logEventName)
+	rec.SetTimestamp(end)
+	rec.SetSeverity(log.SeverityInfo)
+	if f.Blocked {
+		rec.SetSeverity(log.SeverityWarn)
+	}
+	rec.SetSeverityText(rec.Severity().String())
+	rec.SetBody(attribute.StringValue(f.Decision))
+	rec.AddAttributes(fireAttrs...)
+	rec.AddAttributes(keyHookIDs.StringSlice(ids), keyHookDecs.StringSlice(decisions))
+	if content {
+		rec.AddAttributes(keyReason.String(f.Reason), keyPayload.String(string(f.Payload)))
+		if f.UpdatedInput != nil {
+			rec.AddAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
+		}
+	}
+	p.logger.Emit(ctx, rec) // ctx holds the fire's span: the record carries its trace and span ids
+}
+
+func fireAttributes(f *observe.Fire) []attribute.KeyValue {
+	a := make([]attribute.KeyValue, 0, 16)
+	a = append(a, keyEvent.String(f.Event), keyProfile.String(f.Profile), keyAgentName.String(f.Profile),
+		keyMatched.Int(f.Matched), keyDecision.String(f.Decision), keyBlocked.Bool(f.Blocked), keyContinue.Bool(f.Continue),
+		keyWarnings.Int(len(f.Warnings)), keyRewrote.Bool(f.UpdatedInput != nil))
+	if f.FiredAs != "" {
+		a = append(a, keyFiredAs.String(f.FiredAs))
+	}
+	if f.SessionID != "" {
+		a = append(a, keyConversation.String(f.SessionID))
+	}
+	if f.SubjectField != "" {
+		a = append(a, keySubject.String(f.Subject), keySubjectField.String(f.SubjectField))
+		if f.SubjectField == "tool_name" {
+			a = append(a, keyToolName.String(f.Subject))
+		}
+	}
+	return a
+}
+
+// hook records one hook: its span under the fire's, and its metric points.
+func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, content bool) {
+	start := h.Start
+	if start.IsZero() {
+		start = f.Start // not run: a span of no length where the fire began
+	}
+	a := []attribute.KeyValue{
+		keyOperation.String(operationHook), keyEvent.String(f.Event), keyHookID.String(h.ID), keyHookType.String(h.Type),
+		keyHookExec.String(h.Exec), keyHookMatcher.String(h.Matcher), keyHookDecision.String(h.Decision),
+		keyHookRan.Bool(h.Ran), keyHookAsync.Bool(h.Async), keyHookTimedOut.Bool(h.TimedOut), keyHookTruncated.Bool(h.Truncated),
+		keyHookPersistent.Bool(h.Persistent), keyHookFailClosed.Bool(h.FailClosed), keyCodeFile.String(h.Source),
+	}
+	if h.Line > 0 {
+		a = append(a, keyCodeLine.Int(h.Line))
+	}
+	if h.Persistent {
+		a = append(a, keyHookWarm.Bool(h.Warm), keyHookRestarted.Bool(h.Restarted))
+	}
+	if h.Ran && h.ExitCode >= 0 {
+		a = append(a, keyExitCode.Int(h.ExitCode))
+	}
+	if h.Signal != "" {
+		a = append(a, keyHookSignal.String(h.Signal))
+	}
+	errType := ""
+	switch {
+	case h.TimedOut:
+		errType = "timeout"
+	case h.Error != "" && !h.Async:
+		errType = "error"
+	}
+	if errType != "" {
+		a = append(a, keyErrorType.String(errType))
+	}
+	if content {
+		a = append(a, keyHookCommand.String(h.Command))
+		if h.Error != "" {
+			a = append(a, keyHookError.String(h.Error))
+		}
+	}
+	_, span := p.tracer.Start(ctx, "execute_hook "+h.ID, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(a...))
+	if errType != "" {
+		desc := errType
+		if content {
+			desc = h.Error
+		}
+		span.SetStatus(codes.Error, desc)
+	}
+	span.End(trace.WithTimestamp(start.Add(h.Duration)))
+
+	hs := p.sets.hook(f.Event, h)
+	byID := metric.WithAttributeSet(hs.byID)
+	if h.FailClosed {
+		p.inst.failClosed.Add(ctx, 1, byID)
+	}
+	if !h.Ran {
+		return
+	}
+	byHook := metric.WithAttributeSet(hs.byHook)
+	p.inst.hookRuns.Add(ctx, 1, byHook)
+	p.inst.hookDuration.Record(ctx, h.Duration.Seconds(), byHook)
+	if h.TimedOut {
+		p.inst.timeouts.Add(ctx, 1, byID)
+	}
+	if h.Restarted {
+		p.inst.restarts.Add(ctx, 1, metric.WithAttributeSet(hs.id))
+	}
+}
+
+// attrSets keeps the metric attribute sets already built: the same few combinations of event,
+// hook and decision recur at every fire, and building a set sorts and allocates. Bounded:
+// past maxSets combinations a set is built each time, as without the cache.
+type attrSets struct {
+	fires map[fireKey]attribute.Set
+	hooks map[hookKey]hookSets
+}
+
+const maxSets = 4096
+
+type fireKey struct {
+	event, profile, decision string
+	blocked                  bool
+}
+
+type hookKey struct{ event, id, typ, decision string }
+
+type hookSets struct{ byHook, byID, id attribute.Set }
+
+func (a *attrSets) fire(f *observe.Fire) attribute.Set {
+	k := fireKey{f.Event, f.Profile, f.Decision, f.Blocked}
+	if s, ok := a.fires[k]; ok {
+		return s
+	}
+	s := attribute.NewSet(keyEvent.String(f.Event), keyProfile.String(f.Profile), keyDecision.String(f.Decision), keyBlocked.Bool(f.Blocked))
+	if a.fires == nil {
+		a.fires = map[fireKey]attribute.Set{}
+	}
+	if len(a.fires) < maxSets {
+		a.fires[k] = s
+	}
+	return s
+}
+
+func (a *attrSets) hook(event string, h *observe.Hook) hookSets {
+	k := hookKey{event, h.ID, h.Type, h.Decision}
+	if s, ok := a.hooks[k]; ok {
+		return s
+	}
+	s := hookSets{
+		byHook: attribute.NewSet(keyEvent.String(event), keyHookID.String(h.ID), keyHookType.String(h.Type), keyHookDecision.String(h.Decision)),
+		byID:   attribute.NewSet(keyEvent.String(event), keyHookID.String(h.ID)),
+		id:     attribute.NewSet(keyHookID.String(h.ID)),
+	}
+	if a.hooks == nil {
+		a.hooks = map[hookKey]hookSets{}
+	}
+	if len(a.hooks) < maxSets {
+		a.hooks[k] = s
+	}
+	return s
+}
