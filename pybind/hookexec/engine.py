@@ -122,7 +122,7 @@ class Engine:
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
     trust_store, log_file, plugins (Claude Code plugin directories), managed_settings (path),
     max_stop_blocks, config_dialect (the dialect of ``config``: "cursor", "gemini", ...),
-    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md).
+    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md),
     telemetry (OpenTelemetry export: ``{"enabled": True, "endpoint": "http://127.0.0.1:4318",
     "protocol": "grpc" | "http/protobuf", "service_name": ..., "headers": {...},
     "log_content": False}``; unset means $HOOKEXEC_TELEMETRY and the OTEL_* variables decide;
