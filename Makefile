@@ -166,7 +166,7 @@ test-dispatch: $(CLI) $(BUILD)/hookexec-hook ## every live suite natively and th
 
 # Telemetry mode (tests/live/suite/telemetry.go): one real collector for the run; every fire the
 # dispatcher served (its audit log) must reach it as its span. A few Claude Code vectors (CI runs
-# them: 2m38s at load 17) through the dispatcher with telemetry on, Claude Code's own tracing
+# them: 25 s, 2m38s at load 17) through the dispatcher with telemetry on, Claude Code's own tracing
 # too (HOOKEXEC_LIVE_TELEMETRY=agent: each fire span's parent must be a span Claude Code
 # exported); TELEMETRY_TRACE=FILE keeps the traces file as the collector's file exporter wrote it.
 TELEMETRY_VECTORS ?= decision_block_pretooluse|events_and_subjects|async_first_line|http_hook|subagent_events
