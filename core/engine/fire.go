@@ -49,6 +49,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		ev.CanBlock = false
 		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
 	}
+	if res := e.closedResult(p, name, ev, doc, start); res != nil {
+		return res, nil
+	}
 	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
 	if p.trust != nil {
 		selected, res.AwaitingApproval = e.admit(p.trust, selected)
