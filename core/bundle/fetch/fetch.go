@@ -196,8 +196,14 @@ func settingsOf(b *opabundle.Bundle, url, rev, sum string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dialect.Read("hookexec/data.json", data, dialect.Claude); err != nil {
+	f, err := dialect.Read("hookexec/data.json", data, dialect.Claude)
+	if err != nil {
 		return nil, fmt.Errorf("hookexec settings: %v", err)
+	}
+	// A team's bundle reads cleanly or not at all: a hook the reader would switch off or
+	// a setting it ignores keeps the last good revision (and shows in hookexec status).
+	if len(f.Warnings) > 0 {
+		return nil, fmt.Errorf("hookexec settings: %s", f.Warnings[0])
 	}
 	return append(data, '\n'), nil
 }
