@@ -283,15 +283,15 @@ func TestScopeMustMatch(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	cases := map[string]string{
-		`{}`: `"url" is required`,
-		`{"url":"ftp://x","public_key":"k"}`:                            "not an http(s) URL",
-		`{"url":"https://x"}`:                                           `"public_key" is required`,
-		`{"url":"https://x","public_key":"k","algorithm":"none"}`:       "is not one of",
-		`{"url":"https://x","public_key":"k","on_missing":"maybe"}`:     `want "closed" or "open"`,
-		`{"url":"https://x","public_key":"k","poll_interval":"10ms"}`:   "below 1s",
-		`{"url":"https://x","public_key":"k","poll_interval":"often"}`:  "poll_interval",
-		`{"url":"https://x","public_key":"k","pol_interval":"1m"}`:      "unknown field",
-		`{"url":"https://x","public_key":"k"} trailing`:                 "",
+		`{}`:                                 `"url" is required`,
+		`{"url":"ftp://x","public_key":"k"}`: "not an http(s) URL",
+		`{"url":"https://x"}`:                `"public_key" is required`,
+		`{"url":"https://x","public_key":"k","algorithm":"none"}`:      "is not one of",
+		`{"url":"https://x","public_key":"k","on_missing":"maybe"}`:    `want "closed" or "open"`,
+		`{"url":"https://x","public_key":"k","poll_interval":"10ms"}`:  "below 1s",
+		`{"url":"https://x","public_key":"k","poll_interval":"often"}`: "poll_interval",
+		`{"url":"https://x","public_key":"k","pol_interval":"1m"}`:     "unknown field",
+		`{"url":"https://x","public_key":"k"} trailing`:                "",
 	}
 	for in, want := range cases {
 		_, err := bundle.ParseConfig("/etc/x/bundle.json", []byte(in))
