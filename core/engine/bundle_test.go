@@ -142,7 +142,10 @@ func TestBundleHooksAreManaged(t *testing.T) {
 	for name, mutate := range map[string]func(*Options){
 		"profile":    func(*Options) {},
 		"agent runs": func(o *Options) { o.AgentRuns = []string{filepath.Join(tb.project, ".claude", "settings.json")} },
-		"cli-agent":  func(o *Options) { o.Profile = "cli-agent"; o.Sources = []string{filepath.Join(tb.project, ".claude", "settings.json")} },
+		"cli-agent": func(o *Options) {
+			o.Profile = "cli-agent"
+			o.Sources = []string{filepath.Join(tb.project, ".claude", "settings.json")}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := tb.open(t, mutate)
