@@ -83,3 +83,39 @@ func (c *Config) Active() bool {
 func (c *Config) ClosedReason() string {
 	return fmt.Sprintf("hookexec: blocked until the policy bundle from %s is fetched (on_missing is closed in %s; see `hookexec status`)", c.URL, c.path)
 }
+
+// Report is what `hookexec status --bundle` shows of one bundle.json.
+type Report struct {
+	Config       string `json:"config"`     // bundle.json's path
+	Configured   bool   `json:"configured"` // it exists
+	Error        string `json:"error"`      // it does not read, or its state.json does not
+	URL          string `json:"url"`
+	OnMissing    string `json:"on_missing"`
+	PollInterval string `json:"poll_interval"`
+	Cache        string `json:"cache"`
+	Active       bool   `json:"active"` // a verified bundle is cached: engines load it
+	State        Status `json:"state"`
+}
+
+// Describe reports on the bundle.json at path and its cache.
+func Describe(path string) Report {
+	r := Report{Config: path}
+	c, err := LoadConfig(path)
+	if err != nil {
+		r.Configured, r.Error = true, err.Error()
+		return r
+	}
+	if c == nil {
+		return r
+	}
+	r.Configured, r.URL, r.Cache, r.Active = true, c.URL, c.Cache(), c.Active()
+	r.PollInterval = c.Interval().String()
+	r.OnMissing = OnMissingClosed
+	if !c.Closed() {
+		r.OnMissing = OnMissingOpen
+	}
+	if r.State, err = c.ReadStatus(); err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}
