@@ -83,7 +83,7 @@ var continuesOnBlock = map[string]bool{"Stop": true, "SubagentStop": true, "Team
 // closedResult is the answer to a fire while the engine fails closed: blocked with the
 // reason for every event that can stop an action, no hook run; nil for the other events,
 // whose hooks run as usual.
-func (e *Engine) closedResult(p *plan, name string, ev event.Info, doc *payload.Doc, start time.Time) *Result {
+func (e *Engine) closedResult(p *plan, name string, ev event.Info, doc *payload.Doc, data []byte, start time.Time) *Result {
 	if p.closed == "" || !ev.CanBlock || continuesOnBlock[ev.Name] {
 		return nil
 	}
@@ -94,6 +94,9 @@ func (e *Engine) closedResult(p *plan, name string, ev event.Info, doc *payload.
 	res.DurationMs = ms(time.Since(start))
 	if e.log != nil {
 		e.record(p, name, ev, doc, start, res, nil, nil)
+	}
+	if len(e.sinks) > 0 {
+		e.observe(name, ev, doc, data, start, res, nil, nil)
 	}
 	return res
 }

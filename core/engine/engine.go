@@ -24,6 +24,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/dialect"
+	"github.com/hookexec/hookexec/core/observe"
 	"github.com/hookexec/hookexec/core/persist"
 	"github.com/hookexec/hookexec/core/trust"
 )
@@ -96,6 +97,9 @@ type Options struct {
 	// "" means bundle.json beside the default trust store. When it exists, the bundle's
 	// cached hooks load at managed precedence; "-" means no bundle.
 	BundleConfig string `json:"bundle_config"`
+	// Sinks see every fire once it is decided (core/observe): telemetry, the audit log.
+	// The engine closes them in Close.
+	Sinks []observe.Sink `json:"-"`
 }
 
 // ParseOptions decodes options JSON. Unknown fields are an error so that typos surface.
@@ -126,6 +130,7 @@ type Listener func(kind string, data []byte)
 // Engine fires events through a compiled configuration.
 type Engine struct {
 	opts        Options
+	sinks       []observe.Sink  // Options.Sinks (observe.go)
 	environ     func() []string // the host's environment now (Options.Environ)
 	env         []string        // Options.Env, sorted: added after the host's environment
 	grace       time.Duration
@@ -201,6 +206,7 @@ func Open(o Options) (*Engine, error) {
 		n = 8
 	}
 	e.maxParallel = n
+	e.sinks = slices.Clip(o.Sinks)
 	e.maxStopBlocks = o.MaxStopBlocks
 	if e.maxStopBlocks == 0 {
 		e.maxStopBlocks = DefaultMaxStopBlocks
@@ -342,5 +348,6 @@ func (e *Engine) Close() error {
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
 	e.log.close()
+	e.closeSinks(wait)
 	return nil
 }

@@ -26,7 +26,7 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 	// Claude Code 2.1.330 runs the managed policy's hooks first (they come first in config
 	// order), and when one of them blocks, no other hook runs (live: managed_block_first).
 	if n := managedPrefix(hs); n > 0 && n < len(hs) && f.ev.CanBlock {
-		f.runGroup(hs[:n], results[:n], verdicts[:n])
+		f.runGroup(0, hs[:n], results[:n], verdicts[:n])
 		if slices.ContainsFunc(verdicts[:n], func(v decide.Verdict) bool { return v.Blocked }) {
 			for i, h := range hs[n:] {
 				results[n+i] = h.skipped(notRunManaged)
@@ -34,9 +34,10 @@ func (f *fire) runAll(hs []*hook, results []HookResult, verdicts []decide.Verdic
 			}
 			return
 		}
-		hs, results, verdicts = hs[n:], results[n:], verdicts[n:]
+		f.runGroup(n, hs[n:], results[n:], verdicts[n:])
+		return
 	}
-	f.runGroup(hs, results, verdicts)
+	f.runGroup(0, hs, results, verdicts)
 }
 
 // managedPrefix is the number of managed hooks at the start of hs.
@@ -52,7 +53,8 @@ func managedPrefix(hs []*hook) int {
 const notRunManaged = "not run: a managed hook blocked"
 
 // runGroup runs hooks in parallel (in order where they are sequential) and waits for them.
-func (f *fire) runGroup(hs []*hook, results []HookResult, verdicts []decide.Verdict) {
+// base is the index of hs[0] among the fire's selected hooks.
+func (f *fire) runGroup(base int, hs []*hook, results []HookResult, verdicts []decide.Verdict) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, f.e.maxParallel)
 	stopped := false
@@ -65,6 +67,7 @@ func (f *fire) runGroup(hs []*hook, results []HookResult, verdicts []decide.Verd
 		}
 		job := f.prepare(h)
 		f.e.announceStatus(f.ev.Name, h)
+		f.markStart(base+i, h)
 		if h.cfg.Async {
 			results[i] = job.pending()
 			verdicts[i] = decide.Verdict{Continue: true}

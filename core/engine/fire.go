@@ -49,7 +49,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		ev.CanBlock = false
 		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
 	}
-	if res := e.closedResult(p, name, ev, doc, start); res != nil {
+	if res := e.closedResult(p, name, ev, doc, data, start); res != nil {
 		return res, nil
 	}
 	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
@@ -66,9 +66,15 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		if e.log != nil {
 			e.record(p, name, ev, doc, start, res, nil, nil)
 		}
+		if len(e.sinks) > 0 {
+			e.observe(name, ev, doc, data, start, res, nil, nil)
+		}
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
+	if len(e.sinks) > 0 {
+		f.starts = make([]hookStart, len(selected))
+	}
 	f.warnings = append(f.warnings, notes...)
 	if envFileEvents[ev.Name] {
 		if f.envFile, err = newEnvFile(); err != nil {
@@ -134,6 +140,9 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 	res.DurationMs = ms(time.Since(start))
 	if e.log != nil {
 		e.record(p, name, ev, doc, start, res, selected, f)
+	}
+	if len(e.sinks) > 0 {
+		e.observe(name, ev, doc, data, start, res, selected, f)
 	}
 	return res, nil
 }

@@ -34,6 +34,7 @@ type fire struct {
 	envSeq   atomic.Int32             // numbers the env files of hooks given values (ownEnvFile)
 	budget   context.Context          // SessionEnd's shared budget; nil for other fires
 	httpVars []string                 // httpHookAllowedEnvVars; nil when no file defines it
+	starts   []hookStart              // per selected hook, when it started; nil without sinks (observe.go)
 }
 
 // sessionOf is the fire's session: the payload's session_id, else the engine's default.

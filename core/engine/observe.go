@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"slices"
+	"time"
+
+	"github.com/hookexec/hookexec/core/event"
+	"github.com/hookexec/hookexec/core/observe"
+	"github.com/hookexec/hookexec/core/payload"
+)
+
+// Observers: with Options.Sinks, every fire, once decided, is handed to each sink as an
+// observe.Fire (core/observe). The record is built only when there are sinks, so an engine
+// without them pays one length check per fire.
+
+// observe hands the decided fire to the sinks. selected and res.Hooks are parallel (config
+// order); f is nil when nothing ran.
+func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []byte, start time.Time, res *Result, selected []*hook, f *fire) {
+	rec := &observe.Fire{
+		Start: start, Duration: time.Duration(res.DurationMs * float64(time.Millisecond)),
+		Event: ev.Name, Profile: e.opts.Profile, SessionID: e.sessionOf(doc),
+		Payload: slices.Clone(data), Matched: res.Matched, Blocked: res.Blocked,
+		Decision: res.Decision, Reason: res.Reason, Continue: res.Continue, StopReason: res.StopReason,
+		Warnings: slices.Clone(res.Warnings),
+	}
+	if name != ev.Name {
+		rec.FiredAs = name
+	}
+	for _, field := range ev.Subject {
+		if doc.Has(field) {
+			rec.Subject, rec.SubjectField = ev.SubjectOf(doc.String(field)), field
+			break
+		}
+	}
+	if res.UpdatedInput != nil {
+		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
+	}
+	getenv := e.getenv()
+	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", getenv), e.optEnv("TRACESTATE", getenv)
+	rec.Hooks = make([]observe.Hook, len(selected))
+	for i, h := range selected {
+		oh := observe.Hook{
+			ID: h.cfg.ID, Source: h.cfg.Source, Line: h.cfg.Line, Type: h.cfg.Type, Exec: h.exec(),
+			Matcher: h.cfg.Matcher, Command: h.command(), Persistent: h.proc != nil, ExitCode: -1,
+		}
+		if oh.Type == "" {
+			oh.Type = "command"
+		}
+		if i < len(res.Hooks) {
+			r := &res.Hooks[i]
+			oh.Ran = r.Error != notRun && r.Error != notRunManaged && !r.Async
+			oh.Async, oh.ExitCode, oh.Signal, oh.TimedOut = r.Async, r.ExitCode, r.Signal, r.TimedOut
+			oh.Truncated = r.StdoutTruncated || r.StderrTruncated
+			oh.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
+			oh.Decision, oh.Error = r.Decision, r.Error
+		}
+		if f != nil && i < len(f.starts) {
+			oh.Start, oh.Warm = f.starts[i].at, f.starts[i].warm
+		}
+		rec.Hooks[i] = oh
+	}
+	for _, s := range e.sinks {
+		s.Observe(rec)
+	}
+}
+
+// optEnv is name's value in the options' env, else in the host's environment: the
+// environment every hook of the engine starts from.
+func (e *Engine) optEnv(name string, getenv func(string) string) string {
+	if v, ok := e.opts.Env[name]; ok {
+		return v
+	}
+	return getenv(name)
+}
+
+// hookStart is when a selected hook of a fire started, and whether its persistent process
+// was already running then. Recorded only when the engine has sinks.
+type hookStart struct {
+	at   time.Time
+	warm bool
+}
+
+// markStart records that h, the i-th selected hook of the fire, starts now.
+func (f *fire) markStart(i int, h *hook) {
+	if f.starts == nil {
+		return
+	}
+	s := hookStart{at: time.Now()}
+	if h.proc != nil {
+		s.warm = h.proc.Status().State == "running"
+	}
+	f.starts[i] = s
+}
+
+// closeSinks flushes and stops the sinks, waiting at most wait in all.
+func (e *Engine) closeSinks(wait time.Duration) {
+	deadline := time.Now().Add(wait)
+	for _, s := range e.sinks {
+		_ = s.Close(deadline) // a sink's failure is its own; Close of the engine goes on
+	}
+}
