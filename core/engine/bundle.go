@@ -80,11 +80,17 @@ func (b bundleLoad) report(set *config.Set) {
 // an action, so failing closed does not block them (it would keep the agent from stopping).
 var continuesOnBlock = map[string]bool{"Stop": true, "SubagentStop": true, "TeammateIdle": true}
 
+// closedFor reports whether a fire of ev with subject is blocked while the engine fails
+// closed.
+func closedFor(p *plan, ev event.Info, subject string) bool {
+	return p.closed != "" && ev.Blocks(subject) && !continuesOnBlock[ev.Name]
+}
+
 // closedResult is the answer to a fire while the engine fails closed: blocked with the
 // reason for every event that can stop an action, no hook run; nil for the other events,
 // whose hooks run as usual.
-func (e *Engine) closedResult(p *plan, name string, ev event.Info, doc *payload.Doc, data []byte, start time.Time) *Result {
-	if p.closed == "" || !ev.CanBlock || continuesOnBlock[ev.Name] {
+func (e *Engine) closedResult(p *plan, name string, ev event.Info, subject string, doc *payload.Doc, data []byte, start time.Time) *Result {
+	if !closedFor(p, ev, subject) {
 		return nil
 	}
 	res := emptyResult(ev.Name)

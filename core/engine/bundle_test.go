@@ -90,6 +90,15 @@ func TestBundleFailsClosedBeforeTheFirstFetch(t *testing.T) {
 		require.Contains(t, r.Reason, "on_missing is closed")
 		require.Empty(t, r.Hooks, "nothing runs while closed")
 	}
+	x, err := e.Explain("PreToolUse", []byte(bashRm))
+	require.NoError(t, err)
+	require.Equal(t, 0, x.Runs)
+	require.Equal(t, CheckBundle, x.Hooks[0].Check, "explain says why the project's hook does not run")
+	require.Contains(t, x.Hooks[0].Reason, "blocked until the policy bundle")
+	// ConfigChange of policy_settings cannot be blocked, closed or not.
+	require.False(t, fireT(t, e, "ConfigChange", `{"source":"policy_settings"}`).Blocked)
+	require.True(t, fireT(t, e, "ConfigChange", `{"source":"project_settings"}`).Blocked)
+
 	// Stop is not blocked: blocking it would keep the agent working.
 	r := fireT(t, e, "Stop", `{}`)
 	require.False(t, r.Blocked)

@@ -49,7 +49,7 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 		ev.CanBlock = false
 		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
 	}
-	if res := e.closedResult(p, name, ev, doc, data, start); res != nil {
+	if res := e.closedResult(p, name, ev, subject, doc, data, start); res != nil {
 		return res, nil
 	}
 	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
