@@ -289,6 +289,7 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (c
 		}
 		// Not taken by the daemon: this call runs in-process now.
 	}
+	firstFetch(req, timeout)
 	_, err = dispatch.Once(req, func(r dispatch.Reply) { answered, code = true, a.answer(r) })
 	if err != nil {
 		return a.answer(dispatch.Refuse(req, err))

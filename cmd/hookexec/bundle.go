@@ -11,10 +11,25 @@ import (
 	"github.com/hookexec/hookexec/core/bundle"
 	"github.com/hookexec/hookexec/core/bundle/fetch"
 	"github.com/hookexec/hookexec/core/daemon"
+	"github.com/hookexec/hookexec/core/dispatch"
 )
 
 // bundleConfigPath is the bundle.json engines of this command line read.
 func (a *app) bundleConfigPath() string { return bundle.ConfigPath(a.globals.home, os.Getenv) }
+
+// firstFetch: an in-process hook call for a home whose policy bundle was never fetched
+// asks the server once before its engine would fail closed, for at most fetch.FirstWait
+// (a quarter of the agent's timeout when that is shorter). Once a bundle is cached, the
+// daemon's polls or status --fetch update it; a hook call never waits on the network again.
+func firstFetch(req dispatch.Request, timeout time.Duration) {
+	c, err := bundle.LoadConfig(dispatch.BundleConfig(req))
+	if err != nil || c == nil || c.Active() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(fetch.FirstWait, timeout/4))
+	defer cancel()
+	_, _ = fetch.Check(ctx, c, nil) // the outcome is in the cache's state.json
+}
 
 // bundleStatus is `hookexec status --bundle` (and --fetch, which checks the server first).
 func (a *app) bundleStatus(check bool) int {

@@ -153,6 +153,7 @@ func TestBundleThroughTheDaemon(t *testing.T) {
 	c, _ := json.Marshal(map[string]any{"url": s.srv.BundleURL(), "public_key": s.key.Public, "algorithm": "ES256", "poll_interval": "1s"})
 	s.write("home/.config/hookexec/bundle.json", string(c))
 	s.publish("r1", "team says no (r1)")
+	s.srv.Down(true)
 
 	pre := func() string {
 		b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.project,
@@ -161,8 +162,9 @@ func TestBundleThroughTheDaemon(t *testing.T) {
 		return out.stdout + out.stderr
 	}
 	first := pre()
-	assert.Contains(t, first, "blocked until the policy bundle", "no daemon, no cache: the in-process engine fails closed")
+	assert.Contains(t, first, "blocked until the policy bundle", "no daemon, no cache, server down: the in-process engine fails closed")
 	eventually(t, "the daemon started on demand", func() bool { _, ok := s.status(); return ok })
+	s.srv.Down(false)
 	eventually(t, "the daemon fetched r1 and its engine blocks with it", func() bool {
 		return strings.Contains(pre(), "team says no (r1)")
 	})
@@ -184,4 +186,21 @@ func TestBundleThroughTheDaemon(t *testing.T) {
 	assert.Contains(t, pre(), "team says no (r2)")
 	_, err := os.Stat(filepath.Join(s.home, ".config/hookexec/bundle/current/settings.json"))
 	require.NoError(t, err)
+}
+
+// A hook call in-process for a home that never fetched its bundle fetches it first.
+func TestBundleFirstHookCallFetches(t *testing.T) {
+	t.Parallel()
+	s := newBundleScenario(t, nil)
+	s.env = append(s.env, "HOOKEXEC_DAEMON=off")
+	s.publish("r1", "team says no (r1)")
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": s.project,
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}})
+	out := s.hookWith(binary, string(b))
+	assert.Contains(t, out.stdout+out.stderr, "team says no (r1)")
+	assert.Equal(t, "r1", s.report().State.Revision)
+	before := s.srv.Requests.Load()
+	out = s.hookWith(binary, string(b))
+	assert.Contains(t, out.stdout+out.stderr, "team says no (r1)")
+	assert.Equal(t, before, s.srv.Requests.Load(), "with a bundle cached, a hook call does not ask the server")
 }
