@@ -213,7 +213,8 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 	core/config:FuzzLoad core/decide:FuzzRead core/trust:FuzzAnalyse core/dialect:FuzzAgentDialects \
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
-	core/convert:FuzzConvert core/adapt:FuzzPayload core/adapt:FuzzRead core/engine:FuzzTemplatedAnswer
+	core/convert:FuzzConvert core/adapt:FuzzPayload core/adapt:FuzzRead core/engine:FuzzTemplatedAnswer core/audit:FuzzVerify \
+	core/policy:FuzzCELEval core/match:FuzzCommandWordsShell
 STRESS_FIRES ?= 100000
 
 stress: $(LIB) $(PYVERSION) $(VENV)/.installed ## the long forms: fault catalogue 20x with overshoot figures, then a soak of $(STRESS_FIRES) fires from 8 threads through the .so

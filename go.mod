@@ -18,6 +18,13 @@ require golang.org/x/sys v0.49.0
 require github.com/pelletier/go-toml/v2 v2.4.3
 
 require (
+	cel.dev/cel-go v0.32.0
+	cel.dev/expr v0.25.1 // indirect
+	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
+	golang.org/x/exp v0.0.0-20240823005443-9b4947da3948 // indirect
+)
+
+require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect

@@ -143,7 +143,10 @@ const char *hookexec_version(void);
  *   $HOOKEXEC_LOG; a log_file that cannot be opened is HOOKEXEC_EINVAL).
  *   trust ("all" | "project"; see hookexec_trust_list), trust_store (path),
  *   plugins [Claude Code plugin dirs], managed_settings (path), max_stop_blocks (0: 8, -1: none),
- *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...).
+ *   config_dialect (the dialect the inline config is written in: "cursor", "gemini", ...),
+ *   audit_log (the hash-chained audit log; "" means $HOOKEXEC_AUDIT_LOG), audit_key_file
+ *   (its HMAC key), audit_max_bytes (rotation; 0: 64 MiB): see docs/observability.md;
+ *   an audit log asked for that cannot be opened is HOOKEXEC_ECONFIG.
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

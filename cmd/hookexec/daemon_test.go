@@ -79,7 +79,7 @@ func (s *scenario) startHook(bin, payload string) func() output {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.project
-	cmd.Env = append(append(os.Environ(), "HOME="+s.home, "CLAUDE_PROJECT_DIR="+s.project, "HOOKEXEC_LOG="), s.env...)
+	cmd.Env = append(append(os.Environ(), "HOME="+s.home, "CLAUDE_PROJECT_DIR="+s.project, "HOOKEXEC_LOG=", "HOOKEXEC_AUDIT_LOG="), s.env...)
 	cmd.Stdin = strings.NewReader(payload)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e

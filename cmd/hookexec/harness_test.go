@@ -118,7 +118,7 @@ func (s *scenario) runIn(stdin string, args ...string) output {
 	cmd := exec.Command(binary, full...)
 	cmd.Dir = s.project
 	// No daemon unless a test asks for one (with a runtime dir of its own).
-	cmd.Env = append(os.Environ(), "HOME="+s.home, "NO_COLOR=", "HOOKEXEC_LOG=", "HOOKEXEC_DAEMON=off")
+	cmd.Env = append(os.Environ(), "HOME="+s.home, "NO_COLOR=", "HOOKEXEC_LOG=", "HOOKEXEC_AUDIT_LOG=", "HOOKEXEC_AUDIT_KEY_FILE=", "HOOKEXEC_DAEMON=off")
 	cmd.Env = append(cmd.Env, s.env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer

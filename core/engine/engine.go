@@ -97,6 +97,16 @@ type Options struct {
 	// "" means bundle.json beside the default trust store. When it exists, the bundle's
 	// cached hooks load at managed precedence; "-" means no bundle.
 	BundleConfig string `json:"bundle_config"`
+	// AuditLog appends every decision to this hash-chained log (core/audit); "" means the
+	// file named by $HOOKEXEC_AUDIT_LOG, and none when that is unset too. A relative path is
+	// taken from ProjectDir.
+	AuditLog string `json:"audit_log"`
+	// AuditKeyFile holds the audit log's HMAC key (at least 16 bytes); "" means
+	// $HOOKEXEC_AUDIT_KEY_FILE, and plain SHA-256 when that is unset too.
+	AuditKeyFile string `json:"audit_key_file"`
+	// AuditMaxBytes rotates the audit log before it grows past it; 0 means
+	// $HOOKEXEC_AUDIT_MAX_BYTES, else 64 MiB; negative never rotates.
+	AuditMaxBytes int64 `json:"audit_max_bytes"`
 	// Sinks see every fire once it is decided (core/observe): telemetry, the audit log.
 	// The engine closes them in Close.
 	Sinks []observe.Sink `json:"-"`
@@ -221,6 +231,13 @@ func Open(o Options) (*Engine, error) {
 	if e.log, e.logWarning, err = openLog(o); err != nil {
 		e.cancel()
 		return nil, err
+	}
+	if al, err := e.openAudit(); err != nil {
+		e.log.close()
+		e.cancel()
+		return nil, err
+	} else if al != nil {
+		e.sinks = append(e.sinks, al)
 	}
 	e.plan.Store(p)
 	e.keepPersistent(p)

@@ -24,8 +24,9 @@ type ConfigReport struct {
 	// Notifications: every fire is announced to the listener (kind "notification"), so a
 	// binding must not skip the library for fires that match no hook.
 	Notifications bool `json:"notifications"`
-	// Logging: every fire is written to the debug log (log_file / HOOKEXEC_LOG), so a
-	// binding must not skip the library for fires that match no hook either.
+	// Logging: every fire is written to the debug log (log_file / HOOKEXEC_LOG) or seen by
+	// a sink (the audit log, telemetry), so a binding must not skip the library for fires
+	// that match no hook either.
 	Logging    bool   `json:"logging"`
 	Trust      string `json:"trust"`       // "all" or "project"
 	TrustStore string `json:"trust_store"` // the trust store file
@@ -98,7 +99,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 		Events:        p.eventsSummary(),
 		EventNames:    eventNames(),
 		Notifications: p.notify,
-		Logging:       e.log != nil,
+		Logging:       e.log != nil || len(e.sinks) > 0,
 		Trust:         e.policy.Mode.String(),
 		TrustStore:    e.policy.Store.Path,
 		Hooks:         make([]HookInfo, 0, len(p.hooks)),

@@ -333,6 +333,7 @@ func (in *lineInfo) add(c simpleCommand, depth int) {
 		in.unknown = true // the command run is unknown ($CMD, $(...), a glob)
 		return
 	}
+	c.written = c.first && depth == 0
 	in.cmds = append(in.cmds, c)
 	name := c.words[0]
 	own := 1 // a wrapper's argument: counted once as a mention

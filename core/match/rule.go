@@ -252,6 +252,7 @@ type simpleCommand struct {
 	input   bool     // some input redirection is not a literal here-string or here-document
 	suffix  bool     // a guess: a later word of an unknown program read as a command
 	first   bool     // the words of a statement, not a command a wrapper runs
+	written bool     // a statement of the line itself (depth 0), for Commands
 }
 
 // bashMatch applies a Bash pattern to a command line: to every command it runs (see

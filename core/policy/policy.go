@@ -5,11 +5,13 @@
 // JSON answer in the dialect of the file that declares it.
 //
 // Each language registers a Compiler (cel.go; Rego in core/policy/rego), so an embedder who
-// never uses a language need not link it.
+// never uses a language need not link it: building with -tags hookexec_nocel leaves CEL (and
+// cel-go, about 9 MB of a stripped binary) out, and a CEL policy is then ErrNoLanguage.
 package policy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -55,6 +57,51 @@ type Input struct {
 // the hook's failure policy says. Eval is safe for concurrent use.
 type Policy interface {
 	Eval(ctx context.Context, in *Input) ([]byte, error)
+}
+
+// Result is what one evaluation decided: an answer in the declaring dialect's words, a
+// decision of the policy's own, or neither (no answer).
+type Result struct {
+	// Answer is a JSON object read like a command hook's JSON stdout in the dialect of the
+	// file that declares the policy (a CEL map, a Rego result); nil for none.
+	Answer []byte
+	// Decision is set when the policy decided by itself, in no dialect's words (a CEL
+	// expression that evaluated to true): the spec's Decision, "deny", "block", "ask",
+	// "allow" or "defer", with the spec's Reason (a default quoting the expression when it has none).
+	// The engine applies it as it applies any hook's decision; Answer is then nil.
+	Decision string
+	Reason   string
+}
+
+// Canonical is a decision as hookexec's own JSON answer, {"decision": D, "reason": R}:
+// decide.Read with the zero Vocabulary and ClaudeSchema false reads it as D with R on
+// every event, whatever the declaring dialect (whose own reader may not: Claude Code's
+// schema has no top-level "deny" or "ask"). nil when r has no Decision.
+func (r Result) Canonical() []byte {
+	if r.Decision == "" {
+		return nil
+	}
+	b, _ := json.Marshal(struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason,omitempty"`
+	}{r.Decision, r.Reason})
+	return b
+}
+
+// A Decider is a Policy that may decide by itself rather than answer in a dialect's words
+// (CEL). Its Eval returns a decision as Result.Canonical.
+type Decider interface {
+	Policy
+	Decide(ctx context.Context, in *Input) (Result, error)
+}
+
+// Evaluate evaluates p: through Decide when p is a Decider, else Eval's answer.
+func Evaluate(ctx context.Context, p Policy, in *Input) (Result, error) {
+	if d, ok := p.(Decider); ok {
+		return d.Decide(ctx, in)
+	}
+	b, err := p.Eval(ctx, in)
+	return Result{Answer: b}, err
 }
 
 // Compiler compiles a spec of one language.

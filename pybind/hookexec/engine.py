@@ -57,7 +57,7 @@ _OPTION_KEYS = frozenset(
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
         "plugins", "managed_settings", "max_stop_blocks", "trust", "trust_store", "log_file",
-        "config_dialect",
+        "config_dialect", "audit_log", "audit_key_file", "audit_max_bytes",
     }
 )
 
@@ -121,7 +121,8 @@ class Engine:
     kill_grace_ms, max_parallel, output_cap_bytes, close_timeout_ms, session_id,
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
     trust_store, log_file, plugins (Claude Code plugin directories), managed_settings (path),
-    max_stop_blocks, config_dialect (the dialect of ``config``: "cursor", "gemini", ...).
+    max_stop_blocks, config_dialect (the dialect of ``config``: "cursor", "gemini", ...),
+    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md).
     An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.
@@ -168,7 +169,7 @@ class Engine:
         self._retired: List[Any] = []  # every C evaluator handed out, kept until close
         self._handlers: Dict[str, Callable[[Any], Any]] = {}  # listener kind → host callback
         self._notifications = False  # the library announces every fire (autohand)
-        self._logging = False  # the library logs every fire (log_file / HOOKEXEC_LOG)
+        self._logging = False  # the library logs or observes every fire (log_file, audit_log)
         mp = options.get("max_parallel")  # the library refuses a bad one below
         self._max_parallel = mp if isinstance(mp, int) and mp > 0 else _DEFAULT_MAX_PARALLEL
         self._executor: Optional[ThreadPoolExecutor] = None  # fire_async's, made on first use

@@ -429,6 +429,59 @@ static void test_pretooluse_guard(void) {
 	remove_tree(dir);
 }
 
+/* audit_log: every decision, the non-matching fire too, appended to the hash-chained audit
+ * log, flushed by close; each entry links to the one before; an unusable path is ECONFIG. */
+static void test_audit_log(void) {
+	char *dir = make_tmpdir();
+	char *extra = fmt("\"audit_log\":\"%s/audit.jsonl\"", dir);
+	char *opts = options(dir,
+	                     "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
+	                     "\"command\":\"echo 'no rm' >&2; exit 2\"}]}]}}",
+	                     extra);
+	hookexec_engine *e = OPEN(opts);
+	if (e) {
+		char *res = NULL;
+		CHECK_RC(hookexec_fire(e, "PreToolUse", "{\"session_id\":\"c\",\"tool_name\":\"Bash\",\"tool_input\":{}}", &res),
+		         HOOKEXEC_OK);
+		hookexec_free(res);
+		res = NULL;
+		CHECK_RC(hookexec_fire(e, "PreToolUse", "{\"session_id\":\"c\",\"tool_name\":\"Edit\",\"tool_input\":{}}", &res),
+		         HOOKEXEC_OK);
+		hookexec_free(res);
+		CHECK_RC(hookexec_close(e), HOOKEXEC_OK);
+		char *path = fmt("%s/audit.jsonl", dir);
+		FILE *f = fopen(path, "r");
+		CHECK(f != NULL);
+		if (f) {
+			char first[8192] = "", second[8192] = "";
+			CHECK(fgets(first, sizeof first, f) != NULL);
+			CHECK(fgets(second, sizeof second, f) != NULL);
+			fclose(f);
+			CHECK_HAS(first, "\"seq\":1,\"kind\":\"fire\"");
+			CHECK_HAS(first, "\"session\":\"c\",\"event\":\"PreToolUse\",\"tool\":\"Bash\"");
+			CHECK_HAS(first, "\"decision\":\"deny\"");
+			CHECK_HAS(second, "\"seq\":2,\"kind\":\"fire\"");
+			CHECK_HAS(second, "\"tool\":\"Edit\"");
+			const char *h = strstr(first, ",\"hash\":\"");
+			CHECK(h != NULL);
+			if (h) {
+				char *link = fmt("\"prev\":\"%.64s\"", h + strlen(",\"hash\":\""));
+				CHECK_HAS(second, link);
+				free(link);
+			}
+		}
+		free(path);
+	}
+	free(opts);
+	free(extra);
+	hookexec_engine *bad = NULL;
+	char *bad_opts = fmt("{\"audit_log\":\"%s/no/such/dir/audit.jsonl\",\"sources\":[]}", dir);
+	CHECK_RC(hookexec_open(bad_opts, &bad, NULL), HOOKEXEC_ECONFIG);
+	CHECK(bad == NULL);
+	free(bad_opts);
+	remove_tree(dir);
+}
+
 /* Hooks see the host's environment as it is at the fire (setenv after open reaches them, as
  * it would a child the host spawns itself), and a decision longer than the output cap is
  * still read whole: the result shows the cap's worth of stdout and says it was cut. */
@@ -1511,6 +1564,7 @@ static const struct test tests[] = {
 	{"evaluator", test_evaluator},
 	{"status_and_rewake", test_status_and_rewake},
 	{"trust", test_trust},
+	{"audit_log", test_audit_log},
 	{"no_leaks", test_no_leaks}, /* keep last: it checks what every test before left behind */
 };
 

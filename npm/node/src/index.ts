@@ -222,6 +222,12 @@ export interface EngineOptions {
   logFile?: string;
   trust?: 'all' | 'project';
   trustStore?: string;
+  /** The hash-chained audit log (docs/observability.md "Audit log"); default $HOOKEXEC_AUDIT_LOG, else none. */
+  auditLog?: string;
+  /** A file holding the audit log's HMAC key; default $HOOKEXEC_AUDIT_KEY_FILE, else plain SHA-256. */
+  auditKeyFile?: string;
+  /** Rotate the audit log past this size; 0: $HOOKEXEC_AUDIT_MAX_BYTES, else 64 MiB; negative: never. */
+  auditMaxBytes?: number;
 }
 
 /** How to start `hookexec serve --stdio`. */
@@ -261,6 +267,9 @@ const OPTION_NAMES: { [K in keyof EngineOptions]-?: string } = {
   logFile: 'log_file',
   trust: 'trust',
   trustStore: 'trust_store',
+  auditLog: 'audit_log',
+  auditKeyFile: 'audit_key_file',
+  auditMaxBytes: 'audit_max_bytes',
 };
 const CLIENT_OPTIONS = new Set(['bin', 'cwd', 'processEnv', 'evaluator']);
 

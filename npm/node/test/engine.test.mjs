@@ -268,3 +268,21 @@ test('installed esbuild-style: the platform package next to it is found at run t
   const out = execFileSync(process.execPath, [host], { cwd: dir, env, encoding: 'utf8' }).trim();
   assert.equal(out, `${path.join(fs.realpathSync(plat), 'bin', 'hookexec')} true no rm -rf`);
 });
+
+test('auditLog appends every decision to the hash-chained audit log, which the binary verifies', async (t) => {
+  const dir = tempDir(t);
+  const log = path.join(dir, 'audit.jsonl');
+  const engine = await engineIn(t, dir, { auditLog: log });
+  try {
+    assert.equal((await engine.fire('PreToolUse', { session_id: 'ts', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } })).blocked, true);
+    await engine.fire('PreToolUse', { session_id: 'ts', tool_name: 'Edit', tool_input: {} });
+  } finally {
+    await engine.close(); // the writer flushes on close
+  }
+  const entries = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(entries.map((e) => [e.seq, e.session, e.tool, e.decision]), [[1, 'ts', 'Bash', 'deny'], [2, 'ts', 'Edit', 'none']]);
+  assert.equal(entries[1].prev, entries[0].hash);
+  const verified = JSON.parse(execFileSync(BIN, ['audit', 'verify', '--json', log], { encoding: 'utf8' }));
+  assert.equal(verified.ok, true);
+  assert.equal(verified.fires, 2);
+});
