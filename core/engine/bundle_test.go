@@ -39,6 +39,12 @@ func newTeamBundle(t *testing.T, onMissing string) *teamBundle {
 func (tb *teamBundle) publish(t *testing.T, rev string, settings map[string]any) {
 	t.Helper()
 	tb.srv.Set(bundletest.TarGz(t, bundletest.Sign(t, bundletest.Settings(t, rev, settings), tb.key, bundle.DefaultKeyID)))
+	tb.fetch(t)
+}
+
+// fetch has the cache fetch what the server serves now.
+func (tb *teamBundle) fetch(t *testing.T) {
+	t.Helper()
 	_, err := fetch.Check(context.Background(), tb.cfg, nil)
 	require.NoError(t, err)
 }
