@@ -216,13 +216,16 @@ func (d *daemon) dispatch(params json.RawMessage) (json.RawMessage, error) {
 // dispatch at most fetch.FirstWait, so that a first start fetches before it fails closed.
 func (d *daemon) poll(path string) {
 	d.pollMu.Lock()
-	defer d.pollMu.Unlock()
 	if d.pollers == nil {
 		d.pollers = map[string]*fetch.Poller{}
 	}
-	if d.pollers[path] == nil {
-		d.pollers[path] = fetch.Poll(path, nil)
+	p := d.pollers[path]
+	if p == nil {
+		p = fetch.Poll(path, nil)
+		d.pollers[path] = p
 	}
+	d.pollMu.Unlock()
+	p.WaitFirst() // at once after the first check
 }
 
 func (d *daemon) polled() []string {

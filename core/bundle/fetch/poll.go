@@ -20,22 +20,26 @@ type Poller struct {
 	path   string
 	client *http.Client
 	cancel context.CancelFunc
+	first  chan struct{} // closed when the first check has ended
 	done   chan struct{}
 }
 
-// Poll starts a Poller for the bundle.json at path. Its first check runs now, and Poll
-// returns when it ends or after FirstWait, whichever is first; the later ones run in the
-// background until Stop. client nil means http.DefaultClient.
+// Poll starts a Poller for the bundle.json at path: its first check runs now, the later
+// ones every poll interval, in the background until Stop. client nil means
+// http.DefaultClient.
 func Poll(path string, client *http.Client) *Poller {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &Poller{path: path, client: client, cancel: cancel, done: make(chan struct{})}
-	first := make(chan struct{})
-	go p.loop(ctx, first)
+	p := &Poller{path: path, client: client, cancel: cancel, first: make(chan struct{}), done: make(chan struct{})}
+	go p.loop(ctx, p.first)
+	return p
+}
+
+// WaitFirst returns when the first check has ended, or after FirstWait, whichever is first.
+func (p *Poller) WaitFirst() {
 	select {
-	case <-first:
+	case <-p.first:
 	case <-time.After(FirstWait):
 	}
-	return p
 }
 
 func (p *Poller) loop(ctx context.Context, first chan struct{}) {
