@@ -147,6 +147,8 @@ const char *hookexec_version(void);
  *   audit_log (the hash-chained audit log; "" means $HOOKEXEC_AUDIT_LOG), audit_key_file
  *   (its HMAC key), audit_max_bytes (rotation; 0: 64 MiB): see docs/observability.md;
  *   an audit log asked for that cannot be opened is HOOKEXEC_ECONFIG.
+ *   bundle_config (the policy bundle's bundle.json; "" means ~/.config/hookexec/bundle.json,
+ *   "-" none): its cached hooks load at managed precedence; see docs/policy.md "Bundles".
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

@@ -57,7 +57,7 @@ _OPTION_KEYS = frozenset(
         "default_timeout_ms", "kill_grace_ms", "max_parallel", "output_cap_bytes",
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
         "plugins", "managed_settings", "max_stop_blocks", "trust", "trust_store", "log_file",
-        "config_dialect", "audit_log", "audit_key_file", "audit_max_bytes",
+        "config_dialect", "audit_log", "audit_key_file", "audit_max_bytes", "bundle_config",
     }
 )
 
@@ -122,7 +122,8 @@ class Engine:
     transcript_path, env, notifications, trust ("all" or "project": see :meth:`trust_list`),
     trust_store, log_file, plugins (Claude Code plugin directories), managed_settings (path),
     max_stop_blocks, config_dialect (the dialect of ``config``: "cursor", "gemini", ...),
-    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md).
+    audit_log, audit_key_file, audit_max_bytes (the hash-chained audit log: docs/observability.md),
+    bundle_config (the policy bundle's bundle.json, "-" for none: docs/policy.md "Bundles").
     An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.

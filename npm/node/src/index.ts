@@ -228,6 +228,8 @@ export interface EngineOptions {
   auditKeyFile?: string;
   /** Rotate the audit log past this size; 0: $HOOKEXEC_AUDIT_MAX_BYTES, else 64 MiB; negative: never. */
   auditMaxBytes?: number;
+  /** The policy bundle's bundle.json (docs/policy.md "Bundles"); "-" means no bundle. */
+  bundleConfig?: string;
 }
 
 /** How to start `hookexec serve --stdio`. */
@@ -270,6 +272,7 @@ const OPTION_NAMES: { [K in keyof EngineOptions]-?: string } = {
   auditLog: 'audit_log',
   auditKeyFile: 'audit_key_file',
   auditMaxBytes: 'audit_max_bytes',
+  bundleConfig: 'bundle_config',
 };
 const CLIENT_OPTIONS = new Set(['bin', 'cwd', 'processEnv', 'evaluator']);
 
