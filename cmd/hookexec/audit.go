@@ -41,8 +41,7 @@ show prints the decisions, oldest first, filtered by session, tool, decision or 
 reads the log without verifying it.
 
 Exit status: 0 the log verifies (or was shown), 1 it does not verify or cannot be read.`,
-		example: `HOOKEXEC_AUDIT_LOG=~/.hookexec/audit.jsonl claude
-hookexec audit verify ~/.hookexec/audit.jsonl
+		example: `hookexec audit verify ~/.hookexec/audit.jsonl
 hookexec audit verify --head 3f1c...e09a
 hookexec audit show --session 7f3a --decision deny
 hookexec audit show --tool Bash --json`,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # .ci/run on a machine with only the toolchains: on a PATH holding go, python3, node and the
-# basic tools but none of pkg-config, npm, zsh, busybox, mksh or jq, it must apt-get install
-# exactly those, then run make test with HOOKEXEC_REQUIRE_SHELLS=1 (so a test needing one of
-# the shells fails rather than skips). apt-get, go and make are recorders here; apt-get
+# basic tools but none of pkg-config, npm, zsh, busybox, mksh, jq or chromium, it must apt-get
+# install exactly those, then run make test with HOOKEXEC_REQUIRE_SHELLS=1 and
+# HOOKEXEC_REQUIRE_BROWSER=1 (so a test needing a shell or the browser fails rather than skips). apt-get, go and make are recorders here; apt-get
 # "installs" a package by linking this machine's copy of its command onto that PATH.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +18,7 @@ for tool in bash env id dirname node; do
 done
 # The interpreter itself, not a wrapper that needs more of the PATH (a pyenv shim).
 ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$bin/python3"
-optional="pkg-config npm zsh busybox mksh jq"
+optional="pkg-config npm zsh busybox mksh jq chromium"
 for tool in $optional; do
 	command -v "$tool" >/dev/null || fail "$tool is needed on this machine to stand in for its Debian package"
 	printf '%s=%s\n' "$tool" "$(command -v "$tool")"
@@ -33,17 +33,17 @@ done <"$REAL"
 exit 0
 SH
 printf '#!/bin/bash\necho "go $*" >>"$LOG"\n' >"$bin/go"
-printf '#!/bin/bash\necho "make $* HOOKEXEC_REQUIRE_SHELLS=${HOOKEXEC_REQUIRE_SHELLS-unset}" >>"$LOG"\n' >"$bin/make"
+printf '#!/bin/bash\necho "make $* HOOKEXEC_REQUIRE_SHELLS=${HOOKEXEC_REQUIRE_SHELLS-unset} HOOKEXEC_REQUIRE_BROWSER=${HOOKEXEC_REQUIRE_BROWSER-unset}" >>"$LOG"\n' >"$bin/make"
 chmod +x "$bin/apt-get" "$bin/go" "$bin/make"
 
 run() { : >"$root/log"; env -i HOME="$root" PATH="$bin" LOG="$root/log" REAL="$root/real" BIN="$bin" LN="$(command -v ln)" bash "$repo/.ci/run" >"$root/out" 2>&1 || fail ".ci/run failed:"$'\n'"$(cat "$root/out")"; }
 run
 venv=""
 "$bin/python3" -c 'import ensurepip' 2>/dev/null || venv=" python3-venv" # Debian's python3 without it
-want_install="apt-get install -y -qq --no-install-recommends pkg-config npm$venv zsh busybox mksh jq"
+want_install="apt-get install -y -qq --no-install-recommends pkg-config npm$venv zsh busybox mksh jq chromium"
 grep -qxF "$want_install" "$root/log" || fail "want: $want_install, .ci/run ran:"$'\n'"$(cat "$root/log")"
-grep -qx "make test LIVE=test-dispatch HOOKEXEC_REQUIRE_SHELLS=1" "$root/log" || fail "make test without HOOKEXEC_REQUIRE_SHELLS=1:"$'\n'"$(cat "$root/log")"
+grep -qx "make test LIVE=test-dispatch HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1" "$root/log" || fail "make test without HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1:"$'\n'"$(cat "$root/log")"
 # With everything there, nothing is installed.
 run
 ! grep -q "^apt-get" "$root/log" || fail "installed with everything present:"$'\n'"$(cat "$root/log")"
-echo "test-ci: ok (.ci/run installs $optional when missing, none when present, and runs make test with HOOKEXEC_REQUIRE_SHELLS=1)"
+echo "test-ci: ok (.ci/run installs $optional when missing, none when present, and runs make test with HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1)"
