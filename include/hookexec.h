@@ -151,6 +151,8 @@ const char *hookexec_version(void);
  *   log_content}: OpenTelemetry export of every fire (docs/observability.md); absent means
  *   $HOOKEXEC_TELEMETRY and the OTEL_* variables decide; a bad protocol or endpoint is
  *   HOOKEXEC_EINVAL.
+ *   bundle_config (the policy bundle's bundle.json; "" means ~/.config/hookexec/bundle.json,
+ *   "-" none): its cached hooks load at managed precedence; see docs/policy.md "Bundles".
  * Problems inside config files are not errors: they are warnings in hookexec_config().
  * On success *out is the engine; on failure *out is NULL and, if error_out is not NULL,
  * *error_out is a message to release with hookexec_free.

@@ -113,6 +113,7 @@ hookexec uninstall --agent claude --user`,
 	})
 	var idle time.Duration
 	var ask string
+	var showBundle, fetchBundle bool
 	var dropped bool
 	var timeoutMs int64
 	register(&verb{
@@ -163,10 +164,28 @@ hookexec daemon --idle 30m`,
 		summary: "show, per agent and scope, whether hookexec is installed and what it manages",
 		help: `One row per settings file of every agent, the user's and the project's: installed or not, the
 events the dispatcher is registered for, the matcher groups hookexec runs (managed) and those
-the agent still runs itself (native).`,
+the agent still runs itself (native). When a policy bundle is configured (bundle.json in
+hookexec's config directory), a line says which revision is active.
+--bundle shows the policy bundle alone: the active revision, where it came from, when it was
+fetched and last checked, and the last error (--json: one object). --fetch asks the bundle's
+server now, as the daemon does every poll interval (exit 1 when the check fails).`,
 		example: `hookexec status
-hookexec status --json`,
-		run: runStatus,
+hookexec status --json
+hookexec status --bundle
+hookexec status --fetch`,
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&showBundle, "bundle", false, "show the policy bundle's status only")
+			fs.BoolVar(&fetchBundle, "fetch", false, "check the policy bundle's server now, then show the bundle's status")
+		},
+		run: func(a *app, args []string) int {
+			if showBundle || fetchBundle {
+				if err := noArgs("status", args); err != nil {
+					return a.fail(err)
+				}
+				return a.bundleStatus(fetchBundle)
+			}
+			return runStatus(a, args)
+		},
 	})
 	register(&verb{
 		name:    "hook",
@@ -270,6 +289,7 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (c
 		}
 		// Not taken by the daemon: this call runs in-process now.
 	}
+	firstFetch(req, timeout)
 	_, err = dispatch.Once(req, func(r dispatch.Reply) { answered, code = true, a.answer(r) })
 	if err != nil {
 		return a.answer(dispatch.Refuse(req, err))
@@ -420,5 +440,6 @@ func runStatus(a *app, args []string) int {
 		t.row(r.Agent, r.Scope, a.shortPath(r.Settings), state, strconv.Itoa(r.Managed), strconv.Itoa(r.Native), strings.Join(r.Events, ", "))
 	}
 	t.write(a.stdout, "")
+	a.bundleLine()
 	return exitOK
 }

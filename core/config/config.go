@@ -102,6 +102,12 @@ type Options struct {
 	// precedence; "" means the profile's (Claude Code's platform location for "claude",
 	// none for the others).
 	ManagedSettings string
+	// Bundle is the active policy bundle's settings file (core/bundle's cache), read in
+	// Claude Code's dialect after ManagedSettings and, like it, at managed precedence for
+	// every profile: its hooks are Managed, and its disableAllHooks and
+	// allowManagedHooksOnly are managed settings. Unlike the managed settings' hooks, no
+	// agent runs a bundle's hooks itself, so AgentRuns leaves them running. "" means none.
+	Bundle string
 	// AgentRuns lists source files whose hooks the agent runs itself (hookexec is the
 	// agent's dispatcher): their settings apply (disableAllHooks, disabledHooks,
 	// allowedHttpHookUrls, ...) but their hooks, and the managed settings' hooks, are
@@ -146,6 +152,10 @@ func Load(o Options) (*Set, error) {
 		l.managed = l.expand(managed)
 		l.loadFile(Location{Path: l.managed, Dialect: dialect.Claude})
 	}
+	if o.Bundle != "" {
+		l.bundle = o.Bundle
+		l.loadFile(Location{Path: l.bundle, Dialect: dialect.Claude})
+	}
 	if len(o.Inline) > 0 {
 		l.loadBytes(InlineSource, o.Inline, o.InlineDialect)
 	}
@@ -172,7 +182,8 @@ func Load(o Options) (*Set, error) {
 // RunByAgent is the disabled reason of the hooks the agent runs itself (Options.AgentRuns).
 const RunByAgent = "run by the agent itself, not through hookexec"
 
-// agentRuns disables the hooks of the files the agent runs itself, and the managed ones.
+// agentRuns disables the hooks of the files the agent runs itself, and the managed
+// settings' ones (the agent reads that file too); a bundle's hooks only hookexec runs.
 func (l *loader) agentRuns(files []string) {
 	if files == nil {
 		return
@@ -182,7 +193,7 @@ func (l *loader) agentRuns(files []string) {
 		own[l.expand(f)] = true
 	}
 	for i := range l.set.Hooks {
-		if h := &l.set.Hooks[i]; (own[h.Source] || h.Managed) && h.Disabled == "" {
+		if h := &l.set.Hooks[i]; (own[h.Source] || h.Managed && h.Source != l.bundle) && h.Disabled == "" {
 			h.Disabled = RunByAgent
 		}
 	}
@@ -202,6 +213,7 @@ type loader struct {
 	untrustedDisabledIDs map[string]string
 	untrustedDisableAll  string // the first untrusted file with disableAllHooks true
 	managed              string // the managed settings file; "" when none is read
+	bundle               string // the policy bundle's settings file; "" when none
 	pol                  policy
 	texts                map[string][]byte // source → its text, to find the lines of paths
 }
@@ -217,6 +229,11 @@ func (l *loader) expand(p string) string {
 		return filepath.Join(l.project, p)
 	}
 	return p
+}
+
+// isManaged reports whether source is read at managed precedence.
+func (l *loader) isManaged(source string) bool {
+	return source != "" && (source == l.managed || source == l.bundle)
 }
 
 func (l *loader) warn(source, hook, format string, args ...any) {
@@ -269,10 +286,11 @@ func (l *loader) loadBytesOf(source string, data []byte, d *dialect.Dialect, plu
 	}
 	info.Dialect = f.Dialect.String()
 	l.set.Warnings = append(l.set.Warnings, f.Warnings...)
-	untrusted := source != l.managed && l.untrusted(source)
+	managed := l.isManaged(source)
+	untrusted := !managed && l.untrusted(source)
 	switch {
-	case source == l.managed:
-		l.pol.managed = f
+	case managed:
+		l.pol.managed = append(l.pol.managed, managedFile{source, f})
 	case untrusted:
 		if f.DisableAll != nil && *f.DisableAll && l.untrustedDisableAll == "" {
 			l.untrustedDisableAll = source
@@ -308,7 +326,7 @@ func (l *loader) loadBytesOf(source string, data []byte, d *dialect.Dialect, plu
 		}
 	}
 	for _, h := range f.Hooks {
-		h.Source, h.Dialect, h.Managed = source, f.Dialect, source == l.managed
+		h.Source, h.Dialect, h.Managed = source, f.Dialect, managed
 		if plugin != nil {
 			h.Plugin, h.PluginRoot, h.PluginData = plugin.name, plugin.root, plugin.data
 		}
@@ -425,7 +443,9 @@ func (l *loader) finish() {
 		if h.Disabled != "" {
 			continue
 		}
-		if src, ok := l.disabledIDs[h.ID]; ok {
+		if src, ok := l.disabledIDs[h.ID]; ok && h.Managed && !l.isManaged(src) {
+			l.warn(src, h.ID, "disabledHooks cannot switch off %s: it comes from managed settings (%s)", h.ID, h.Source)
+		} else if ok {
 			h.Disabled = "disabled by disabledHooks in " + src
 		} else if src, ok := l.untrustedDisabledIDs[h.ID]; ok && l.distrusts(h) {
 			h.Disabled = "disabled by disabledHooks in " + src

@@ -9,13 +9,19 @@ import (
 
 // policy is what Claude Code's managed settings and allowlists decide across files.
 type policy struct {
-	managed        *dialect.File // the managed settings file, nil when none was read
+	managed        []managedFile // the managed settings file and the bundle's, as read
 	disableAllFrom string        // the non-managed file whose disableAllHooks is in force
 	urls           []string      // allowedHttpHookUrls merged over every file
 	urlsSet        bool          // some file defines allowedHttpHookUrls
 	// untrustedURLs are allowedHttpHookUrls of untrusted files: they narrow untrusted hooks only.
 	untrustedURLs    []string
 	untrustedURLsSet bool
+}
+
+// managedFile is a file read at managed precedence.
+type managedFile struct {
+	source string
+	f      *dialect.File
 }
 
 // managedSettingsPath is where Claude Code reads managed policy settings on this platform.
@@ -38,16 +44,21 @@ func managedSettingsPath() string {
 //
 // What untrusted files (Options.Untrusted) say reaches untrusted hooks only.
 func (l *loader) policy() {
-	m := l.pol.managed
-	managedOnly := m != nil && m.AllowManagedHooksOnly != nil && *m.AllowManagedHooksOnly
-	managedDisable := m != nil && m.DisableAll != nil && *m.DisableAll
+	managedOnly, managedDisable := "", false
+	for _, mf := range l.pol.managed {
+		m := mf.f
+		if m.AllowManagedHooksOnly != nil && *m.AllowManagedHooksOnly && managedOnly == "" {
+			managedOnly = mf.source
+		}
+		managedDisable = managedDisable || m.DisableAll != nil && *m.DisableAll
+	}
 	hasManaged := false
 	for i := range l.set.Hooks {
 		hasManaged = hasManaged || l.set.Hooks[i].Managed
 	}
 	for i := range l.set.Hooks {
-		if h := &l.set.Hooks[i]; managedOnly && !h.Managed && h.Disabled == "" {
-			h.Disabled = "allowManagedHooksOnly is set in managed settings " + l.managed
+		if h := &l.set.Hooks[i]; managedOnly != "" && !h.Managed && h.Disabled == "" {
+			h.Disabled = "allowManagedHooksOnly is set in managed settings " + managedOnly
 		}
 	}
 	switch {

@@ -4,6 +4,8 @@
 // core/serve's JSON-RPC with three added methods (dispatch, status, shutdown). It holds
 // one core/dispatch Dispatcher, so persistent hooks stay up across tool calls, engines
 // reload when their files change, and PreToolUse rewrites are remembered per session.
+// It polls the policy bundle of every bundle.json its dispatches read (core/bundle/fetch),
+// and the engines reload when the cache's active bundle changes.
 //
 // The client side (Dispatch, Start) never makes a hook call fail: any error means "run it
 // in-process". The first dispatch that finds no daemon starts one in the background; a
@@ -120,6 +122,8 @@ type Status struct {
 	PID      int    `json:"pid"`
 	Engines  int    `json:"engines"`
 	Requests int64  `json:"requests"`
+	// Bundles are the bundle.json files whose policy bundle the daemon polls.
+	Bundles []string `json:"bundles"`
 }
 
 func mustJSON(v any) json.RawMessage {

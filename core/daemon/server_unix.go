@@ -6,14 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/hookexec/hookexec/core/bundle/fetch"
 	"github.com/hookexec/hookexec/core/dispatch"
 	"github.com/hookexec/hookexec/core/serve"
 	"github.com/hookexec/hookexec/core/version"
@@ -111,6 +114,7 @@ func Run(o Options) error {
 		_ = os.Remove(sock)
 	}
 	d.conns.Wait()
+	d.stopPolling()
 	d.disp.Close()
 	return nil
 }
@@ -125,6 +129,8 @@ type daemon struct {
 	requests atomic.Int64
 	once     sync.Once
 	stop     chan struct{}
+	pollMu   sync.Mutex
+	pollers  map[string]*fetch.Poller // bundle.json path → its poller
 }
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
@@ -158,7 +164,7 @@ func (d *daemon) serve() {
 		"dispatch": d.dispatch,
 		"status": func(json.RawMessage) (json.RawMessage, error) {
 			return mustJSON(Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
-				Engines: d.disp.Engines(), Requests: d.requests.Load()}), nil
+				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled()}), nil
 		},
 		"shutdown": func(json.RawMessage) (json.RawMessage, error) {
 			go d.shutdown()
@@ -197,9 +203,42 @@ func (d *daemon) dispatch(params json.RawMessage) (json.RawMessage, error) {
 	}
 	d.requests.Add(1)
 	defer d.touch()
+	d.poll(dispatch.BundleConfig(p.Request))
 	r, err := d.disp.Dispatch(p.Request)
 	if err != nil {
 		return nil, err
 	}
 	return mustJSON(r), nil
+}
+
+// poll starts polling the bundle of a bundle.json the first time a dispatch reads it
+// (one poller per file, whether it exists yet or not). The first check holds this
+// dispatch at most fetch.FirstWait, so that a first start fetches before it fails closed.
+func (d *daemon) poll(path string) {
+	d.pollMu.Lock()
+	if d.pollers == nil {
+		d.pollers = map[string]*fetch.Poller{}
+	}
+	p := d.pollers[path]
+	if p == nil {
+		p = fetch.Poll(path, nil)
+		d.pollers[path] = p
+	}
+	d.pollMu.Unlock()
+	p.WaitFirst() // at once after the first check
+}
+
+func (d *daemon) polled() []string {
+	d.pollMu.Lock()
+	defer d.pollMu.Unlock()
+	return slices.Sorted(maps.Keys(d.pollers))
+}
+
+func (d *daemon) stopPolling() {
+	d.pollMu.Lock()
+	defer d.pollMu.Unlock()
+	for _, p := range d.pollers {
+		p.Stop()
+	}
+	d.pollers = nil
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"github.com/hookexec/hookexec/core/bundle"
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
@@ -269,7 +271,8 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 	e.load.Lock()
 	defer e.load.Unlock()
 	if e.fresh.paths == nil {
-		e.fresh.paths = e.sources
+		// bundle.json too, present or not: writing it reloads the engine with the bundle.
+		e.fresh.paths = append(slices.Clip(e.sources), BundleConfig(req))
 	}
 	changed := e.fresh.check()
 	switch {
@@ -386,4 +389,17 @@ func closeAll(es []*entry) {
 		}
 		e.load.Unlock()
 	}
+}
+
+// BundleConfig is the bundle.json the request's engine reads: the default place for its
+// home, or (no home) for the environment the agent gave, then this process's.
+func BundleConfig(req Request) string {
+	return bundle.ConfigPath(req.Home, func(key string) string {
+		for i := len(req.Env) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(req.Env[i], "="); ok && k == key {
+				return v
+			}
+		}
+		return os.Getenv(key)
+	})
 }

@@ -94,6 +94,10 @@ type Options struct {
 	// TrustStore is the trust store file; "" means <home>/.config/hookexec/trust.json when
 	// Home is set, else $XDG_CONFIG_HOME/hookexec/trust.json, else ~/.config/hookexec/trust.json.
 	TrustStore string `json:"trust_store"`
+	// BundleConfig is the policy bundle's configuration file (docs/policy.md, "Bundles");
+	// "" means bundle.json beside the default trust store. When it exists, the bundle's
+	// cached hooks load at managed precedence; "-" means no bundle.
+	BundleConfig string `json:"bundle_config"`
 	// AuditLog appends every decision to this hash-chained log (core/audit); "" means the
 	// file named by $HOOKEXEC_AUDIT_LOG, and none when that is unset too. A relative path is
 	// taken from ProjectDir.
@@ -278,12 +282,16 @@ func (e *Engine) load() (*plan, error) {
 	if len(co.Inline) > 0 && string(bytes.TrimSpace(co.Inline)) == "null" {
 		co.Inline = nil
 	}
+	bun := e.bundle()
+	co.Bundle = bun.settings
 	set, err := config.Load(co)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	bun.report(set)
 	sessionEndDefaults(set, e.hostEnv())
 	p := index(set)
+	p.closed = bun.closed
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, e.hostEnv())
 	e.gateProjectHooks(p)

@@ -53,6 +53,7 @@ const (
 	CheckIf         = "if"              // the hook's "if" permission rule (Claude Code)
 	CheckTrust      = "trust"           // a project hook not (or no longer) approved, trust "project"
 	CheckOnce       = "once"            // a "once" hook that already ran in the session
+	CheckBundle     = "bundle"          // the fire is blocked until the policy bundle is fetched (bundle.go)
 )
 
 // Explain says for every hook configured for event (and every hook configured under a
@@ -112,6 +113,14 @@ func (e *Engine) explainFire(p *plan, ev event.Info, doc *payload.Doc, once bool
 			hx.Runs, hx.Check = false, CheckOnce
 			hx.Reason = fmt.Sprintf("once: already ran in session %q", session)
 			x.Runs--
+		}
+	}
+	if closedFor(p, ev, x.Subject) {
+		for i := range x.Hooks {
+			if hx := &x.Hooks[i]; hx.Runs {
+				hx.Runs, hx.Check, hx.Reason = false, CheckBundle, p.closed
+				x.Runs--
+			}
 		}
 	}
 	return x

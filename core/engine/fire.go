@@ -57,6 +57,9 @@ func (e *Engine) FireEnv(name string, data []byte, env []string) (*Result, error
 		ev.CanBlock = false
 		notes = append(notes, fmt.Sprintf("%s of %s cannot be blocked; the hooks' decisions are ignored", ev.Name, subject))
 	}
+	if res := e.closedResult(p, name, ev, subject, doc, data, env, start); res != nil {
+		return res, nil
+	}
 	selected := p.selectHooks(ev, doc, subject, e.ruleCwd(doc))
 	if p.trust != nil {
 		selected, res.AwaitingApproval = e.admit(p.trust, selected)

@@ -19,6 +19,9 @@ type plan struct {
 	sessionEnd time.Duration
 	notify     bool         // fires are announced to the listener (autohand's JSON-RPC notifications)
 	trust      *trust.State // project-level hooks awaiting or holding approval; nil: none gated
+	// closed is why every fire that can stop an action is blocked (a policy bundle is
+	// configured, fail closed, and none is cached yet: bundle.go); "" when fires run.
+	closed string
 }
 
 // hook is one configured hook in the index.

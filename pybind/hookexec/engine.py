@@ -58,6 +58,7 @@ _OPTION_KEYS = frozenset(
         "close_timeout_ms", "session_id", "transcript_path", "env", "notifications",
         "plugins", "managed_settings", "max_stop_blocks", "trust", "trust_store", "log_file",
         "config_dialect", "audit_log", "audit_key_file", "audit_max_bytes", "telemetry",
+        "bundle_config",
     }
 )
 
@@ -126,7 +127,8 @@ class Engine:
     telemetry (OpenTelemetry export: ``{"enabled": True, "endpoint": "http://127.0.0.1:4318",
     "protocol": "grpc" | "http/protobuf", "service_name": ..., "headers": {...},
     "log_content": False}``; unset means $HOOKEXEC_TELEMETRY and the OTEL_* variables decide;
-    see docs/observability.md).
+    see docs/observability.md),
+    bundle_config (the policy bundle's bundle.json, "-" for none: docs/policy.md "Bundles").
     An unknown keyword is a TypeError; a bad value is an
     InvalidArgumentError from the library; an unknown profile is a ConfigError. Problems in
     config files are not errors: they are ``config()["warnings"]``.

@@ -228,6 +228,8 @@ export interface EngineOptions {
   auditKeyFile?: string;
   /** Rotate the audit log past this size; 0: $HOOKEXEC_AUDIT_MAX_BYTES, else 64 MiB; negative: never. */
   auditMaxBytes?: number;
+  /** The policy bundle's bundle.json (docs/policy.md "Bundles"); "-" means no bundle. */
+  bundleConfig?: string;
   /** OpenTelemetry export of every fire (docs/observability.md); unset means
    *  $HOOKEXEC_TELEMETRY and the OTEL_* variables of the server's environment decide. */
   telemetry?: TelemetryOptions;
@@ -310,6 +312,7 @@ const OPTION_NAMES: { [K in keyof EngineOptions]-?: string } = {
   auditKeyFile: 'audit_key_file',
   auditMaxBytes: 'audit_max_bytes',
   telemetry: 'telemetry',
+  bundleConfig: 'bundle_config',
 };
 const CLIENT_OPTIONS = new Set(['bin', 'cwd', 'processEnv', 'evaluator']);
 
