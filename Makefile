@@ -23,6 +23,9 @@ PYVERSION := pybind/hookexec/_version.py
 PY := HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
+# Go build tags of the library and the command: GOTAGS=hookexec_norego leaves Rego (OPA) out,
+# about 17 MB of a stripped library (docs/architecture.md); `make clean` when changing it.
+GOTAGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
@@ -32,7 +35,7 @@ help: ## list the targets
 
 $(LIB_REAL): $(GO_SOURCES) $(C_SOURCES) capi/exports.map VERSION
 	@mkdir -p $(BUILD)
-	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/capi/exports.map,-soname,$(SONAME)' -o $@ ./capi
+	CGO_ENABLED=1 $(GO) build -tags '$(GOTAGS)' -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/capi/exports.map,-soname,$(SONAME)' -o $@ ./capi
 	@rm -f $(BUILD)/libhookexec*.h  # cgo's generated header; include/hookexec.h is the public one
 
 $(LIB): $(LIB_REAL) ## the C shared library (Go core + C layer), with its SONAME link
@@ -41,14 +44,14 @@ $(LIB): $(LIB_REAL) ## the C shared library (Go core + C layer), with its SONAME
 
 $(ARCHIVE): $(GO_SOURCES) $(C_SOURCES) ## the static library, for hosts that want one file (link with -pthread)
 	@mkdir -p $(BUILD)
-	CGO_ENABLED=1 $(GO) build -buildmode=c-archive -o $@ ./capi
+	CGO_ENABLED=1 $(GO) build -tags '$(GOTAGS)' -buildmode=c-archive -o $@ ./capi
 	@rm -f $(BUILD)/libhookexec*.h
 
 libhookexec.so: $(LIB) ## alias for build/libhookexec.so
 
 $(CLI): $(GO_SOURCES) ## the hookexec command
 	@mkdir -p $(BUILD)
-	$(GO) build -o $@ ./cmd/hookexec
+	$(GO) build -tags '$(GOTAGS)' -o $@ ./cmd/hookexec
 
 hookexec: $(CLI) ## alias for build/hookexec
 
@@ -100,6 +103,7 @@ otelcol: $(OTELCOL) ## build/otelcol, the OpenTelemetry Collector for the tests 
 test-go: $(OTELCOL) ## Go unit and integration tests with the race detector
 	$(GO) vet ./...
 	HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 $(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -tags hookexec_norego -run '^TestRegoBuilt$$' ./core/engine  # the build without Rego
 
 # The pure-Go packages (the core, the CLI) must build for the hosts agents run on; vet also
 # type-checks their tests.
@@ -225,6 +229,7 @@ FUZZ_TARGETS := core/template:FuzzEscapeProperty core/template:FuzzCompile core/
 	core/decide:FuzzReadGemini core/decide:FuzzReadCodex core/decide:FuzzReadQwen \
 	core/dialect:FuzzGeminiSettings core/dialect:FuzzCodexHooks core/dialect:FuzzQwenSettings \
 	core/convert:FuzzConvert core/adapt:FuzzPayload core/adapt:FuzzRead core/engine:FuzzTemplatedAnswer core/audit:FuzzVerify \
+	core/policy/rego:FuzzEval core/policy/rego:FuzzParseInput \
 	core/policy:FuzzCELEval core/match:FuzzCommandWordsShell core/stats:FuzzRead
 STRESS_FIRES ?= 100000
 

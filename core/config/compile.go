@@ -20,6 +20,7 @@ func (l *loader) compile() {
 		if h.DuplicateOf != "" {
 			continue
 		}
+		l.compilePolicy(h)
 		// A hook disabled already is still checked: every problem of a file is reported at once.
 		if field, err := h.compile(l.project, l.home); err != nil {
 			if h.Disabled == "" {

@@ -28,6 +28,7 @@ import (
 	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/match"
 	"github.com/hookexec/hookexec/core/payload"
+	policies "github.com/hookexec/hookexec/core/policy"
 	"github.com/hookexec/hookexec/core/template"
 )
 
@@ -48,6 +49,9 @@ type Hook struct {
 	// Text is a prompt hook's prompt or git-commit's message, rendered as data, never for a shell.
 	Text      *template.Command
 	TextPaths []payload.Path
+	// Guard is a policy hook's compiled policy; nil for other types, and when PolicyError
+	// says why it could not be compiled.
+	Guard policies.Policy
 }
 
 // Warning is one problem found while loading; Hook is "" for file-level problems.
@@ -369,6 +373,7 @@ func (l *loader) resolve(h *dialect.Hook) {
 	}
 	h.Sequential = h.Sequential || d.Sequential
 	h.StopOnBlock = h.StopOnBlock || d.StopOnBlock
+	l.resolvePolicy(h)
 }
 
 // finish assigns ids, removes duplicate handlers and applies disabledHooks. Of identical
@@ -452,6 +457,9 @@ func (h *Hook) identity() string {
 	}
 	if len(h.FileEvents) > 0 {
 		parts = append(parts, "file-events:"+strings.Join(h.FileEvents, ","))
+	}
+	if p := h.Policy; p != nil {
+		parts = append(parts, "policy", p.CEL, p.Rego, p.Query, p.Decision, p.Reason)
 	}
 	if h.Persistent {
 		parts = append(parts, "persistent") // a long-lived process is not the same handler as a one-shot

@@ -163,6 +163,11 @@ func (c *conv) hook(h *dialect.Hook) {
 		c.loss(c.at, "hook", "dropped", "not converted: %s", h.Disabled)
 		return
 	}
+	if h.Type == "policy" {
+		// hookexec evaluates policies itself; no agent's own format can hold one.
+		c.loss(c.at, "type", "dropped", "%s cannot run a policy hook itself, no agent can: keep it in hookexec's configuration, which runs it for %s through \"hookexec install\"'s dispatcher", c.to, c.to)
+		return
+	}
 	ev := event.Lookup(h.Event)
 	c.cmd, c.inner = command(h), ""
 	if w, ok := unwrap(c.cmd, c.to, c.from); ok {

@@ -241,3 +241,26 @@ func TestBlocksWindsurfPostHooksCannotMakeAreReported(t *testing.T) {
 	require.Contains(t, report, "Windsurf's post_run_command hooks cannot block: a PostToolUse block (feedback to the model)")
 	require.Contains(t, string(r.Output), "post_cascade_response")
 }
+
+// TestPolicyHooksAreReportedDropped: no agent runs a policy hook itself, so converting one
+// to any agent's format drops it with a report saying where it still runs.
+func TestPolicyHooksAreReportedDropped(t *testing.T) {
+	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"policy","cel":"tool_input.command.contains(\"rm -rf\")","reason":"no"},{"type":"command","command":"./g.sh"}]}]}}`
+	for _, to := range Targets {
+		if to == vocab.Claude {
+			continue
+		}
+		r, err := Convert(vocab.Claude, to, "s.json", []byte(src))
+		require.NoError(t, err, to)
+		require.True(t, r.Dropped(), to)
+		report := r.Report("claude", to)
+		require.Contains(t, report, "cannot run a policy hook itself, no agent can", to)
+		require.Contains(t, report, "hookexec install", to)
+		require.NotContains(t, string(r.Output), "rm -rf", to)
+		require.Contains(t, string(r.Output), "g.sh", to)
+	}
+	// Claude Code's own format too: Claude Code does not run type policy.
+	r, err := Convert(vocab.Cursor, vocab.Claude, "hooks.json", []byte(`{"version":1,"hooks":{"beforeShellExecution":[{"type":"policy","cel":"true"}]}}`))
+	require.NoError(t, err)
+	require.Contains(t, r.Report("cursor", "claude"), "cannot run a policy hook itself")
+}

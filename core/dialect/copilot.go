@@ -36,7 +36,7 @@ var Copilot = &Dialect{
 	Answer: copilotAnswer,
 }
 
-var copilotKeys = keySet("type", "bash", "powershell", "command", "cwd", "env", "timeoutSec", "matcher", "prompt", "comment", "name")
+var copilotKeys = keySet(append([]string{"type", "bash", "powershell", "command", "cwd", "env", "timeoutSec", "matcher", "prompt", "comment", "name"}, policyKeys...)...)
 
 func loadCopilot(p *Reader, _ []byte, v *fastjson.Value) error {
 	if ver := v.Get("version"); ver != nil && ver.GetInt() != 1 {
@@ -51,6 +51,8 @@ func loadCopilot(p *Reader, _ []byte, v *fastjson.Value) error {
 		}
 		switch h.Type {
 		case "command":
+		case "policy":
+			p.policyFields(where, label, item, h)
 		case "prompt":
 			// Copilot's prompt hooks submit their text as if the user typed it: on
 			// sessionStart only, as the first prompt.
@@ -60,7 +62,7 @@ func loadCopilot(p *Reader, _ []byte, v *fastjson.Value) error {
 				p.disable(h, label, "prompt hooks run on sessionStart only (Copilot CLI)")
 			}
 		default:
-			p.disable(h, label, "unknown type %q (Copilot CLI has command and prompt)", h.Type)
+			p.disable(h, label, "unknown type %q (Copilot CLI has command and prompt; hookexec adds policy)", h.Type)
 		}
 		bash, ps := p.optStr(where, "bash", item), p.optStr(where, "powershell", item)
 		h.Command = p.optStr(where, "command", item)

@@ -31,7 +31,7 @@ var Cursor = &Dialect{
 	Answer: cursorAnswer,
 }
 
-var cursorKeys = keySet("command", "type", "prompt", "timeout", "matcher", "failClosed", "loop_limit", "name")
+var cursorKeys = keySet(append([]string{"command", "type", "prompt", "timeout", "matcher", "failClosed", "loop_limit", "name"}, policyKeys...)...)
 
 func loadCursor(p *Reader, _ []byte, v *fastjson.Value) error {
 	if ver := v.Get("version"); ver != nil && ver.GetInt() != 1 {
@@ -44,9 +44,10 @@ func loadCursor(p *Reader, _ []byte, v *fastjson.Value) error {
 		if t := p.optStr(where, "type", item); t != "" {
 			h.Type = t
 		}
-		if h.Type != "command" && h.Type != "prompt" {
-			p.disable(h, label, "unknown type %q (Cursor has command and prompt)", h.Type)
+		if h.Type != "command" && h.Type != "prompt" && h.Type != "policy" {
+			p.disable(h, label, "unknown type %q (Cursor has command and prompt; hookexec adds policy)", h.Type)
 		}
+		p.policyFields(where, label, item, h)
 		h.Command = p.optStr(where, "command", item)
 		h.Prompt = p.optStr(where, "prompt", item)
 		if h.Type == "prompt" {

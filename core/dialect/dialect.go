@@ -161,10 +161,11 @@ func (d *Dialect) StdinEvent(fired, canonical string) string {
 	return d.EventName(fired, canonical)
 }
 
-// Accepts reports whether the dialect has handler type t.
+// Accepts reports whether the dialect has handler type t. Every dialect has "policy":
+// hookexec evaluates it, whatever the agent.
 func (d *Dialect) Accepts(t string) bool {
 	switch t {
-	case "command", "prompt":
+	case "command", "prompt", "policy":
 		return true
 	}
 	for _, x := range d.Types {

@@ -64,6 +64,8 @@ var (
 // something, and SessionStart and Setup run command and mcp_tool hooks only.
 func ClaudeCodeTypeOnEvent(typ, event string) string {
 	switch {
+	case typ == "policy":
+		return "" // hookexec evaluates it on every event, whatever Claude Code would do
 	case sessionTypes[event] && typ != "command" && typ != "mcp_tool":
 		return "type " + typ + " on " + event + ", which runs command and mcp_tool hooks only"
 	case notHostEvaluated[event] && (typ == "prompt" || typ == "agent"):

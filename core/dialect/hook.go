@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/hookexec/hookexec/core/policy"
 )
 
 // MaxWorkers bounds a persistent hook's "workers": each is a process kept running.
@@ -33,7 +35,8 @@ type Hook struct {
 	// "event" says them ("add", "change", "unlink"); nil runs for all (Kiro's fileCreated,
 	// fileEdited and fileDeleted are one canonical event).
 	FileEvents []string
-	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit" or "git-push".
+	// Type is "command", "http", "prompt", "agent", "mcp_tool", "git-commit", "git-push" or
+	// "policy".
 	Type    string
 	Command string // shell string for type command (may be "" when Args is set)
 	Args    []string
@@ -49,6 +52,13 @@ type Hook struct {
 	Server string
 	Tool   string
 	Input  []byte
+	// Policy is a policy handler's expression or Rego modules (Rego still relative to the
+	// declaring file until config resolves it); nil for other types. omitempty keeps the
+	// trust digest of the other types as it was (core/trust settingsDigest).
+	Policy *policy.Spec `json:",omitempty"`
+	// PolicyError says why the policy cannot be evaluated (its fields, or compiling it);
+	// the hook stays enabled and each fire of it fails with this. "" when it compiled.
+	PolicyError string `json:",omitempty"`
 	// Definition is the handler object as written in the file (compact JSON), handed to the
 	// host's evaluator for the types it runs (prompt, agent, mcp_tool); nil for other types.
 	Definition []byte

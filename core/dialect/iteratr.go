@@ -45,6 +45,13 @@ type iteratrFile struct {
 }
 
 type iteratrHook struct {
+	// Type is "" (a command) or hookexec's "policy", with the policy's fields.
+	Type       string         `yaml:"type"`
+	CEL        string         `yaml:"cel"`
+	Rego       string         `yaml:"rego"`
+	Query      string         `yaml:"query"`
+	Decision   string         `yaml:"decision"`
+	Reason     string         `yaml:"reason"`
 	Command    string         `yaml:"command"`
 	Timeout    *float64       `yaml:"timeout"` // seconds; absent or 0: 30
 	PipeOutput bool           `yaml:"pipe_output"`
@@ -84,8 +91,18 @@ func (p *Reader) iteratr(data []byte) error {
 			for _, k := range slices.Sorted(maps.Keys(ih.Extra)) {
 				p.warn(where, "unknown field %q; ignored", k)
 			}
-			if ih.Command == "" {
-				p.disable(&h, where, "no \"command\"")
+			switch ih.Type {
+			case "", "command":
+				if ih.Command == "" {
+					p.disable(&h, where, "no \"command\"")
+				}
+			case "policy":
+				h.Type = "policy"
+				p.at = where
+				p.policyFields(where, where, ih.policy(), &h)
+				p.at = ""
+			default:
+				p.disable(&h, where, "unknown type %q (iteratr runs commands; hookexec adds policy)", ih.Type)
 			}
 			if t := ih.Timeout; t != nil && *t != 0 {
 				if *t < 0 || math.IsNaN(*t) {
@@ -102,4 +119,16 @@ func (p *Reader) iteratr(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// policy is the hook's policy fields as the JSON object the shared reader reads.
+func (ih iteratrHook) policy() *fastjson.Value {
+	var a fastjson.Arena
+	o := a.NewObject()
+	for _, kv := range [][2]string{{"cel", ih.CEL}, {"rego", ih.Rego}, {"query", ih.Query}, {"decision", ih.Decision}, {"reason", ih.Reason}, {"command", ih.Command}} {
+		if kv[1] != "" {
+			o.Set(kv[0], a.NewString(kv[1]))
+		}
+	}
+	return o
 }

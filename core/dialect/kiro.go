@@ -65,7 +65,7 @@ func loadKiro(p *Reader, _ []byte, v *fastjson.Value) error {
 		return fmt.Errorf("a Kiro hook needs a \"when\" object and a \"then\" object")
 	}
 	p.unknownKeys("when", when, keySet("type", "patterns", "toolTypes"))
-	p.unknownKeys("then", then, keySet("type", "command", "prompt", "timeout"))
+	p.unknownKeys("then", then, keySet(append([]string{"type", "command", "prompt", "timeout"}, policyKeys...)...))
 	trigger := p.optStr("when", "type", when)
 	if trigger == "" {
 		return fmt.Errorf("a Kiro hook needs when.type (one of %s)", strings.Join(eventNames(vocab.Kiro), ", "))
@@ -104,6 +104,13 @@ func loadKiro(p *Reader, _ []byte, v *fastjson.Value) error {
 		h.Command = p.optStr("then", "command", then)
 		p.seconds(&h, label, "timeout", then)
 		p.requireCommand(&h, label)
+	case "policy":
+		// hookexec's policy handler, in Kiro's "then" object.
+		h.Type = "policy"
+		p.seconds(&h, label, "timeout", then)
+		p.at = "then"
+		p.policyFields("then", label, then, &h)
+		p.at = ""
 	case "askAgent":
 		h.Type = "askAgent"
 		h.Prompt = p.optStr("then", "prompt", then)
@@ -111,7 +118,7 @@ func loadKiro(p *Reader, _ []byte, v *fastjson.Value) error {
 			p.disable(&h, label, "askAgent needs a non-empty prompt")
 		}
 	default:
-		p.disable(&h, label, "then.type %q is not runCommand or askAgent", t)
+		p.disable(&h, label, "then.type %q is not runCommand, askAgent or policy", t)
 	}
 	if en := v.Get("enabled"); en != nil && !p.boolean("", "enabled", en) && h.Disabled == "" {
 		h.Disabled = "enabled is false"

@@ -187,7 +187,8 @@ var hookKeys = keySet("type", "command", "args", "timeout", "working_directory",
 	"async", "fail_closed", "name", "id", "pipe_output", "prompt", "sequential", "description",
 	"enabled", "statusMessage", "model", "once", "blocking", "persistent", "workers", "if", "shell",
 	"url", "headers", "allowedEnvVars", "server", "tool", "input", "asyncRewake", "continueOnBlock", "onFailure", // Claude Code's handler types
-	"message", "noVerify", "remote", "branch") // the last four: AutoAgent's git built-ins
+	"message", "noVerify", "remote", "branch", // AutoAgent's git built-ins
+	"cel", "rego", "query", "decision", "reason") // type policy (policy.go)
 
 func keySet(keys ...string) map[string]bool {
 	m := make(map[string]bool, len(keys))
@@ -224,7 +225,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		}
 	}
 	if !p.dialect.Accepts(h.Type) {
-		bad("unknown type %q (want %s)", h.Type, strings.Join(append([]string{"command", "prompt"}, p.dialect.Types...), ", "))
+		bad("unknown type %q (want %s)", h.Type, strings.Join(append([]string{"command", "prompt", "policy"}, p.dialect.Types...), ", "))
 	}
 	if c := v.Get("command"); c != nil {
 		if c.Type() != fastjson.TypeString {
@@ -269,6 +270,7 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 		}
 	}
 	p.handlerTypeFields(where, v, &h, bad)
+	p.policyFields(where, label, v, &h)
 	h.Description = p.optStr(where, "description", v)
 	h.Message = p.optStr(where, "message", v)
 	h.Remote = p.optStr(where, "remote", v)

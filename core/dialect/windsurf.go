@@ -35,7 +35,8 @@ var Windsurf = &Dialect{
 	Answer: windsurfAnswer,
 }
 
-var windsurfKeys = keySet("command", "powershell", "show_output", "working_directory", "name")
+// windsurfKeys: Windsurf's handler fields, and hookexec's "type": "policy" with its fields.
+var windsurfKeys = keySet(append([]string{"command", "powershell", "show_output", "working_directory", "name", "type"}, policyKeys...)...)
 
 func loadWindsurf(p *Reader, _ []byte, v *fastjson.Value) error {
 	p.loadEventLists(v, vocab.Windsurf, keySet("hooks"), func(where string, item *fastjson.Value, h *Hook) {
@@ -45,6 +46,13 @@ func loadWindsurf(p *Reader, _ []byte, v *fastjson.Value) error {
 		if ps := p.optStr(where, "powershell", item); h.Command == "" && ps != "" {
 			h.Command, h.Shell = ps, "powershell"
 		}
+		if t := p.optStr(where, "type", item); t != "" {
+			h.Type = t
+		}
+		if h.Type != "command" && h.Type != "policy" {
+			p.disable(h, where, "unknown type %q (Windsurf runs commands; hookexec adds policy)", h.Type)
+		}
+		p.policyFields(where, where, item, h)
 		h.Cwd = p.optStr(where, "working_directory", item)
 		if b := item.Get("show_output"); b != nil {
 			p.boolean(where, "show_output", b) // display only: the output is in the result either way

@@ -119,6 +119,8 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		return j.evaluate(ctx)
 	case j.h.cfg.Type == "http":
 		return j.post(ctx)
+	case j.h.cfg.Type == "policy":
+		return j.evalPolicy(ctx)
 	case j.h.cfg.Type == "askAgent":
 		// Kiro's askAgent: the prompt goes to the agent; nothing runs.
 		hr := j.h.base()

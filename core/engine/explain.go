@@ -245,6 +245,8 @@ func commandLine(j *job) string {
 	switch {
 	case j.h.cfg.Type == "prompt":
 		return j.prompt
+	case j.h.cfg.Type == "policy":
+		return policyLine(j.h.cfg.Policy, j.h.cfg.PolicyError)
 	case len(j.argv) == 0 && !j.h.git() && j.h.cfg.Type != "git-commit":
 		return j.h.command() // http, agent, mcp_tool and persistent hooks run no argv here
 	case j.h.cfg.Type == "git-commit":

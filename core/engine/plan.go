@@ -37,7 +37,7 @@ func (h *hook) git() bool { return h.cfg.Type == "git-commit" || h.cfg.Type == "
 // exec names how the hook runs, as reported in results and config.
 func (h *hook) exec() string {
 	switch {
-	case h.cfg.Type == "http" || evaluated(h.cfg.Type):
+	case h.cfg.Type == "http" || h.cfg.Type == "policy" || evaluated(h.cfg.Type):
 		return h.cfg.Type
 	case h.git():
 		return "builtin"

@@ -11,6 +11,7 @@ import (
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/policy"
 	"github.com/hookexec/hookexec/core/run"
 	"github.com/hookexec/hookexec/core/template"
 )
@@ -35,6 +36,8 @@ type fire struct {
 	budget   context.Context          // SessionEnd's shared budget; nil for other fires
 	httpVars []string                 // httpHookAllowedEnvVars; nil when no file defines it
 	starts   []hookStart              // per selected hook, when it started; nil without sinks (observe.go)
+	policyIn []byte                   // what policy hooks see of the payload; nil until one runs (policy.go)
+	facts    *policy.Facts            // the facts policy hooks share; nil until one runs
 }
 
 // sessionOf is the fire's session: the payload's session_id, else the engine's default.
@@ -196,6 +199,8 @@ type job struct {
 	// values are the payload values the hook's definition is given (givenValues); nil
 	// when none, and then its answer is read whole.
 	values []string
+	// policy is what a policy hook's policy evaluates; nil for other types.
+	policy *policy.Input
 	// envFile is the CLAUDE_ENV_FILE of a hook given values, apart from the fire's and
 	// never read into the result (ownEnvFile); "" for other hooks.
 	envFile string
@@ -209,6 +214,11 @@ func (f *fire) prepare(h *hook) *job {
 	v := f.view(h.cfg.Dialect, h.cfg.Spelling)
 	if h.cfg.Text != nil {
 		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
+	}
+	if h.cfg.Type == "policy" {
+		f.preparePolicy(j)
+		j.spec.OutputCap = f.e.cap
+		return j
 	}
 	if evaluated(h.cfg.Type) {
 		j.payload = v.stdin
@@ -301,6 +311,8 @@ func (h *hook) command() string {
 		return h.cfg.URL
 	case h.cfg.Type == "mcp_tool":
 		return h.cfg.Server + ":" + h.cfg.Tool
+	case h.cfg.Type == "policy":
+		return policyCommand(h.cfg.Policy)
 	case h.git():
 		return h.gitCommand()
 	case len(h.cfg.Args) > 0:

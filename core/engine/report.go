@@ -73,6 +73,9 @@ type HookInfo struct {
 	Persistent  bool   `json:"persistent"`
 	// Workers is a stateless persistent hook's "workers": processes serving fires in parallel.
 	Workers int `json:"workers,omitempty"`
+	// PolicyError says why a policy hook's policy cannot be evaluated (each fire of it
+	// fails with this); "" when it compiled, and for other types.
+	PolicyError string `json:"policy_error,omitempty"`
 	// Process is a persistent hook's process: state, pid, starts, failures.
 	Process *persist.Status `json:"process,omitempty"`
 }
@@ -124,7 +127,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), EventAsWritten: c.Spelling, Enabled: c.Disabled == "" && !p.set.DisableAll,
 			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent, Workers: c.Workers,
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
-			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed,
+			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed, PolicyError: c.PolicyError,
 		})
 		r.Hooks[len(r.Hooks)-1].Trust, r.Hooks[len(r.Hooks)-1].TrustReason = trustOf(live, c)
 		if h.proc != nil {

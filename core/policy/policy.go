@@ -153,6 +153,10 @@ func Compile(spec Spec) (Policy, error) {
 	c := compilers[lang]
 	mu.RUnlock()
 	if c == nil {
+		if lang == "rego" {
+			// The only language a build leaves out on purpose (docs/architecture.md).
+			return nil, fmt.Errorf("rego policies need a hookexec built with Rego; this one was built without it (the hookexec_norego build tag): %w", ErrNoLanguage)
+		}
 		return nil, fmt.Errorf("%s: %w", lang, ErrNoLanguage)
 	}
 	return c(spec)

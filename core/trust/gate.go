@@ -104,6 +104,8 @@ func (p *Policy) Gates(hooks []*config.Hook, command func(*config.Hook) string) 
 			}
 			g.Analysis = Analyse(Command{Shell: c.Command, Args: c.Args, Env: c.Env, Dir: dir,
 				Project: p.Project, Home: p.Home, Path: p.Path})
+		case "policy":
+			g.Analysis = policyPins(c.Policy, p.Project)
 		case "git-commit", "git-push":
 			// git runs the repository's hooks and reads its config; the tracked files it
 			// commits are data.

@@ -1,0 +1,3 @@
+package broken
+
+ok := true

@@ -1,0 +1,2 @@
+package hidden
+not rego at all (

@@ -1,0 +1,5 @@
+package parse
+
+deny if {
+	input.x ==
+}
