@@ -63,3 +63,23 @@ func BenchmarkFirePolicyCELDeny(b *testing.B) { benchPolicy(b, "cel", "rm -rf /t
 func BenchmarkFirePolicyRegoDeny(b *testing.B) {
 	benchPolicy(b, "rego", "rm -rf /tmp/elsewhere", "deny")
 }
+
+// BenchmarkFirePolicyCELString is a CEL rule over the payload's text alone (no fact): what
+// the evaluator and the handler cost without the shell parser that the rm -rf rule's
+// `commands` runs.
+func BenchmarkFirePolicyCELString(b *testing.B) {
+	dir := b.TempDir()
+	e, err := Open(Options{Profile: "claude", ProjectDir: dir, Home: dir, Config: json.RawMessage(
+		`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"policy","cel":"tool_input.command.contains('rm -rf')"}]}]}}`)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Close() })
+	payload := []byte(`{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls -la"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Fire("PreToolUse", payload); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
