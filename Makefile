@@ -24,7 +24,7 @@ PY := HOOKEXEC_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/pybind
 GO_SOURCES := $(shell find core capi cmd -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 # Go build tags of the library and the command: GOTAGS=hookexec_norego leaves Rego (OPA) out,
-# about 17 MB of a stripped library (docs/architecture.md); `make clean` when changing it.
+# about 15 MB of a stripped library (docs/architecture.md); `make clean` when changing it.
 GOTAGS ?=
 
 .DEFAULT_GOAL := help

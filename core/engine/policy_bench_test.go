@@ -7,12 +7,40 @@ import (
 	"testing"
 )
 
-// The policy benchmarks: docs/policy.md's rm -rf guard ("Deny rm -rf outside the project",
+// A policy guard's fire beside BenchmarkFireNoMatch: the same engine path with the guard
+// evaluated in-process on a call it lets through (ls -la), in each language.
+
+const benchGuardCall = `{"tool_name":"Bash","tool_input":{"command":"ls -la"},"session_id":"s"}`
+
+func benchPolicy(b *testing.B, handler string) {
+	e := benchEngine(b, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [`+handler+`]}]}}`)
+	for b.Loop() {
+		r, err := e.Fire("PreToolUse", []byte(benchGuardCall))
+		if err != nil || r.Matched != 1 || r.Blocked || r.Hooks[0].Error != "" {
+			b.Fatalf("%v %s", err, r.JSON())
+		}
+	}
+}
+
+func BenchmarkFirePolicyCEL(b *testing.B) {
+	benchPolicy(b, `{"type": "policy", "cel": "tool_input.command.matches('\\\\brm\\\\s+-[a-zA-Z]*(rf|fr)\\\\b')", "reason": "no rm -rf"}`)
+}
+
+func BenchmarkFirePolicyRego(b *testing.B) {
+	module := filepath.Join(b.TempDir(), "rmrf.rego")
+	if err := os.WriteFile(module, []byte("package rmrf\n\ndeny if regex.match(`\\brm\\s+-[a-zA-Z]*(rf|fr)\\b`, input.tool_input.command)\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	benchPolicy(b, `{"type": "policy", "rego": "`+module+`", "query": "data.rmrf.deny", "reason": "no rm -rf"}`)
+}
+
+// The rm -rf benchmarks: docs/policy.md's rm -rf guard ("Deny rm -rf outside the project",
 // as the page writes it) fired in the engine, beside a fire that matches no hook. `make
 // bench` sets the same three against each other from Go and from Python
-// (tests/bench/bench_fire.py); these are for the profile (go test -cpuprofile).
+// (tests/bench/bench_fire.py); these are for the profile (go test -cpuprofile). Its rule reads
+// the `commands` fact (the Bash parser); the two above match the command's text alone.
 
-func benchPolicyEngine(b *testing.B, lang string) *Engine {
+func benchRmrfEngine(b *testing.B, lang string) *Engine {
 	g := docGuards(b)["rmrf"]
 	group := map[string]json.RawMessage{"cel": g.cel, "rego": g.rego, "none": g.cel}[lang]
 	var grp map[string]any
@@ -38,8 +66,8 @@ func benchPolicyEngine(b *testing.B, lang string) *Engine {
 	return e
 }
 
-func benchPolicy(b *testing.B, lang, command, want string) {
-	e := benchPolicyEngine(b, lang)
+func benchRmrf(b *testing.B, lang, command, want string) {
+	e := benchRmrfEngine(b, lang)
 	payload, _ := json.Marshal(map[string]any{"session_id": "s", "tool_name": "Bash", "tool_input": map[string]string{"command": command}})
 	r, err := e.Fire("PreToolUse", payload)
 	if err != nil {
@@ -56,30 +84,12 @@ func benchPolicy(b *testing.B, lang, command, want string) {
 	}
 }
 
-func BenchmarkFirePolicyNoMatch(b *testing.B) { benchPolicy(b, "none", "ls -la", "none") }
-func BenchmarkFirePolicyCEL(b *testing.B)     { benchPolicy(b, "cel", "ls -la", "none") }
-func BenchmarkFirePolicyRego(b *testing.B)    { benchPolicy(b, "rego", "ls -la", "none") }
-func BenchmarkFirePolicyCELDeny(b *testing.B) { benchPolicy(b, "cel", "rm -rf /tmp/elsewhere", "deny") }
-func BenchmarkFirePolicyRegoDeny(b *testing.B) {
-	benchPolicy(b, "rego", "rm -rf /tmp/elsewhere", "deny")
+func BenchmarkFirePolicyRmrfNoMatch(b *testing.B) { benchRmrf(b, "none", "ls -la", "none") }
+func BenchmarkFirePolicyRmrfCEL(b *testing.B)     { benchRmrf(b, "cel", "ls -la", "none") }
+func BenchmarkFirePolicyRmrfRego(b *testing.B)    { benchRmrf(b, "rego", "ls -la", "none") }
+func BenchmarkFirePolicyRmrfCELDeny(b *testing.B) {
+	benchRmrf(b, "cel", "rm -rf /tmp/elsewhere", "deny")
 }
-
-// BenchmarkFirePolicyCELString is a CEL rule over the payload's text alone (no fact): what
-// the evaluator and the handler cost without the shell parser that the rm -rf rule's
-// `commands` runs.
-func BenchmarkFirePolicyCELString(b *testing.B) {
-	dir := b.TempDir()
-	e, err := Open(Options{Profile: "claude", ProjectDir: dir, Home: dir, Config: json.RawMessage(
-		`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"policy","cel":"tool_input.command.contains('rm -rf')"}]}]}}`)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = e.Close() })
-	payload := []byte(`{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls -la"}}`)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := e.Fire("PreToolUse", payload); err != nil {
-			b.Fatal(err)
-		}
-	}
+func BenchmarkFirePolicyRmrfRegoDeny(b *testing.B) {
+	benchRmrf(b, "rego", "rm -rf /tmp/elsewhere", "deny")
 }

@@ -211,14 +211,15 @@ func (f *fire) prepare(h *hook) *job {
 	render := func(paths []payload.Path) func(int) string {
 		return func(i int) string { return f.render(paths[i]) }
 	}
-	v := f.view(h.cfg.Dialect, h.cfg.Spelling)
-	if h.cfg.Text != nil {
-		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
-	}
 	if h.cfg.Type == "policy" {
+		// Evaluated in-process: no stdin, environment or command line to build.
 		f.preparePolicy(j)
 		j.spec.OutputCap = f.e.cap
 		return j
+	}
+	v := f.view(h.cfg.Dialect, h.cfg.Spelling)
+	if h.cfg.Text != nil {
+		j.prompt = h.cfg.Text.Argv(render(h.cfg.TextPaths))[0]
 	}
 	if evaluated(h.cfg.Type) {
 		j.payload = v.stdin
