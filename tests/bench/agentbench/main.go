@@ -91,9 +91,12 @@ type model interface {
 type benchAgent struct {
 	name, title, pkg, bin string
 	settings              string // the project's hooks file, relative to the project
-	newModel              func(script []fakeapi.Turn) model
-	call                  func(i int, command string) fakeapi.ToolCall // the i-th shell call
-	callID                func(i int) string
+	// refusesRm: the agent itself refuses a command running rm -f (Codex: "rm -f style
+	// commands are not permitted"), so no probe can show that an rm -rf rule ran.
+	refusesRm bool
+	newModel  func(script []fakeapi.Turn) model
+	call      func(i int, command string) fakeapi.ToolCall // the i-th shell call
+	callID    func(i int) string
 	// command is the agent's command for a session; dir holds the kind's project and home.
 	command func(bin, dir, base string) (*exec.Cmd, error)
 }
@@ -116,7 +119,7 @@ var benchAgents = map[string]benchAgent{
 		},
 	},
 	"codex": {
-		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json",
+		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json", refusesRm: true,
 		newModel: func(script []fakeapi.Turn) model { return (&fakeapi.Responses{}).With(script) },
 		call: func(_ int, command string) fakeapi.ToolCall {
 			in, _ := json.Marshal(map[string]string{"cmd": command})
@@ -237,8 +240,19 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 	}
 	// The probe removes a directory outside every project (there is none: rm -f succeeds)
 	// and prints; each guard refuses it, the Python guards for its rm -rf, the policies
-	// because the path is outside the project.
+	// because the path is outside the project. An agent that refuses rm -f itself gets a
+	// probe only the Python guards refuse, and no kind with the rm -rf rule.
 	probe := fmt.Sprintf("rm -rf %s && echo rm -rf probe | tr a-z A-Z", filepath.Join(root, "probe-absent"))
+	if a.refusesRm {
+		probe = "echo rm -rf probe | tr a-z A-Z"
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k kind) bool {
+			if k == celPolicy || k == regoPolicy || k == agentjailKind {
+				fmt.Printf("%s: %s skipped: %s refuses rm -f commands itself, so no probe shows the rule ran\n", a.title, kindNames[k], a.title)
+				return true
+			}
+			return false
+		})
+	}
 	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, probe)}}, fakeapi.Turn{Text: "done"})
 	projects, apis, bases := map[kind]string{}, map[kind]model{}, map[kind]string{}
 	for _, k := range kinds {
