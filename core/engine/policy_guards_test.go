@@ -21,7 +21,7 @@ type docGuard struct {
 
 // docGuards reads the guards from docs/policy.md: after each `<!-- guard: NAME -->`, a
 // json block (CEL), a json block (Rego) and a rego block.
-func docGuards(t *testing.T) map[string]docGuard {
+func docGuards(t testing.TB) map[string]docGuard {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "policy.md"))
 	require.NoError(t, err)
 	out := map[string]docGuard{}

@@ -12,8 +12,12 @@ Runners:
   cli-agent 1.2.6  its pure-Python HookManager.execute_hooks (loaded as tests/python/cli_agent_ref
                    loads it; skipped with a note when it cannot be installed)
   persistent       the same hook with "persistent": true, fired from Python
+  policy           a `policy` hook (docs/policy.md's `rm -rf` guard, CEL and Rego) evaluated in
+                   the engine, from Go and Python, in turns with a no-match fire and the
+                   persistent Python guard
 
-Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale).
+Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale);
+HOOKEXEC_BENCH_ONLY=policy runs the policy rows alone.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ import asyncio
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -57,6 +62,19 @@ print(json.dumps({"suppressOutput": True}))
 '''
 # A persistent hook in sh answering every request with an empty object: the `true` of protocol v1.
 SH_TRUE = "while IFS= read -r line; do printf '{}\\n'; done"
+
+
+def doc_guard(name: str) -> Dict[str, object]:
+    """One guard of docs/policy.md's "Five common guards", as core/engine
+    TestPolicyGuardsInTheDocs reads it: after `<!-- guard: NAME -->`, its CEL matcher group,
+    its Rego matcher group and its Rego module."""
+    page = (REPO / "docs" / "policy.md").read_text()
+    start = page.index(f"<!-- guard: {name} -->")
+    end = page.find("<!-- guard: ", start + 1)
+    blocks = re.findall(r"```(json|rego)\n(.*?)\n```", page[start:end if end > 0 else len(page)], re.S)[:3]
+    if [b[0] for b in blocks] != ["json", "json", "rego"]:
+        raise RuntimeError(f"docs/policy.md guard {name}: want a json, a json and a rego block")
+    return {"cel": json.loads(blocks[0][1]), "rego": json.loads(blocks[1][1]), "module": blocks[2][1] + "\n"}
 
 
 def n(base: int) -> int:
@@ -200,6 +218,11 @@ def main() -> None:
     notes: List[str] = []
     if ref_note:
         notes.append(ref_note)
+    if os.environ.get("HOOKEXEC_BENCH_ONLY") == "policy":  # the policy rows alone
+        policy_rows(rows, tools, tmp, project, guard)
+        shutil.rmtree(tmp, ignore_errors=True)
+        report(rows, notes)
+        return
     loop = asyncio.new_event_loop()
 
     def engine(cfg: dict) -> hookexec.Engine:
@@ -399,6 +422,8 @@ def main() -> None:
         rows.append(Row(scenario, "Python", batched(lambda: eng.fire("PreToolUse", PAYLOAD), n(200), 1000)))
     cli(scenario, cfg, n(2000))
 
+    policy_rows(rows, tools, tmp, project, guard)
+
     # 6: eight threads firing scenario 1, in fires per second. One thread and eight take
     # turns, five rounds, and every runner's row is the median of its rounds: a single
     # timing of each moved by 1.0–1.5× between runs with the machine's load.
@@ -490,6 +515,74 @@ def main() -> None:
     print_growth(grows)
 
 
+def policy_rows(rows: List[Row], tools: Dict[str, Optional[str]], tmp: Path, project: Path, guard: Path) -> None:
+    """A policy guard in the engine: docs/policy.md's `rm -rf` rule in CEL and in Rego, set
+    against a fire that matches no hook (the baseline of issue 27's targets) and against the
+    persistent Python guard (GUARD, an `rm -rf` rule of its own), for a call the rule lets
+    through (`ls -la`, no answer) and one it denies. Python's runners take turns batch by
+    batch in one process; Go's (tests/bench/gofire) take turns fire by fire in another, run
+    between Python's rounds."""
+    g = doc_guard("rmrf")
+    (project / "guards").mkdir(exist_ok=True)
+    (project / "guards" / "rmrf.rego").write_text(str(g["module"]))  # the group's path, inline: from the project
+    cel, rego = g["cel"], g["rego"]
+    cfgs = {"no-match fire": {"hooks": {"PreToolUse": [dict(cel, matcher="Write")]}},
+            "CEL policy": {"hooks": {"PreToolUse": [cel]}},
+            "Rego policy": {"hooks": {"PreToolUse": [rego]}}}
+    pers_cfg = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"{PY} -m hookexec.persistent {guard}", "persistent": True}]}]}}
+    gopaths = []
+    for i, cfg in enumerate(cfgs.values()):
+        path = tmp / f"policy{i}.json"
+        path.write_text(json.dumps(cfg))
+        gopaths.append(str(path))
+    env = dict(os.environ, PYTHONPATH=str(REPO / "pybind"))
+    batch, rounds = 10, 5
+    for verdict, command in (("no answer", "ls -la"), ("deny", "rm -rf /tmp/elsewhere")):
+        scenario = f"policy `rm -rf` guard, {verdict}"
+        payload = {"session_id": "s", "cwd": str(project), "tool_name": "Bash", "tool_input": {"command": command}}
+        engines = {k: hookexec.Engine(profile="claude", project_dir=project, home=project, config=c,
+                                      env={"PYTHONPATH": str(REPO / "pybind")})
+                   for k, c in list(cfgs.items()) + [("persistent Python guard", pers_cfg)]}
+        want = "deny" if verdict == "deny" else "none"
+        for k, eng in engines.items():  # a guard that errs or decides otherwise measures nothing
+            r = eng.fire("PreToolUse", payload)
+            errs = [h.error for h in r.hooks if h.error]
+            expect = "none" if k == "no-match fire" else want
+            if errs or r.decision != expect:
+                raise RuntimeError(f"{scenario}: {k}: decision {r.decision} (want {expect}) {errs}")
+
+        def runner(eng: hookexec.Engine, per: int) -> Callable[[], float]:
+            def one() -> float:
+                t = time.perf_counter()
+                for _ in range(per):
+                    eng.fire("PreToolUse", payload)
+                return (time.perf_counter() - t) / per
+            return one
+
+        got: Dict[str, List[float]] = {}
+        for _ in range(rounds):
+            if tools["gofire"]:
+                lines = subprocess.run([tools["gofire"], "-config", ",".join(gopaths), "-project", str(project),
+                                        "-profile", "claude", "-payload", json.dumps(payload), "-n", str(n(3000) // rounds),
+                                        "-batch", str(batch)],
+                                       capture_output=True, text=True, env=env)
+                if lines.returncode != 0:
+                    raise RuntimeError(f"gofire: {lines.stderr.strip()}")
+                for line in lines.stdout.splitlines():
+                    for name, ns in zip(cfgs, line.split()):
+                        got.setdefault(f"Go, {name}", []).append(int(ns) / 1e9)
+            # The persistent guard's round trip is tens of µs: one fire per turn.
+            per_round = interleaved({f"Python, {k}": runner(eng, 1 if k.startswith("persistent") else batch)
+                                     for k, eng in engines.items()}, n(3000) // rounds)
+            for name, samples in per_round.items():
+                got.setdefault(name, []).extend(samples)
+        for eng in engines.values():
+            eng.close()
+        for name in sorted(got, key=lambda x: (not x.startswith("Go"), x != "Go, no-match fire" and x != "Python, no-match fire")):
+            rows.append(Row(scenario, name, got[name]))
+
+
 # How cost grows: (dimension, [(size, work units, samples)]). Work is what the fire must do
 # in proportion: hooks run, payload bytes, hooks loaded, fires.
 Growth = List[tuple]
@@ -573,7 +666,8 @@ BASE = {"1 hook `true`": "C floor", "1 hook `true`, host env changes": "Python, 
         "no match among 100 hooks": "Python", "8 threads, 1 hook `true`": "Python, 1 thread",
         "8 threads × 1 hook `sleep 0.05`": "Python, 1 fire",
         "load 4 sources × 250 hooks": "Python", "1 hook `true`, telemetry": "Python, telemetry off",
-        "persistent `sh`, telemetry": "Python, telemetry off"}
+        "persistent `sh`, telemetry": "Python, telemetry off",
+        "policy `rm -rf` guard, no answer": "Python, no-match fire", "policy `rm -rf` guard, deny": "Python, no-match fire"}
 
 
 def report(rows: List[Row], notes: List[str]) -> None:
@@ -636,6 +730,15 @@ def targets(by) -> None:
     nm = get("no match among 100 hooks", "Python")
     if nm:
         lines.append(f"no-match from Python ≤ 1 µs: {fmt_time(nm.median)} {'met' if nm.median <= 1e-6 else 'MISSED'}")
+    for verdict in ("no answer", "deny"):
+        scen = f"policy `rm -rf` guard, {verdict}"
+        base = get(scen, "Python, no-match fire")
+        for lang, bound in (("CEL", 5e-6), ("Rego", 50e-6)):
+            r = get(scen, f"Python, {lang} policy")
+            if base and r:
+                d = r.median - base.median
+                lines.append(f"{lang} policy ({verdict}) from Python ≤ {bound * 1e6:.0f} µs over a no-match fire: "
+                             f"{fmt_time(d)} {'met' if d <= bound else 'MISSED'}")
     t1, t8 = get("8 threads, 1 hook `true`", "Python, 1 thread"), get("8 threads, 1 hook `true`", "Python, 8 threads")
     if t1 and t8:
         q = t8.median / t1.median

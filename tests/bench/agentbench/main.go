@@ -7,13 +7,15 @@
 // Each session is one `claude -p` (or `codex exec`) whose scripted model asks for -calls
 // shell tool calls, one per turn. A tool call's time is the interval between two consecutive requests of the main
 // conversation (the model's answer is immediate: what remains is Claude Code handling the
-// call, its hooks and the tool). Sessions of the four kinds — no hook, a /bin/true hook
+// call, its hooks and the tool). Sessions of the kinds — no hook, a /bin/true hook
 // (what Claude Code's running any hook costs), the one-shot guard, the guard through
-// hookexec — alternate, -sessions of each, and every figure is measured in
-// the same run: the added time per call is a kind's median minus the no-hook median, the
-// ratio its median over the no-hook median.
+// hookexec, docs/policy.md's `rm -rf` policy guard in CEL and in Rego through hookexec, and
+// with -agentjail the same rule in agentjail's OPA daemon — alternate, -sessions of each,
+// and every figure is measured in the same run: the added time per call is a kind's median
+// minus the no-hook median, the ratio its median over the no-hook median.
 //
 //	agentbench -hookexec build/hookexec [-calls 20] [-sessions 3] [-agents claude,codex]
+//	           [-kinds true,cel,rego] [-agentjail DIR]
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -59,10 +62,22 @@ const (
 	trueHook
 	oneShot
 	dispatched
+	celPolicy
+	regoPolicy
+	agentjailKind
+	kindCount
 )
 
 var kindNames = [...]string{"no hook", "/bin/true hook (the agent runs it)", "Python guard, one-shot (the agent runs it)",
-	"Python guard, persistent (hookexec install)"}
+	"Python guard, persistent (hookexec install)", "CEL policy (hookexec install)", "Rego policy (hookexec install)",
+	"agentjail (its hook and OPA daemon)"}
+
+// kindFlags are the -kinds names; no hook, the baseline, always runs.
+var kindFlags = map[string]kind{"true": trueHook, "oneshot": oneShot, "persistent": dispatched, "cel": celPolicy,
+	"rego": regoPolicy, "agentjail": agentjailKind}
+
+// installed reports whether the kind's hooks run through hookexec install.
+func (k kind) installed() bool { return k == dispatched || k == celPolicy || k == regoPolicy }
 
 // model is a fake model API the bench drives.
 type model interface {
@@ -76,9 +91,12 @@ type model interface {
 type benchAgent struct {
 	name, title, pkg, bin string
 	settings              string // the project's hooks file, relative to the project
-	newModel              func(script []fakeapi.Turn) model
-	call                  func(i int, command string) fakeapi.ToolCall // the i-th shell call
-	callID                func(i int) string
+	// refusesRm: the agent itself refuses a command running rm -f (Codex: "rm -f style
+	// commands are not permitted"), so no probe can show that an rm -rf rule ran.
+	refusesRm bool
+	newModel  func(script []fakeapi.Turn) model
+	call      func(i int, command string) fakeapi.ToolCall // the i-th shell call
+	callID    func(i int) string
 	// command is the agent's command for a session; dir holds the kind's project and home.
 	command func(bin, dir, base string) (*exec.Cmd, error)
 }
@@ -101,7 +119,7 @@ var benchAgents = map[string]benchAgent{
 		},
 	},
 	"codex": {
-		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json",
+		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json", refusesRm: true,
 		newModel: func(script []fakeapi.Turn) model { return (&fakeapi.Responses{}).With(script) },
 		call: func(_ int, command string) fakeapi.ToolCall {
 			in, _ := json.Marshal(map[string]string{"cmd": command})
@@ -136,21 +154,44 @@ func main() {
 	sessions := flag.Int("sessions", 3, "sessions of each kind")
 	python := flag.String("python", "python3", "the Python that runs the guard")
 	names := flag.String("agents", "claude,codex", "the agents to run, of: claude, codex")
+	only := flag.String("kinds", "true,oneshot,persistent,cel,rego,agentjail",
+		"the kinds besides no hook, of: true, oneshot, persistent, cel, rego, agentjail (agentjail only with -agentjail)")
+	ajSource := flag.String("agentjail", os.Getenv("HOOKEXEC_BENCH_AGENTJAIL"),
+		"agentjail's source tree (github.com/LuD1161/agentjail): its hook and daemon are built from it and run with the same rm -rf rule; without it no agentjail row")
 	flag.Parse()
+	kinds := []kind{noHook}
+	for _, name := range strings.Split(*only, ",") {
+		k, ok := kindFlags[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "agentbench: unknown kind %q\n", name)
+			os.Exit(2)
+		}
+		if k != agentjailKind || *ajSource != "" {
+			kinds = append(kinds, k)
+		}
+	}
+	var aj *agentjail
+	if *ajSource != "" && slices.Contains(kinds, agentjailKind) {
+		var err error
+		if aj, err = buildAgentjail(*ajSource); err != nil {
+			fmt.Fprintf(os.Stderr, "agentbench: agentjail: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	for _, name := range strings.Split(*names, ",") {
 		a, ok := benchAgents[name]
 		if !ok {
 			fmt.Fprintf(os.Stderr, "agentbench: unknown agent %q\n", name)
 			os.Exit(2)
 		}
-		if err := run(a, *hookexec, *python, *calls, *sessions); err != nil {
+		if err := run(a, *hookexec, *python, *calls, *sessions, kinds, aj); err != nil {
 			fmt.Fprintf(os.Stderr, "agentbench: %s: %v\n", a.title, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(a benchAgent, hookexec, python string, calls, sessions int) error {
+func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kind, aj *agentjail) error {
 	hookexec, err := filepath.Abs(hookexec)
 	if err != nil {
 		return err
@@ -183,6 +224,13 @@ func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 		_ = ask.Run()
 		_ = daemon.Wait()
 	}()
+	if aj != nil {
+		stop, err := aj.start(root)
+		if err != nil {
+			return fmt.Errorf("agentjail: %w", err)
+		}
+		defer stop()
+	}
 	// One project and one fake API per kind, made once: the agent's environment (the API's
 	// URL in it) stays the same from session to session, so the daemon keeps the dispatched
 	// kind's engine and its guard's process warm across sessions, as on a user's machine.
@@ -190,10 +238,25 @@ func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 	for i := 0; i < calls; i++ {
 		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(i, fmt.Sprintf("echo call-%d", i))}})
 	}
-	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, "echo rm -rf probe | tr a-z A-Z")}}, fakeapi.Turn{Text: "done"})
+	// The probe removes a directory outside every project (there is none: rm -f succeeds)
+	// and prints; each guard refuses it, the Python guards for its rm -rf, the policies
+	// because the path is outside the project. An agent that refuses rm -f itself gets a
+	// probe only the Python guards refuse, and no kind with the rm -rf rule.
+	probe := fmt.Sprintf("rm -rf %s && echo rm -rf probe | tr a-z A-Z", filepath.Join(root, "probe-absent"))
+	if a.refusesRm {
+		probe = "echo rm -rf probe | tr a-z A-Z"
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k kind) bool {
+			if k == celPolicy || k == regoPolicy || k == agentjailKind {
+				fmt.Printf("%s: %s skipped: %s refuses rm -f commands itself, so no probe shows the rule ran\n", a.title, kindNames[k], a.title)
+				return true
+			}
+			return false
+		})
+	}
+	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, probe)}}, fakeapi.Turn{Text: "done"})
 	projects, apis, bases := map[kind]string{}, map[kind]model{}, map[kind]string{}
-	for k := noHook; k <= dispatched; k++ {
-		dir, err := setup(a, root, k, hookexec, python)
+	for _, k := range kinds {
+		dir, err := setup(a, root, k, hookexec, python, aj)
 		if err != nil {
 			return err
 		}
@@ -208,8 +271,8 @@ func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 	// cache, the daemon's engine and the persistent guard); not counted.
 	samples := map[kind][]time.Duration{}
 	for s := -1; s < sessions; s++ {
-		for k := noHook; k <= dispatched; k++ {
-			d, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, k >= oneShot)
+		for _, k := range kinds {
+			d, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, k != noHook && k != trueHook)
 			if err != nil {
 				return fmt.Errorf("%s: %w", kindNames[k], err)
 			}
@@ -224,27 +287,50 @@ func run(a benchAgent, hookexec, python string, calls, sessions int) error {
 	}
 	fmt.Printf("\nhookexec inside the real agent: %s %s, %d sessions × %d shell calls per kind (tests/bench/agentbench)\n", a.title, version, sessions, calls)
 	fmt.Printf("%-48s%12s%12s%14s%10s\n", "", "per call", "p90", "added", "ratio")
-	for k := noHook; k <= dispatched; k++ {
+	for _, k := range kinds {
 		added := "—"
 		if k != noHook {
 			added = ms(med[k] - med[noHook])
 		}
 		fmt.Printf("%-48s%12s%12s%14s%9.2f×\n", kindNames[k], ms(med[k]), ms(p90(samples[k])), added, float64(med[k])/float64(med[noHook]))
 	}
-	one, disp := med[oneShot]-med[noHook], med[dispatched]-med[noHook]
-	fmt.Printf("%s's own cost of running a hook (/bin/true): %s per call; hookexec's dispatch and the warm guard on top of it: %s\n",
-		a.title, ms(med[trueHook]-med[noHook]), ms(med[dispatched]-med[trueHook]))
-	fmt.Printf("per tool call the one-shot guard takes %.1f× the time of the guard through hookexec", float64(med[oneShot])/float64(med[dispatched]))
-	if disp > 0 {
-		fmt.Printf("; the guard adds %.1f× less through hookexec (%s vs %s)\n", float64(one)/float64(disp), ms(disp), ms(one))
-	} else {
-		fmt.Printf("; through hookexec the guard adds nothing measurable over no hook (%s; one-shot adds %s)\n", ms(disp), ms(one))
+	has := func(ks ...kind) bool {
+		for _, k := range ks {
+			if _, ok := med[k]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if has(trueHook, dispatched) {
+		fmt.Printf("%s's own cost of running a hook (/bin/true): %s per call; hookexec's dispatch and the warm guard on top of it: %s\n",
+			a.title, ms(med[trueHook]-med[noHook]), ms(med[dispatched]-med[trueHook]))
+	}
+	if has(oneShot, dispatched) {
+		one, disp := med[oneShot]-med[noHook], med[dispatched]-med[noHook]
+		fmt.Printf("per tool call the one-shot guard takes %.1f× the time of the guard through hookexec", float64(med[oneShot])/float64(med[dispatched]))
+		if disp > 0 {
+			fmt.Printf("; the guard adds %.1f× less through hookexec (%s vs %s)\n", float64(one)/float64(disp), ms(disp), ms(one))
+		} else {
+			fmt.Printf("; through hookexec the guard adds nothing measurable over no hook (%s; one-shot adds %s)\n", ms(disp), ms(one))
+		}
+	}
+	for _, k := range []kind{celPolicy, regoPolicy} {
+		var than []string
+		for _, base := range []kind{trueHook, agentjailKind} {
+			if has(k, base) {
+				than = append(than, fmt.Sprintf("%s over %s", ms(med[k]-med[base]), kindNames[base]))
+			}
+		}
+		if len(than) > 0 {
+			fmt.Printf("%s per call: %s\n", kindNames[k], strings.Join(than, "; "))
+		}
 	}
 	return nil
 }
 
 // setup makes a project and a home for one kind and returns the project.
-func setup(a benchAgent, root string, k kind, hookexec, python string) (string, error) {
+func setup(a benchAgent, root string, k kind, hookexec, python string, aj *agentjail) (string, error) {
 	dir := filepath.Join(root, fmt.Sprint(int(k)))
 	project, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
 	if err := os.MkdirAll(filepath.Dir(filepath.Join(project, a.settings)), 0o755); err != nil {
@@ -260,19 +346,36 @@ func setup(a benchAgent, root string, k kind, hookexec, python string) (string, 
 	if err := os.WriteFile(g, []byte(guard), 0o644); err != nil {
 		return "", err
 	}
-	hook := map[string]any{"type": "command", "command": python + " " + g}
-	if k == trueHook {
-		hook["command"] = "/bin/true"
+	group := map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": python + " " + g}}}
+	switch k {
+	case trueHook:
+		group["hooks"] = []any{map[string]any{"type": "command", "command": "/bin/true"}}
+	case dispatched:
+		group["hooks"].([]any)[0].(map[string]any)["persistent"] = true // hookexec's; Claude Code ignores it
+	case celPolicy, regoPolicy:
+		rule, err := docRule()
+		if err != nil {
+			return "", err
+		}
+		group = rule.cel
+		if k == regoPolicy {
+			group = rule.rego // its module: guards/rmrf.rego beside the settings file
+			guards := filepath.Join(filepath.Dir(filepath.Join(project, a.settings)), "guards")
+			if err := os.MkdirAll(guards, 0o755); err != nil {
+				return "", err
+			}
+			if err := os.WriteFile(filepath.Join(guards, "rmrf.rego"), []byte(rule.module), 0o644); err != nil {
+				return "", err
+			}
+		}
+	case agentjailKind:
+		group["hooks"] = []any{map[string]any{"type": "command", "command": aj.hookCommand(a.name)}}
 	}
-	if k == dispatched {
-		hook["persistent"] = true // hookexec's; Claude Code ignores it
-	}
-	settings, _ := json.MarshalIndent(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
-		map[string]any{"matcher": "Bash", "hooks": []any{hook}}}}}, "", "  ")
+	settings, _ := json.MarshalIndent(map[string]any{"hooks": map[string]any{"PreToolUse": []any{group}}}, "", "  ")
 	if err := os.WriteFile(filepath.Join(project, a.settings), append(settings, '\n'), 0o644); err != nil {
 		return "", err
 	}
-	if k == dispatched {
+	if k.installed() {
 		cmd := exec.Command(hookexec, "--project", project, "--home", home, "install", "--agent", a.name)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 		if out, err := cmd.CombinedOutput(); err != nil {
