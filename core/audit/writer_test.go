@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -318,13 +317,4 @@ func TestObserveBound(t *testing.T) {
 	require.NoError(t, sink.Close(time.Now().Add(5*time.Second)))
 	rep := verifyOK(t, path)
 	assert.EqualValues(t, 20000, rep.Fires+rep.Dropped)
-}
-
-// holdLock takes the log's lock as another writer would, until release.
-func holdLock(t *testing.T, path string) (release func()) {
-	lk, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	require.NoError(t, err)
-	t.Cleanup(func() { lk.Close() })
-	require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_EX))
-	return func() { require.NoError(t, syscall.Flock(int(lk.Fd()), syscall.LOCK_UN)) }
 }
