@@ -77,7 +77,7 @@ $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hooke
 # The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
 # dispatch mode (the same checks, and each vector through hookexec install as well).
 LIVE ?= test-claude test-gemini test-codex test-qwen
-test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the live agents
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs test-frameworks $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the agent frameworks, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
 # toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
@@ -142,6 +142,17 @@ docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/
 
 test-docs: docs $(CLI) $(LIB) $(PYVERSION) ## the docs site builds strictly, and every code example in docs/ is run, names its test or says why not
 	$(PYTHON) tests/docs/examples.py
+
+# The fake model API (Anthropic Messages, Chat Completions, Responses, Gemini) the framework
+# tests and examples run against (tests/live/fakeapi).
+$(BUILD)/fakeapi: $(shell find tests/live/fakeapi -name "*.go" -not -name "*_test.go")
+	$(GO) build -o $@ ./tests/live/fakeapi/cmd/fakeapi
+
+# Every framework adapter (pybind/hookexec/integrations, npm/node/src/integrations) against the
+# real framework at its pinned version, cached (examples/frameworks/env.sh), and its example.
+FRAMEWORKS ?=
+test-frameworks: $(LIB) $(CLI) $(BUILD)/fakeapi npm ## the agent framework adapters against the real frameworks (pinned, cached venvs / node_modules) and a fake model on 127.0.0.1; FRAMEWORKS="langchain ..." picks some
+	FRAMEWORKS="$(FRAMEWORKS)" tests/frameworks/run.sh
 
 # The live suite runs from its directory (its vectors are relative); the test binary is run
 # directly so its report (one line per vector, then the totals) is printed even when it passes.
