@@ -298,6 +298,9 @@ class Gate:
                 log.exception("hookexec: approve failed; the call is refused")
                 answer = False
             if hasattr(answer, "__await__"):
+                close = getattr(answer, "close", None)
+                if close is not None:
+                    close()  # never awaited: closed so that it does not warn later
                 raise TypeError("Gate.settle_ask: approve returned an awaitable; use asettle_ask")
         return self._asked(v, bool(answer))
 
