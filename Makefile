@@ -241,10 +241,11 @@ demo-cli-agent: $(LIB) $(PYVERSION) $(VENV)/.installed ## the cli-agent drop-in 
 # agentjail's source tree (github.com/LuD1161/agentjail; not on the Go module proxy): when set
 # and present, the agent table gains its row (its hook and OPA daemon, the same rm -rf rule).
 AGENTJAIL ?=
-bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(PYVERSION) $(VENV)/.installed ## C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; how cost grows; then the dispatcher as an agent runs it, and a guard's cost per tool call inside the real Claude Code
+bench: $(LIB) $(CLI) $(BUILD)/hookexec-hook $(BUILD)/fakeapi npm $(PYVERSION) $(VENV)/.installed ## C spawn floor, Go, Python, fire_async, cli-agent 1.2.6, persistent; how cost grows; then the dispatcher as an agent runs it, a guard's cost per tool call inside the real Claude Code, and a tool call through each framework adapter
 	$(PY) $(PYTHON) tests/bench/bench_fire.py
 	HOOKEXEC_BIN=$(CURDIR)/$(CLI) $(PYTHON) tests/bench/bench_dispatch.py
 	$(GO) run ./tests/bench/agentbench -hookexec $(CLI) -python $(PYTHON) $(if $(wildcard $(AGENTJAIL)/go.mod),-agentjail $(AGENTJAIL))
+	FRAMEWORKS="$(FRAMEWORKS)" tests/frameworks/bench.sh
 
 bench-go: ## the Go micro-benchmarks of core/ (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
