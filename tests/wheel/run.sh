@@ -24,7 +24,7 @@ trap 'rm -rf "$root"' EXIT
 import email, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 names = z.namelist()
-for want in ("hookexec/libhookexec.so", "hookexec/py.typed", "hookexec/_version.py", "hookexec/engine.py"):
+for want in ("hookexec/libhookexec.so", "hookexec/py.typed", "hookexec/_version.py", "hookexec/engine.py", "hookexec/integrations/_gate.py"):
     assert want in names, f"{want} is not in the wheel"
 meta = email.message_from_bytes(z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))))
 assert meta["License-Expression"] == "MIT", meta["License-Expression"]
