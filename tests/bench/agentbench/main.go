@@ -196,6 +196,13 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 	if err != nil {
 		return err
 	}
+	// The guards run from the project directory: a relative -python (build/venv/bin/python)
+	// is made absolute here; a bare name (python3) is looked up on PATH as the shell would.
+	if strings.ContainsRune(python, filepath.Separator) {
+		if python, err = filepath.Abs(python); err != nil {
+			return err
+		}
+	}
 	bin, version, err := agents.Install(context.Background(), a.pkg, a.bin)
 	if errors.Is(err, agents.ErrNoNpm) {
 		fmt.Printf("\nhookexec inside %s: skipped: %v\n", a.title, err)
