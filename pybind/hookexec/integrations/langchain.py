@@ -30,7 +30,7 @@ LangChain is imported lazily: ``pip install 'hookexec[langchain]'``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from ._gate import Gate, Verdict
 from .langgraph import ToolCallHooks, require
@@ -38,6 +38,8 @@ from .langgraph import ToolCallHooks, require
 __all__ = ["HookexecMiddleware", "AgentToolCalls"]
 
 MARK = "hookexec"  # the response_metadata key of the messages the adapter adds
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _text(content: Any) -> str:
@@ -67,8 +69,10 @@ class AgentToolCalls(ToolCallHooks):
 def _middleware_class() -> Any:
     mw = require("langchain.agents.middleware", "langchain")
     messages = require("langchain_core.messages", "langchain")
+    base: Any = mw.AgentMiddleware
+    jump: Callable[..., Callable[[F], F]] = mw.hook_config  # can_jump_to=[...]: where a hook may send the run
 
-    class HookexecMiddleware(mw.AgentMiddleware):  # type: ignore[misc] # LangChain is imported lazily
+    class HookexecMiddleware(base):  # type: ignore[misc] # LangChain is imported lazily
         """Fires hookexec events at a ``create_agent`` agent's points (module docs).
 
         ``gate``: a :class:`~hookexec.integrations.Gate` to share (not closed here); else one
@@ -93,14 +97,14 @@ def _middleware_class() -> Any:
 
         # --- the run's start: SessionStart, UserPromptSubmit -----------------------------
 
-        @mw.hook_config(can_jump_to=["end"])
+        @jump(can_jump_to=["end"])
         def before_agent(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
             start = self.gate.session_start()
             prompt = self._prompt(state)
             v = self.gate.user_prompt(_text(prompt.content)) if prompt is not None else None
             return self._started(start, prompt, v)
 
-        @mw.hook_config(can_jump_to=["end"])
+        @jump(can_jump_to=["end"])
         async def abefore_agent(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
             start = await self.gate.asession_start()
             prompt = self._prompt(state)
@@ -131,7 +135,7 @@ def _middleware_class() -> Any:
 
         # --- the loop: end it after a tool hook's continue: false ------------------------
 
-        @mw.hook_config(can_jump_to=["end"])
+        @jump(can_jump_to=["end"])
         def before_model(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
             for m in reversed(state.get("messages") or []):
                 if not isinstance(m, messages.ToolMessage):
@@ -140,13 +144,14 @@ def _middleware_class() -> Any:
                     return {"jump_to": "end"}
             return None
 
-        @mw.hook_config(can_jump_to=["end"])
+        @jump(can_jump_to=["end"])
         async def abefore_model(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
-            return self.before_model(state, runtime)
+            jumped: Optional[Dict[str, Any]] = self.before_model(state, runtime)
+            return jumped
 
         # --- the run's end: Stop ---------------------------------------------------------
 
-        @mw.hook_config(can_jump_to=["model"])
+        @jump(can_jump_to=["model"])
         def after_agent(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
             msgs = state.get("messages") or []
             if self._ended_by_hook(msgs):
@@ -154,7 +159,7 @@ def _middleware_class() -> Any:
             active, last = self._stop_state(msgs)
             return self._stopped(self.gate.stop(last, stop_hook_active=active, subagent=self.subagent), active)
 
-        @mw.hook_config(can_jump_to=["model"])
+        @jump(can_jump_to=["model"])
         async def aafter_agent(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
             msgs = state.get("messages") or []
             if self._ended_by_hook(msgs):
