@@ -110,11 +110,9 @@ class ToolCallHooks:
         v = self.gate.pre_tool(name, args, call_id)
         if v.asks:
             v = self._interrupt(v, request) if self._interrupts(request) else self.gate.settle_ask(v, name, args)
-        early = self._refused(v, request)
+        early, request, args = self._decided(v, request)
         if early is not None:
             return early
-        request = self._rewritten(v, request)
-        args = request.tool_call.get("args") or {}
         try:
             result = execute(request)
         except self._lg_errors.GraphBubbleUp:
@@ -132,11 +130,9 @@ class ToolCallHooks:
         v = await self.gate.apre_tool(name, args, call_id)
         if v.asks:
             v = self._interrupt(v, request) if self._interrupts(request) else await self.gate.asettle_ask(v, name, args)
-        early = self._refused(v, request)
+        early, request, args = self._decided(v, request)
         if early is not None:
             return early
-        request = self._rewritten(v, request)
-        args = request.tool_call.get("args") or {}
         try:
             result = await execute(request)
         except self._lg_errors.GraphBubbleUp:
@@ -167,6 +163,12 @@ class ToolCallHooks:
     def _message(self, request: Any, content: Any, status: str = "success") -> Any:
         call = request.tool_call
         return self._messages.ToolMessage(content=content, name=call["name"], tool_call_id=call.get("id") or "", status=status)
+
+    def _decided(self, v: Verdict, request: Any) -> Tuple[Any, Any, Dict[str, Any]]:
+        """(the answer instead of running the tool, or None; the request to run; its args)."""
+        early = self._refused(v, request)
+        request = self._rewritten(v, request)
+        return early, request, request.tool_call.get("args") or {}
 
     def _refused(self, v: Verdict, request: Any) -> Any:
         """The answer to a call the hooks do not let run (None: it runs)."""
