@@ -70,12 +70,13 @@ def test_a_blocked_prompt_never_reaches_the_model(project: Any, fake_model: Any)
     assert all("secret prompt" not in str(m.content) for m in out["messages"])
 
 
-def test_a_stop_block_makes_the_agent_go_on(project: Any, fake_model: Any) -> None:
+@pytest.mark.parametrize("event", ["Stop", "SubagentStop"])
+def test_a_stop_block_makes_the_agent_go_on(project: Any, fake_model: Any, event: str) -> None:
     # Blocks the first stop only: stop_hook_active is true on the answer to the continuation.
     hook = "grep -Eq '\"stop_hook_active\": *true' && exit 0; echo 'KEEP-GOING: check the result' >&2; exit 2"
-    project.settings(project.hook("Stop", hook))
+    project.settings(project.hook(event, hook))
     fake = fake_model("chat", [{"text": "first answer"}, {"text": "second answer"}])
-    with HookexecMiddleware() as hooks:
+    with HookexecMiddleware(subagent=event == "SubagentStop") as hooks:
         out = agent(fake, hooks).invoke(ask("do it"))
     reqs = fake.requests()
     assert len(reqs) == 2
