@@ -2,7 +2,7 @@
 # Prepares what a framework example needs from the project's own build and runs a command in
 # it: `examples/frameworks/env.sh NAME CMD...`.
 #
-# - builds libhookexec.so, the hookexec CLI and (for TypeScript) @hookexec/node with make;
+# - builds libhookexec.so, the hookexec CLI, pybind/hookexec/_version.py and (for TypeScript) @hookexec/node with make;
 # - Python (NAME has a requirements.txt): a venv with exactly those pinned packages, cached in
 #   ${HOOKEXEC_FRAMEWORK_CACHE:-~/.cache/hookexec/frameworks}/NAME-<hash of the file and the
 #   Python version and $HOOKEXEC_FRAMEWORK_EXTRA>, built in a temporary directory and renamed into place (never half-built);
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$here/$name
 [ -d "$dir" ] || { echo "env.sh: no example named $name in $here" >&2; exit 2; }
-make -s -C "$root" build/libhookexec.so build/hookexec >&2
+make -s -C "$root" build/libhookexec.so build/hookexec pybind/hookexec/_version.py >&2
 
 export HOOKEXEC_LIBRARY=$root/build/libhookexec.so
 export HOOKEXEC_BIN=$root/build/hookexec
