@@ -221,7 +221,9 @@ def _build() -> Any:
                 raise
             post = await self.gate.apost_tool(name, run_args, core.to_jsonable_python(result, fallback=str), cid)
             self._stop_if(post)
-            if post.blocked:
+            if post.blocked or post.reason:
+                # The tool already ran: a PostToolUse "block" is feedback (the engine keeps its
+                # reason without blocking), for the model to read after the result.
                 self._tell(ctx, post.feedback())
             self._tell(ctx, post.additional_context)
             if post.result is not None and post.result.updated_tool_output is not None:

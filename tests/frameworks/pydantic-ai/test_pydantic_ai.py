@@ -4,6 +4,7 @@ model (the fake's record) or by what the shell tool really did (a file it wrote)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shlex
@@ -264,3 +265,32 @@ def test_example_runs_against_the_fake(project: Any, fake_model: Any) -> None:
     assert cp.stdout.strip() == "all done"
     assert not (project.path / "marker").exists()
     assert messages(fake.requests()[1], "tool") == ["blocked by the example guard"]
+
+
+def test_post_tool_output_replaced_and_block_reason(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("PostToolUse", emit({
+        "decision": "block", "reason": "the output held a secret",
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "[redacted]"},
+    }), matcher="Bash"))
+    fake = fake_model("chat", call("echo hunter$((1+1))"))
+    with HookexecHooks() as hooks:
+        agent(fake.url, hooks).run_sync("go")
+    second = fake.requests()[1]
+    assert messages(second, "tool") == ["[redacted]"]
+    assert "hunter2" not in json.dumps(second)
+    assert "the output held a secret" in json.dumps(second["messages"][-1]), json.dumps(fake.requests())
+
+
+def test_async_run_with_async_approver(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("PreToolUse", pre("ask", "writes to the repo"), matcher="Bash"))
+    fake = fake_model("chat", call("echo ran > marker"))
+
+    async def approve(tool: str, tool_input: Dict[str, Any], reason: str) -> bool:
+        return tool == "Bash"
+
+    async def main() -> str:
+        async with HookexecHooks(approve=approve) as hooks:
+            return (await agent(fake.url, hooks).run("go")).output
+
+    assert asyncio.run(main()) == "finished"
+    assert (project.path / "marker").read_text() == "ran\n"
