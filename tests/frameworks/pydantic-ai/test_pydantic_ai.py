@@ -294,3 +294,19 @@ def test_async_run_with_async_approver(project: Any, fake_model: Any) -> None:
 
     assert asyncio.run(main()) == "finished"
     assert (project.path / "marker").read_text() == "ran\n"
+
+
+def test_continue_false_with_parallel_calls_and_on_stop(project: Any, fake_model: Any) -> None:
+    # Two calls in one turn run as parallel tasks: RunStopped still comes out as itself.
+    project.settings(project.hook("PreToolUse", emit({"continue": False, "stopReason": "budget exhausted"}), matcher="Bash"))
+    two = [{"tools": [{"name": "shell", "input": {"command": "echo a > a"}}, {"name": "shell", "input": {"command": "echo b > b"}}]}]
+    fake = fake_model("chat", two)
+    with HookexecHooks() as hooks, pytest.raises(RunStopped, match="budget exhausted"):
+        agent(fake.url, hooks).run_sync("go")
+    assert not (project.path / "a").exists() and not (project.path / "b").exists()
+
+    project.settings(project.hook("Stop", emit({"continue": False, "stopReason": "out of time"})))
+    fake = fake_model("chat", [{"text": "an answer"}])
+    with HookexecHooks() as hooks, pytest.raises(RunStopped, match="out of time"):
+        agent(fake.url, hooks).run_sync("go")
+    assert len(fake.requests()) == 1
