@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from google.adk.agents import LlmAgent
+from google.adk.apps import App
 from google.adk.runners import InMemoryRunner
 from google.genai import types
 
@@ -30,8 +31,8 @@ async def main(prompt: str) -> int:
         tools=[shell],
     )
     hooks = HookexecPlugin(on_system_message=lambda text: print(f"[hook] {text}", file=sys.stderr))
-    runner = InMemoryRunner(agent=agent, app_name="hookexec-example", plugins=[hooks])
-    session = await runner.session_service.create_session(app_name="hookexec-example", user_id="user")
+    runner = InMemoryRunner(app=App(name="hookexec_example", root_agent=agent, plugins=[hooks]))
+    session = await runner.session_service.create_session(app_name="hookexec_example", user_id="user")
     answer = ""
     try:
         message = types.Content(role="user", parts=[types.Part(text=prompt)])

@@ -233,7 +233,9 @@ class _Plugin:
         if v.stops:
             self._end(getattr(tool_context, "_invocation_context", None), sid, v.stop_reason)
         if v.additional_context:
-            # Answering the call keeps the run going with the error and the hook's context.
+            # Answering the call keeps the run going with the error and the hook's context
+            # (ADK then runs the after-callbacks: no PostToolUse for a call that failed).
+            self._answered.add(_call_key(tool_context))
             return {"error": f"{type(error).__name__}: {error}", "additional_context": v.additional_context}
         return None
 
@@ -255,7 +257,8 @@ class _Plugin:
         self._continue.pop(sid, None)
         if v.stops:
             self._end(None, sid, v.stop_reason)
-        elif v.blocked:
+        elif v.blocked and not v.error:
+            # A Stop the engine failed to decide ends the run: going on is not the safe side.
             self._continue[sid] = v.feedback()
             log.info("hookexec: a Stop hook asks the agent to go on: %s", v.feedback())
 
