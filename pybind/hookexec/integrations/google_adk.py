@@ -142,6 +142,8 @@ class _Plugin:
             # The reason of a Stop block, sent by run(): not a prompt of the user's.
             self._continuing.discard(sid)
         elif prompt:
+            # A new prompt of the user's: a Stop block left by a plain run_async is moot.
+            self._continue.pop(sid, None)
             v = await g.auser_prompt(prompt)
             if v.stops or v.blocked:
                 # The prompt stays out of the history; before_run_callback ends the run.
