@@ -220,7 +220,9 @@ class _Plugin:
         if v.stops:
             self._end(getattr(tool_context, "_invocation_context", None), sid, v.stop_reason)
         out = dict(result)
-        if v.blocked:
+        if v.blocked or v.reason:
+            # PostToolUse's "decision": "block" cannot undo the call: the engine reports its
+            # reason, which Claude Code shows the model, and so does the plugin.
             out["hook_feedback"] = v.feedback()
         if v.additional_context:
             out["additional_context"] = v.additional_context

@@ -171,6 +171,13 @@ def test_additional_context_after_a_tool_reaches_the_model(project: Project, fak
     assert "hello" in fr["response"]["output"]
 
 
+def test_post_tool_use_block_reason_reaches_the_model(project: Project, fake_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = hooks(project.hook("PostToolUse", answer({"decision": "block", "reason": "POST-BLOCK: output leaked a secret"}), matcher="Bash"))
+    _, fake = drive(project, fake_model, monkeypatch, [tool_call("echo hello"), {"text": "ok"}], config)
+    [fr] = function_responses(fake)
+    assert fr["response"]["hook_feedback"] == "POST-BLOCK: output leaked a secret"
+
+
 def test_additional_context_on_the_prompt_and_session_start(project: Project, fake_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     config = hooks(
         project.hook("UserPromptSubmit", answer({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "CTX-ON-PROMPT"}})),
