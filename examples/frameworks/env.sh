@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$here/$name
 [ -d "$dir" ] || { echo "env.sh: no example named $name in $here" >&2; exit 2; }
-make -s -C "$root" build/libhookexec.so build/hookexec >&2
+make -s -C "$root" build/libhookexec.so build/hookexec pybind/hookexec/_version.py >&2
 
 export HOOKEXEC_LIBRARY=$root/build/libhookexec.so
 export HOOKEXEC_BIN=$root/build/hookexec
