@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from agents import Agent, OpenAIChatCompletionsModel, UserError, function_tool, set_tracing_disabled
+from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, UserError, function_tool, set_tracing_disabled
 from openai import AsyncOpenAI
 
 from conftest import run_example
@@ -46,8 +46,9 @@ def fragile(what: str) -> str:
 
 def make_agent(fake: Any, tools: List[Any] = [shell]) -> Agent[Any]:
     client = AsyncOpenAI(base_url=fake.url, api_key="test-key")
+    model_class = OpenAIResponsesModel if fake.api == "responses" else OpenAIChatCompletionsModel
     return Agent(name="t", instructions="use the shell", tools=tools,
-                 model=OpenAIChatCompletionsModel(model="fake-model", openai_client=client))
+                 model=model_class(model="fake-model", openai_client=client))
 
 
 def run(hx: Hookexec, agent: Any, prompt: Any) -> Any:
@@ -66,17 +67,35 @@ def echo(obj: Dict[str, Any]) -> str:
     return "echo " + json.dumps(json.dumps(obj))  # a hook command printing obj as JSON
 
 
-def test_block_reason_reaches_model_and_command_does_not_run(project: Any, fake_model: Any) -> None:
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_block_reason_reaches_model_and_command_does_not_run(project: Any, fake_model: Any, api: str) -> None:
     # A Claude Code matcher on Bash catches the framework's `shell` (tool-name mapping).
     project.settings(project.hook("PreToolUse", "echo 'no touching here' >&2; exit 2", matcher="Bash"))
-    fake = fake_model("chat", [shell_turn("touch ran")])
+    fake = fake_model(api, [shell_turn("touch ran")])
     with Hookexec() as hx:
         result = run(hx, make_agent(fake), "touch a file")
     assert not (project.path / "ran").exists()
     reqs = fake.requests()
     assert len(reqs) == 2
-    assert any("no touching here" in m for m in tool_messages(reqs[1]))
+    if api == "chat":
+        assert any("no touching here" in m for m in tool_messages(reqs[1]))
+    else:
+        outputs = [i for i in reqs[1]["input"] if i.get("type") == "function_call_output"]
+        assert len(outputs) == 1 and "no touching here" in str(outputs[0]["output"])
     assert result.final_output == "done"
+
+
+def test_handoff_agents_are_governed(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("PreToolUse", "echo 'HANDOFF-GUARD' >&2; exit 2", matcher="Bash"))
+    fake = fake_model("chat", [{"tools": [{"name": "transfer_to_helper", "input": {}}]}, shell_turn("touch ran")])
+    helper = make_agent(fake)
+    helper.name = "helper"
+    front = make_agent(fake, [])
+    front.handoffs = [helper]
+    with Hookexec() as hx:
+        run(hx, front, "go")
+    assert not (project.path / "ran").exists()
+    assert "HANDOFF-GUARD" in fake.text()
 
 
 def test_no_matching_hook_passes_untouched(project: Any, fake_model: Any) -> None:
