@@ -305,3 +305,38 @@ def test_example_runs_against_the_fake(project: Any, fake_model: Any) -> None:
     assert (project.path / "keep").exists()
     assert (project.path / "made").read_text() == "ok\n"
     assert "EXAMPLE-GUARD" in fake.text()
+
+
+def test_stop_blocks_are_bounded(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("Stop", echo({"decision": "block", "reason": "NEVER-DONE"})))
+    fake = fake_model("chat", [{"text": "a"}, {"text": "b"}, {"text": "c"}, {"text": "d"}, {"text": "e"}])
+    with Hookexec(max_stop_blocks=2) as hx:
+        result = run(hx, make_agent(fake), "hello")
+    assert len(fake.requests()) == 3  # the first answer and two go-ons
+    assert result.final_output == "c"
+
+
+def test_session_events_and_runner_run_with_run_hooks(project: Any, fake_model: Any) -> None:
+    log = "cat >> events.jsonl; echo >> events.jsonl"
+    project.settings({**project.hook("SessionStart", log), **project.hook("SessionEnd", log),
+                      **project.hook("Stop", log), **project.hook("PreToolUse", "exit 2", matcher="Bash")})
+    fake = fake_model("chat", [shell_turn("touch ran"), {"text": "finished"}])
+    from agents import Runner
+
+    with Hookexec() as hx:
+        result = asyncio.run(Runner.run(hx.govern(make_agent(fake)), "go", hooks=hx.hooks))
+        assert result.final_output == "finished"
+    assert not (project.path / "ran").exists()  # governed without hx.run
+    events = [json.loads(line) for line in (project.path / "events.jsonl").read_text().split("\n") if line.strip()]
+    assert [e["hook_event_name"] for e in events] == ["SessionStart", "Stop", "SessionEnd"]
+    assert events[1]["last_assistant_message"] == "finished"
+    assert len({e["session_id"] for e in events}) == 1
+
+
+def test_session_start_context_reaches_the_model(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("SessionStart", echo({"hookSpecificOutput": {
+        "hookEventName": "SessionStart", "additionalContext": "CTX-SESSION"}})))
+    fake = fake_model("chat", [{"text": "hi"}])
+    with Hookexec() as hx:
+        run(hx, make_agent(fake), "hello")
+    assert "CTX-SESSION" in json.dumps(fake.requests()[0])
