@@ -55,9 +55,16 @@ def bash(command: str) -> Dict[str, Any]:
     return {"tools": [{"name": "Bash", "input": {"command": command}}]}
 
 
+def isolated(**fields: Any) -> Any:
+    """The tests' options: no settings file loaded by Claude Code itself (setting_sources=[]),
+    so what the hooks do can only come from hookexec; test_settings_hooks_run_once_not_also_by_
+    claude_code and the example run with the SDK's default sources."""
+    return sdk.ClaudeAgentOptions(setting_sources=[], **fields)
+
+
 def run(prompt: str = "go", options: Any = None, **gate_options: Any) -> List[Any]:
     """Runs one governed query to its end and returns its messages."""
-    opts = options or sdk.ClaudeAgentOptions(permission_mode="bypassPermissions")
+    opts = options or isolated(permission_mode="bypassPermissions")
 
     async def main() -> List[Any]:
         return [m async for m in query(prompt=prompt, options=opts, **gate_options)]
@@ -93,8 +100,9 @@ def test_block_reason_reaches_the_model_and_the_command_does_not_run(project: An
     assert len(results) == 1 and "BLOCKED-BY-HOOKEXEC: no touching" in results[0]
 
 
-def test_updated_input_is_what_bash_really_runs(project: Any, fake_model: Any, offline: Any) -> None:
-    project.settings(project.hook("PreToolUse", pre(permissionDecision="allow", updatedInput={"command": "echo rewritten > out.txt"}), matcher="Bash"))
+@pytest.mark.parametrize("decision", [{"permissionDecision": "allow"}, {}], ids=["allow", "no-decision"])
+def test_updated_input_is_what_bash_really_runs(project: Any, fake_model: Any, offline: Any, decision: Dict[str, Any]) -> None:
+    project.settings(project.hook("PreToolUse", pre(**decision, updatedInput={"command": "echo rewritten > out.txt"}), matcher="Bash"))
     fake = fake_model("anthropic", [bash("echo original > out.txt")])
     offline(fake)
     run()
@@ -171,6 +179,9 @@ def test_ask_settled_by_the_approver(project: Any, fake_model: Any, offline: Any
     assert "ASK-REASON" in tool_results(fake)[0]
 
 
+# The SDK warns that allowed_tools shadows can_use_tool: true for its own checks, not for a
+# hook's ask, which is what this test shows.
+@pytest.mark.filterwarnings("ignore::claude_agent_sdk.CanUseToolShadowedWarning")
 def test_ask_goes_to_can_use_tool_without_an_approver(project: Any, fake_model: Any, offline: Any) -> None:
     project.settings(project.hook("PreToolUse", pre(permissionDecision="ask", permissionDecisionReason="ASK-REASON"), matcher="Bash"))
     asked: List[str] = []
@@ -186,7 +197,8 @@ def test_ask_goes_to_can_use_tool_without_an_approver(project: Any, fake_model: 
 
     fake = fake_model("anthropic", [bash("touch yes.txt"), bash("touch no.txt")])
     offline(fake)
-    opts = sdk.ClaudeAgentOptions(can_use_tool=can_use_tool)
+    # Bash is pre-allowed: only the hook's ask makes Claude Code ask can_use_tool.
+    opts = isolated(can_use_tool=can_use_tool, allowed_tools=["Bash"])
 
     async def main() -> None:
         async for _ in query(prompt=prompt(), options=opts):
@@ -219,7 +231,7 @@ def test_an_engine_error_blocks_a_tool_call(project: Any, fake_model: Any, offli
         gate.engine.close()  # after the first call: the second call's PreToolUse fails
         return {}
 
-    opts = sdk.ClaudeAgentOptions(permission_mode="bypassPermissions", hooks={"PostToolUse": [sdk.HookMatcher(hooks=[break_engine])]})
+    opts = isolated(permission_mode="bypassPermissions", hooks={"PostToolUse": [sdk.HookMatcher(hooks=[break_engine])]})
     run(options=opts, gate=gate)
     assert not (project.path / "ran.txt").exists()
     results = tool_results(fake)
@@ -254,7 +266,7 @@ def test_mcp_tools_keep_their_canonical_names(project: Any, fake_model: Any, off
     async def prompt() -> Any:  # SDK MCP servers need the streaming prompt
         yield {"type": "user", "message": {"role": "user", "content": "go"}}
 
-    opts = sdk.ClaudeAgentOptions(permission_mode="bypassPermissions", mcp_servers={"local": server})
+    opts = isolated(permission_mode="bypassPermissions", mcp_servers={"local": server})
 
     async def main() -> None:
         async for _ in query(prompt=prompt(), options=opts):
@@ -284,7 +296,7 @@ def test_settings_hooks_run_once_not_also_by_claude_code(project: Any, fake_mode
     project.settings(project.hook("PreToolUse", f"echo fired >> {count}", matcher="Bash"))
     fake = fake_model("anthropic", [bash("echo hi")])
     offline(fake)
-    run()
+    run(options=sdk.ClaudeAgentOptions(permission_mode="bypassPermissions"))  # the SDK's default sources
     assert count.read_text() == "fired\n"
 
 
