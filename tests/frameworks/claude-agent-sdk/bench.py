@@ -3,7 +3,9 @@
 Claude Code runs the tools and calls the hook callbacks over its control protocol, so a tool
 call cannot be made without the CLI: each run is one query against the fake Anthropic API
 whose script makes CALLS Bash calls (`true`), and a row's number is the run's time divided by
-CALLS. Rows, in turns (ABCABC...): baseline (the SDK alone), nomatch (governed by hookexec,
+CALLS. Rows, in turns (ABCDABCD...): baseline (the SDK alone), callbacks (the SDK with a no-op
+Python callback on every event the adapter registers: the cost of Claude Code's control
+channel alone, no hookexec), nomatch (governed by hookexec,
 a hook on Write only), guard (a persistent command hook on Bash). Prints
 framework<TAB>claude-agent-sdk<TAB>row<TAB>median_us<TAB>ratio_to_baseline.
 
@@ -12,6 +14,7 @@ Run: examples/frameworks/env.sh claude-agent-sdk python tests/frameworks/claude-
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import statistics
@@ -25,6 +28,7 @@ from typing import Any, Callable, Dict, List
 import anyio
 import claude_agent_sdk as sdk
 
+from hookexec.integrations.claude_agent_sdk import EVENTS
 from hookexec.integrations.claude_agent_sdk import query as governed_query
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,6 +64,7 @@ def main() -> None:
     projects: Dict[str, Path] = {}
     for row, hooks in [
         ("baseline", {}),
+        ("callbacks", {}),
         ("nomatch", {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "exit 2"}]}]}),
         ("guard", {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{sys.executable} {tmp / 'guard.py'}", "persistent": True}]}]}),
     ]:
@@ -72,6 +77,11 @@ def main() -> None:
         opts = sdk.ClaudeAgentOptions(permission_mode="bypassPermissions", cwd=str(projects[row]), settings='{"disableAllHooks": true}')
         if row == "baseline":
             return lambda: sdk.query(prompt="go", options=opts)
+        if row == "callbacks":
+            async def noop(i: Any, t: Any, c: Any) -> Dict[str, Any]:
+                return {}
+            with_noop = dataclasses.replace(opts, hooks={e: [sdk.HookMatcher(hooks=[noop])] for e in EVENTS})
+            return lambda: sdk.query(prompt="go", options=with_noop)
         return lambda: governed_query(prompt="go", options=opts)
 
     async def once(row: str) -> float:
