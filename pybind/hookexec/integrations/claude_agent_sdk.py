@@ -179,6 +179,7 @@ def hookexec_hooks(gate: Optional[Gate] = None, *, timeout: Optional[float] = No
 
     Claude Code still runs the hooks of the settings files it loads; use :func:`governed` (or
     ``disableAllHooks`` in ``settings``) so they run once, here."""
+    _sdk()  # before the gate opens an engine: a missing SDK leaks nothing
     owned = gate is None
     if gate is None:
         gate = Gate(**gate_options)

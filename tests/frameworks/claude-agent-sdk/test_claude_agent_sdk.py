@@ -14,7 +14,7 @@ import pytest
 from conftest import run_example
 
 from hookexec.integrations import Gate
-from hookexec.integrations.claude_agent_sdk import governed, hookexec_hooks, query
+from hookexec.integrations.claude_agent_sdk import governed, hookexec_hooks, query, session
 
 
 # Claude Code (the SDK's bundled CLI) offline against the fake model, as the live Claude suite
@@ -289,6 +289,29 @@ def test_session_start_and_end_fire_once(project: Any, fake_model: Any, offline:
     run()
     assert log.read_text() == "start\nend\n"
     assert "CTX-SESSION-START" in json.dumps(fake.requests()[0])
+
+
+def test_session_governs_a_client_and_ends_the_session(project: Any, fake_model: Any, offline: Any) -> None:
+    log = project.path / "sessions.log"
+    project.settings({
+        **project.hook("SessionStart", f"echo start >> {log}"),
+        **project.hook("SessionEnd", f"echo end >> {log}"),
+        **project.hook("PreToolUse", pre(permissionDecision="deny", permissionDecisionReason="CLIENT-BLOCKED"), matcher="Bash"),
+    })
+    fake = fake_model("anthropic", [bash("touch ran.txt")])
+    offline(fake)
+
+    async def main() -> None:
+        async with session(isolated(permission_mode="bypassPermissions")) as client:
+            await client.query("go")
+            async for _ in client.receive_response():
+                pass
+            assert log.read_text() == "start\n"  # the session is still open
+
+    anyio.run(main)
+    assert log.read_text() == "start\nend\n"
+    assert not (project.path / "ran.txt").exists()
+    assert "CLIENT-BLOCKED" in tool_results(fake)[0]
 
 
 def test_settings_hooks_run_once_not_also_by_claude_code(project: Any, fake_model: Any, offline: Any) -> None:
