@@ -210,6 +210,17 @@ def test_ask_goes_to_can_use_tool_without_an_approver(project: Any, fake_model: 
     assert "USER-SAID-NO" in tool_results(fake)[1]
 
 
+def test_permission_request_answered_by_a_hook(project: Any, fake_model: Any, offline: Any) -> None:
+    # The default permission mode asks before Bash: Claude Code fires PermissionRequest first.
+    answer = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "PERMISSION-DENIED-BY-HOOK"}}}
+    project.settings(project.hook("PermissionRequest", out(answer), matcher="Bash"))
+    fake = fake_model("anthropic", [bash("touch ran.txt")])
+    offline(fake)
+    run(options=isolated())
+    assert not (project.path / "ran.txt").exists()
+    assert "PERMISSION-DENIED-BY-HOOK" in tool_results(fake)[0]
+
+
 def test_an_engine_error_blocks_the_prompt(project: Any, fake_model: Any, offline: Any) -> None:
     project.settings(project.hook("PreToolUse", "true", matcher="Bash"))
     fake = fake_model("anthropic", [bash("touch ran.txt")])
