@@ -116,6 +116,11 @@ def fake_model(tmp_path: Path) -> Iterator[Any]:
 def run_example(name: str, prompt: str, env: Dict[str, str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """Runs ``examples/frameworks/NAME/run PROMPT`` as a user would (hang guard: ``timeout``)."""
     full = {**os.environ, **env}
+    # The example's env.sh finds the framework's venv in the cache the tests already use,
+    # even when env sets HOME to the project's own.
+    venv = os.environ.get("VIRTUAL_ENV")
+    if venv and "HOOKEXEC_FRAMEWORK_CACHE" not in env:
+        full.setdefault("HOOKEXEC_FRAMEWORK_CACHE", str(Path(venv).parent))
     start = time.monotonic()
     cp = subprocess.run([str(EXAMPLES / name / "run"), prompt], cwd=cwd, env=full, capture_output=True, text=True, timeout=timeout)
     cp.duration = time.monotonic() - start  # type: ignore[attr-defined]

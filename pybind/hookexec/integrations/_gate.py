@@ -50,6 +50,10 @@ class Verdict:
     Stop event it means *go on*, with ``reason`` as the instruction). ``continue_`` false means
     the run must end (``stop_reason``). ``error`` is set when the engine failed and the verdict
     was made closed (deny) or, on an event that cannot block, empty.
+
+    After a tool (PostToolUse, PostToolUseFailure) the tool has already run, so a hook's block
+    (exit 2, ``decision: "block"``) is not a "deny": it is ``reason``, text for the model to
+    read with the tool's result, as Claude Code gives it.
     """
 
     event: str

@@ -21,7 +21,11 @@ export const BLOCKING_EVENTS: ReadonlySet<string> = new Set([
 
 export type VerdictDecision = 'none' | 'allow' | 'ask' | 'deny';
 
-/** What the hooks decided for one framework call. */
+/**
+ * What the hooks decided for one framework call. After a tool (PostToolUse,
+ * PostToolUseFailure) the tool has already run, so a hook's block (exit 2, decision "block")
+ * is not a "deny": it is `reason`, text for the model to read with the tool's result.
+ */
 export interface Verdict {
   event: string;
   /** "deny" also when a hook blocked; on Stop it means *go on*, with `reason` as the instruction. */
