@@ -203,7 +203,8 @@ class ToolCallHooks:
 
     def _after(self, v: Verdict, request: Any, result: Any) -> Any:
         """The tool's result with what the PostToolUse (or failure) hooks add for the model."""
-        notes = [t for t in (v.feedback() if v.blocked else "", v.additional_context) if t]
+        # After a tool, a hook's block (or its reason) is text for the model with the result.
+        notes = [t for t in (v.feedback() if v.blocked else v.reason, v.additional_context) if t]
         if notes:
             result = self._amended(result, request.tool_call.get("id"), "\n\n".join(notes))
         if v.stops:

@@ -45,6 +45,14 @@ def test_updated_input_and_context_after_the_tool(project: Any, fake_model: Any)
     assert said(fake.requests()[1], "tool") == ["ok\n\nCTX-AFTER-TOOL"]
 
 
+def test_a_post_tool_block_reason_follows_the_result(project: Any, fake_model: Any) -> None:
+    project.settings(project.hook("PostToolUse", refuse("POST-BLOCK: look again"), matcher="Bash"))
+    fake = fake_model("chat", [shell_turn("echo ran")])
+    with ToolCallHooks() as hooks:
+        graph(fake, hooks).invoke(ask("go"))
+    assert said(fake.requests()[1], "tool") == ["ran\n\nPOST-BLOCK: look again"]
+
+
 def test_continue_false_raises_run_stopped(project: Any, fake_model: Any) -> None:
     project.settings(project.hook("PostToolUse", emit({"continue": False, "stopReason": "HALTED"}), matcher="Bash"))
     fake = fake_model("chat", [shell_turn("touch one.txt"), shell_turn("touch two.txt")])
