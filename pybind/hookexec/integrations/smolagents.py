@@ -30,17 +30,16 @@ smolagents is imported lazily: ``pip install 'hookexec[smolagents]'``.
 from __future__ import annotations
 
 import functools
+import importlib
 import threading
 import uuid
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ._gate import Gate, RunStopped, Verdict
 
-if TYPE_CHECKING:  # pragma: no cover
-    from smolagents import MultiStepAgent as _Agent
-else:
-    _Agent = Any
+# A smolagents MultiStepAgent (smolagents is imported lazily, so not named to mypy).
+_Agent = Any
 
 __all__ = ["govern", "SmolagentsHooks", "GovernedTool", "ToolBlocked", "PromptBlocked"]
 
@@ -58,12 +57,11 @@ class PromptBlocked(RunStopped):
 
 def _require() -> Any:
     try:
-        import smolagents
+        return importlib.import_module("smolagents")
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError(
             "hookexec.integrations.smolagents needs smolagents: pip install 'hookexec[smolagents]'"
         ) from e
-    return smolagents
 
 
 class _Run:
