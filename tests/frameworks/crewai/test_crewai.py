@@ -23,6 +23,9 @@ from hookexec.integrations.crewai import CrewAIHooks, PromptBlocked, govern, hoo
 
 from conftest import run_example  # noqa: E402
 
+# The example's venv comes from the cache env.sh already filled, not the test's own HOME.
+EXAMPLE_ENV = {"HOOKEXEC_FRAMEWORK_CACHE": os.environ.get("HOOKEXEC_FRAMEWORK_CACHE", os.path.expanduser("~/.cache/hookexec/frameworks"))}
+
 
 @tool("shell")
 def shell(command: str) -> str:
@@ -239,7 +242,7 @@ def test_example_blocks_a_dangerous_command(project: Any, fake_model: Any) -> No
     project.settings(project.hook("PreToolUse", guard, matcher="Bash"))
     (project.path / "keep").write_text("x")
     fake = fake_model("chat", [call("rm -rf keep"), call("echo hello > greeting"), {"text": "all done"}])
-    env = {"OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "test", "HOOKEXEC_EXAMPLE_MODEL": "fake-model"}
+    env = {**EXAMPLE_ENV, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "test", "HOOKEXEC_EXAMPLE_MODEL": "fake-model"}
     cp = run_example("crewai", "clean up and greet", env, project.path)
     assert cp.returncode == 0, cp.stderr
     assert cp.stdout.strip().splitlines()[-1] == "all done"

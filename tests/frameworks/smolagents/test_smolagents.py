@@ -5,6 +5,7 @@ behaviour is checked by what reached the model or what the shell tool really ran
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any, Dict, List
@@ -17,6 +18,9 @@ from hookexec.integrations import Gate, RunStopped
 from hookexec.integrations.smolagents import PromptBlocked, SmolagentsHooks, govern
 
 from conftest import run_example
+
+# The example's venv comes from the cache env.sh already filled, not the test's own HOME.
+EXAMPLE_ENV = {"HOOKEXEC_FRAMEWORK_CACHE": os.environ.get("HOOKEXEC_FRAMEWORK_CACHE", os.path.expanduser("~/.cache/hookexec/frameworks"))}
 
 
 @tool
@@ -234,7 +238,7 @@ def test_example_blocks_a_dangerous_command(project: Any, fake_model: Any) -> No
     project.settings(project.hook("PreToolUse", guard, matcher="Bash"))
     (project.path / "keep").write_text("x")
     fake = fake_model("chat", [call("rm -rf keep"), call("echo hello > greeting"), final("all done")])
-    env = {"OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "test", "HOOKEXEC_EXAMPLE_MODEL": "fake-model"}
+    env = {**EXAMPLE_ENV, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "test", "HOOKEXEC_EXAMPLE_MODEL": "fake-model"}
     cp = run_example("smolagents", "clean up and greet", env, project.path)
     assert cp.returncode == 0, cp.stderr
     assert cp.stdout.strip().splitlines()[-1] == "all done"
