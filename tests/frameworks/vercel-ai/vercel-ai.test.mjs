@@ -65,6 +65,28 @@ test('a PreToolUse block (Bash matcher on shell): the command does not run, the 
   }
 });
 
+test('streamText (streaming Chat Completions): a block and a Stop continuation go through the same options', async () => {
+  const s = await setup(
+    (d) => [
+      hook(d, 'PreToolUse', pre({ permissionDecision: 'deny', permissionDecisionReason: 'STREAM-DENIED' }), 'Bash'),
+      hook(d, 'Stop', `if (!p.stop_hook_active) return { decision: 'block', reason: 'GO-ON' };`),
+    ],
+    [call('touch ran'), { text: 'first' }, { text: 'second' }],
+  );
+  try {
+    const r = ai.streamText(s.h.govern({ model: s.model, tools: { shell: shellTool(s.dir) }, stopWhen: ai.isStepCount(8), prompt: 'go' }));
+    assert.equal(await r.text, 'second');
+    const reqs = await s.fake.requests();
+    assert.ok(reqs.every((q) => q.stream === true));
+    assert.ok(!fs.existsSync(path.join(s.dir, 'ran')));
+    assert.deepEqual(toolMessages(reqs), ['STREAM-DENIED']);
+    assert.deepEqual(reqs.at(-1).messages.at(-1), { role: 'user', content: 'GO-ON' });
+  } finally {
+    await s.h.close();
+    await s.fake.close();
+  }
+});
+
 test('a call no hook matches runs untouched', async () => {
   const s = await setup((d) => [hook(d, 'PreToolUse', pre({ permissionDecision: 'deny', permissionDecisionReason: 'no writes' }), 'Write')], [call('echo hi > ran; echo out'), { text: 'ok' }]);
   try {
