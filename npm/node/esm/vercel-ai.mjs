@@ -2,5 +2,5 @@
 // instance for import and require; the adapter never imports `ai` at run time).
 import cjs from '../dist/cjs/integrations/vercel-ai.js';
 
-export const { VercelHooks, withHooks, governTools, approvedInMessages, anySignal } = cjs;
+export const { VercelHooks, withHooks, governTools, approvedInMessages } = cjs;
 export default cjs;

@@ -16,8 +16,7 @@
 // so far and the reason as the next user message. @mastra/core is never imported at run time.
 
 import { Gate, RunStopped, blocked, feedback, type GateOptions, type Verdict } from './gate';
-import { governCall } from './toolcall';
-import { anySignal } from './vercel-ai';
+import { anySignal, governCall } from './toolcall';
 
 /** A Mastra tool (createTool's), as far as the adapter touches it. */
 export interface MastraTool {

@@ -61,3 +61,14 @@ export async function governCall(gate: Gate, call: ToolCall, run: (input: unknow
 function inputObject(input: unknown): Input {
   return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Input) : { input };
 }
+
+/** Aborted when either is (AbortSignal.any where Node has it). */
+export function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
+  const c = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) c.abort(s.reason);
+    else s.addEventListener('abort', () => c.abort(s.reason), { once: true });
+  }
+  return c.signal;
+}

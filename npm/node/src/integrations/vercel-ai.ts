@@ -1,5 +1,5 @@
 // @hookexec/node/vercel-ai: the hooks of .claude/settings.json (or any profile) govern a
-// Vercel AI SDK (`ai` 7) generateText/streamText call or ToolLoopAgent.
+// Vercel AI SDK (`ai` 7) generateText/streamText call (the same options suit a ToolLoopAgent's settings; untested).
 //
 //   const hooks = withHooks({ createSteering: experimental_createSteering });
 //   const result = await generateText(hooks.govern({ model, tools, prompt, stopWhen: isStepCount(20) }));
@@ -14,7 +14,7 @@
 // from CommonJS and ES modules alike, and without `ai` installed.
 
 import { Gate, RunStopped, blocked, feedback, type GateOptions, type Verdict } from './gate';
-import { governCall } from './toolcall';
+import { anySignal, governCall } from './toolcall';
 
 /** The part of an ai message the adapter reads. */
 interface Message {
@@ -198,17 +198,6 @@ export class VercelHooks {
     if (this.ownsGate) await this.gate.close();
     else await this.gate.sessionEnd();
   }
-}
-
-/** Aborted when either is (AbortSignal.any where Node has it). */
-export function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
-  const c = new AbortController();
-  for (const s of [a, b]) {
-    if (s.aborted) c.abort(s.reason);
-    else s.addEventListener('abort', () => c.abort(s.reason), { once: true });
-  }
-  return c.signal;
 }
 
 /** A tool's result: ai lets execute return an async iterable whose last value is the output. */
