@@ -4,8 +4,7 @@ through the Pydantic AI adapter, the real framework and the fake Chat Completion
 from __future__ import annotations
 
 import json
-import subprocess
-from typing import Any, Dict, List
+from typing import Any
 
 from test_pydantic_ai import agent, emit, messages, shell
 
@@ -73,3 +72,22 @@ def test_output_function_is_guarded(project: Any, fake_model: Any) -> None:
     assert (project.path / "good").read_text() == "ok\n"
     assert out.output == "exit 0\n"
     assert "forbidden command" in json.dumps(fake.requests()[1]["messages"])
+
+
+def test_output_function_runs_with_updated_input(project: Any, fake_model: Any) -> None:
+    rewrite = emit({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                           "updatedInput": {"command": "echo rewritten > good"}}})
+    project.settings(project.hook("PreToolUse", rewrite, matcher="Bash"))
+    fake = fake_model("chat", [{"tools": [{"name": "final_result", "input": {"command": "echo original > good"}}]}])
+
+    def run(command: str) -> str:
+        return shell(command)
+
+    def noop() -> str:
+        """Does nothing."""
+        return ""
+
+    run.__name__ = "shell"
+    with HookexecHooks() as hooks:
+        agent(fake.url, hooks, tools=[noop], output_type=[run]).run_sync("go")
+    assert (project.path / "good").read_text() == "rewritten\n"
