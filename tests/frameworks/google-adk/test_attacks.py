@@ -3,12 +3,13 @@ and the fake Gemini API."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
 from google.adk.code_executors import UnsafeLocalCodeExecutor
-from test_google_adk import answer, drive, hooks
+from test_google_adk import answer, drive, hooks, record, recorded
 
 # Denies a call whose input mentions "forbidden"; lets every other one through.
 GUARD = ("p=$(cat); case \"$p\" in *forbidden*) printf '%s' "
@@ -20,6 +21,16 @@ GUARD = ("p=$(cat); case \"$p\" in *forbidden*) printf '%s' "
 def noop() -> dict:
     """Does nothing."""
     return {}
+
+
+async def shell(command: str) -> dict:
+    """Runs a shell command with sh -c in the current directory (without blocking the loop)."""
+    p = await asyncio.create_subprocess_exec("sh", "-c", command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await p.communicate()
+    return {"exit_code": p.returncode, "output": out.decode()}
+
+
+ashell = shell
 
 
 def code(src: str) -> str:
@@ -48,3 +59,17 @@ def test_code_executor_runs_updated_input(project: Any, fake_model: Any, monkeyp
     drive(project, fake_model, monkeypatch, script, config, tools=[noop],
           agent_options={"code_executor": UnsafeLocalCodeExecutor()})
     assert (project.path / "good").read_text() == "rewritten"
+
+
+def test_calls_sharing_an_id_each_meet_post_tool_use(project: Any, fake_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The model names the call ids: two calls with one id, the second denied while the first runs. The allowed one
+    # ran, so its PostToolUse must fire (the plugin skips it only for a call it answered).
+    config = hooks({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": GUARD}]}]},
+                   {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": record("post")}]}]})
+    script = [{"tools": [{"id": "dup", "name": "shell", "input": {"command": "sleep 0.3; echo ok > good"}},
+                         {"id": "dup", "name": "shell", "input": {"command": "echo forbidden > bad"}}]},
+              {"text": "finished"}]
+    drive(project, fake_model, monkeypatch, script, config, tools=[ashell])
+    assert not (project.path / "bad").exists()
+    assert (project.path / "good").read_text() == "ok\n"
+    assert [p["tool_input"]["command"] for p in recorded(project, "post")] == ["sleep 0.3; echo ok > good"]
