@@ -121,7 +121,7 @@ test-node: $(CLI) ## the Node host example (examples/node_host) with Node's buil
 # The npm package @hookexec/node (npm/node): TypeScript compiled to CommonJS (esm/ re-exports
 # it for import), its dev dependencies from the committed lockfile, the examples compiled too.
 NPM_DIR := npm/node
-NPM_SOURCES := $(wildcard $(NPM_DIR)/src/*.ts $(NPM_DIR)/examples/*.mts $(NPM_DIR)/test/*.cts) $(NPM_DIR)/package.json $(NPM_DIR)/tsconfig.json $(NPM_DIR)/tsconfig.examples.json
+NPM_SOURCES := $(wildcard $(NPM_DIR)/src/*.ts $(NPM_DIR)/src/integrations/*.ts $(NPM_DIR)/examples/*.mts $(NPM_DIR)/test/*.cts) $(NPM_DIR)/package.json $(NPM_DIR)/tsconfig.json $(NPM_DIR)/tsconfig.examples.json
 
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is needed for the npm package (install Node >= 18)" >&2; exit 1; }

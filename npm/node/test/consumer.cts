@@ -3,6 +3,9 @@
 // must catch: if one stops being an error, the check fails.
 import hookexec = require('@hookexec/node');
 import { open, Server, ConfigError, HookexecError, type FireResult, type Decision, type Evaluator, type AsyncResult } from '@hookexec/node';
+// A framework adapter's types check without its framework installed (none is, here).
+import { Gate } from '@hookexec/node/integrations';
+import { govern, hookexecHooks, type HookOutput } from '@hookexec/node/claude-agent-sdk';
 
 export async function consumer(): Promise<Decision> {
   const engine = await open({ profile: 'claude', projectDir: '.', env: { CI: '1' }, maxStopBlocks: -1, trust: 'project' });
@@ -22,6 +25,13 @@ export async function consumer(): Promise<Decision> {
   void (await other.match('PreToolUse', 'Bash')).ids.length;
   await server.close();
   void [blocked, exitCodes, input, drained, Server];
+  const governed = govern(({ prompt }: { prompt: string; options?: { cwd?: string } }) => (async function* () { yield prompt; })());
+  void governed({ prompt: 'go' });
+  const preToolUse = hookexecHooks(new Gate({ projectDir: '.' }))['PreToolUse'];
+  const out: HookOutput | undefined = await preToolUse?.[0]?.hooks[0]?.({ hook_event_name: 'Stop' }, undefined, { signal: new AbortController().signal });
+  void out;
+  // @ts-expect-error: govern takes the SDK's query function
+  govern('query');
 
   // @ts-expect-error: options are camelCase (projectDir)
   await open({ project_dir: '.' });

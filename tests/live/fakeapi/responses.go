@@ -20,7 +20,8 @@ type responsesRequest struct {
 		CallID string          `json:"call_id"`
 		Output json.RawMessage `json:"output"`
 	} `json:"input"`
-	Tools []json.RawMessage `json:"tools"`
+	Tools  []json.RawMessage `json:"tools"`
+	Stream *bool             `json:"stream"` // nil or false: one JSON response, as the real API
 }
 
 // With sets the script and returns r.
@@ -78,6 +79,15 @@ func (r *Responses) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		items = append(items, map[string]any{"type": "message", "role": "assistant", "id": "msg_fake", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}})
 	}
+	usage := map[string]any{
+		"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}
+	if rr.Stream == nil || !*rr.Stream { // without "stream": true the Responses API answers one JSON response
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": "resp_fake", "object": "response", "status": "completed",
+			"model": "fake", "created_at": 0, "output": items, "usage": usage})
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	event := func(typ string, data map[string]any) {
 		data["type"] = typ
@@ -88,9 +98,7 @@ func (r *Responses) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	for i, it := range items {
 		event("response.output_item.done", map[string]any{"output_index": i, "item": it})
 	}
-	event("response.completed", map[string]any{"response": map[string]any{"id": "resp_fake", "usage": map[string]any{
-		"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
-		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}}})
+	event("response.completed", map[string]any{"response": map[string]any{"id": "resp_fake", "usage": usage}})
 }
 
 // ToolResults returns, by call_id, the function_call_output items the conversation carries.
