@@ -91,3 +91,16 @@ def test_output_function_runs_with_updated_input(project: Any, fake_model: Any) 
     with HookexecHooks() as hooks:
         agent(fake.url, hooks, tools=[noop], output_type=[run]).run_sync("go")
     assert (project.path / "good").read_text() == "rewritten\n"
+
+
+def test_defer_does_not_run_the_tool(project: Any, fake_model: Any) -> None:
+    # Claude Code's PreToolUse "defer" (pause at this call, resume later) outranks ask: the
+    # tool must not run as if no hook had answered. Without an approver it is refused.
+    defer = emit({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer",
+                                         "permissionDecisionReason": "a reviewer decides later"}})
+    project.settings(project.hook("PreToolUse", defer, matcher="Bash"))
+    fake = fake_model("chat", [{"tools": [{"name": "shell", "input": {"command": "echo ran > bad"}}]}, {"text": "finished"}])
+    with HookexecHooks() as hooks:
+        agent(fake.url, hooks).run_sync("go")
+    assert not (project.path / "bad").exists()
+    assert "a reviewer decides later" in messages(fake.requests()[1], "tool")[0]
