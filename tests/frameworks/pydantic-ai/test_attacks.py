@@ -103,4 +103,4 @@ def test_defer_does_not_run_the_tool(project: Any, fake_model: Any) -> None:
     with HookexecHooks() as hooks:
         agent(fake.url, hooks).run_sync("go")
     assert not (project.path / "bad").exists()
-    assert "a reviewer decides later" in messages(fake.requests()[1], "tool")[0]
+    assert "approval required" in messages(fake.requests()[1], "tool")[0]
