@@ -29,6 +29,10 @@ BLOCKING_EVENTS = frozenset(
     {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"}
 )
 
+# The engine's decisions as the verdict's: "defer" (pause at this call, resume later) is the
+# framework's approval pause, an "ask"; anything else unknown is refused, never run.
+_DECISIONS = {"none": "none", "allow": "allow", "ask": "ask", "defer": "ask", "deny": "deny"}
+
 # approve(tool_name, tool_input, reason) -> True to let an "ask" through.
 Approver = Callable[[str, Dict[str, Any], str], Union[bool, Awaitable[bool]]]
 
@@ -87,14 +91,14 @@ class Verdict:
 
     @classmethod
     def of(cls, event: str, r: FireResult) -> "Verdict":
-        if r.blocked or r.decision == "deny":
-            decision = "deny"
-        else:
-            decision = r.decision
+        decision = "deny" if r.blocked else _DECISIONS.get(str(r.decision), "deny")
+        reason = r.reason
+        if decision == "deny" and not r.blocked and str(r.decision) not in _DECISIONS:
+            reason = reason or f"hookexec: an unknown decision {r.decision!r} is refused"
         return cls(
             event=event,
             decision=decision,
-            reason=r.reason,
+            reason=reason,
             updated_input=dict(r.updated_input) if r.updated_input is not None else None,
             additional_context=r.additional_context,
             continue_=r.continue_,

@@ -119,14 +119,37 @@ class CrewAIHooks:
         agents = getattr(target, "agents", None)
         if agents is not None and hasattr(target, "tasks"):
             for a in agents:
-                self._agents.add(a)
+                self._add(a)
             for task in target.tasks:
                 self._guard_task(task)
                 if task.agent is not None:
-                    self._agents.add(task.agent)
+                    self._add(task.agent)
+            manager = getattr(target, "manager_agent", None)
+            if manager is not None:
+                self._add(manager)
         else:
-            self._agents.add(target)
+            self._add(target)
+        self._follow_copies(target)
         return target
+
+    def _add(self, agent: Any) -> None:
+        self._agents.add(agent)
+        self._follow_copies(agent)
+
+    def _follow_copies(self, obj: Any) -> None:
+        """CrewAI runs copies of crews and agents (``kickoff_for_each``, ``train``, ``test``,
+        ``Crew.copy``): a copy of a governed one is governed too, or its tools would run with
+        no hook (the adapter acts for the agents it knows only)."""
+        copy = getattr(obj, "copy", None)
+        if copy is None or getattr(copy, "_hookexec", None) is self:
+            return
+
+        def governed_copy(*args: Any, **kwargs: Any) -> Any:
+            return self.govern(copy(*args, **kwargs))
+
+        governed_copy._hookexec = self  # type: ignore[attr-defined]
+        # A pydantic model: set on the instance past its validation (not a field).
+        object.__setattr__(obj, "copy", governed_copy)
 
     def _mine(self, ctx: Any) -> bool:
         agent = getattr(ctx, "agent", None)

@@ -31,11 +31,15 @@ ADK is imported lazily: ``pip install hookexec[google-adk]``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, List, Mapping, Optional, Set, Union
 
 from ..engine import Engine
 from ._gate import Approver, Gate, Verdict, log
+
+# The tool name hooks see for code an agent's code executor runs (no tool of ADK's).
+CODE_TOOL = "code_execution"
 
 if TYPE_CHECKING:
     import os
@@ -170,6 +174,52 @@ class _Plugin:
         if invocation_context is not None:
             invocation_context.end_invocation = True
             self._ended.add(invocation_context.invocation_id)
+
+    # --- code the model writes -------------------------------------------------------------
+
+    async def before_agent_callback(self, *, agent: Any, callback_context: Any) -> Any:
+        executor = getattr(agent, "code_executor", None)
+        if executor is not None and "_hookexec_guarded" not in vars(executor):
+            self._guard(executor)
+        return None
+
+    def _guard(self, executor: Any) -> None:
+        """An agent's code executor runs the code blocks the model writes, with no tool call
+        and no tool callback: its ``execute_code`` meets PreToolUse as the tool
+        ``code_execution`` (``{"code": ...}``; map it with ``tool_names``) and PostToolUse."""
+        utils = _adk("google.adk.code_executors.code_execution_utils")
+        inner = executor.execute_code
+
+        def execute_code(invocation_context: Any, code_input: Any) -> Any:
+            # ADK calls this in a worker thread: the gate's blocking calls are fine here.
+            sid = self._session_id(invocation_context)
+            g = self.gate(sid)
+            tool_input: Dict[str, Any] = {"code": code_input.code}
+            v = g.settle_ask(g.pre_tool(CODE_TOOL, tool_input), CODE_TOOL, tool_input)
+            if v.stops:
+                self._end(invocation_context, sid, v.stop_reason)
+                return utils.CodeExecutionResult(stderr=f"A hook stopped the run: {v.stop_reason or v.feedback()}")
+            if not v.blocked and v.updated_input is not None:
+                code = v.updated_input.get("code")
+                if not isinstance(code, str):
+                    v = dataclasses.replace(v, decision="deny", reason='hookexec: a PreToolUse updatedInput for code_execution needs "code", a string')
+                else:
+                    tool_input = {"code": code}
+                    code_input = dataclasses.replace(code_input, code=code)
+            if v.blocked:
+                return utils.CodeExecutionResult(stderr=v.feedback())
+            result = inner(invocation_context, code_input)
+            post = g.post_tool(CODE_TOOL, tool_input, {"stdout": result.stdout, "stderr": result.stderr})
+            if post.stops:
+                self._end(invocation_context, sid, post.stop_reason)
+            notes = [t for t in (post.feedback() if (post.blocked or post.reason) else "", post.additional_context) if t]
+            if notes:
+                result = dataclasses.replace(result, stderr="\n".join([result.stderr, *notes]).strip("\n"))
+            return result
+
+        # A pydantic model: set on the instance past its validation (not a field).
+        object.__setattr__(executor, "execute_code", execute_code)
+        object.__setattr__(executor, "_hookexec_guarded", True)
 
     # --- tools ----------------------------------------------------------------------------
 

@@ -64,6 +64,18 @@ def _text(prompt: Any) -> str:
     return "\n".join(p for p in prompt if isinstance(p, str))
 
 
+def _rewritten(output: Any, tool_input: Dict[str, Any], updated: Dict[str, Any]) -> Any:
+    """An output function's argument rewritten by a hook's ``updatedInput``: the dict of a
+    multi-argument function, or the value of a one-argument one whose call had that one key;
+    None when it cannot be applied (the call is then refused, never run unchanged)."""
+    if isinstance(output, dict):
+        return updated
+    if len(tool_input) == 1 and updated.keys() == tool_input.keys() and isinstance(output, (str, int, float, bool)):
+        value = next(iter(updated.values()))
+        return value if type(value) is type(output) else None
+    return None
+
+
 def _build() -> Any:
     caps = _import("pydantic_ai.capabilities")
     exc = _import("pydantic_ai.exceptions")
@@ -228,6 +240,37 @@ def _build() -> Any:
             self._tell(ctx, post.additional_context)
             if post.result is not None and post.result.updated_tool_output is not None:
                 return post.result.updated_tool_output
+            return result
+
+        async def wrap_output_process(self, ctx: Any, *, output_context: Any, output: Any, handler: Any) -> Any:
+            # An output function is a tool the model calls to end the run: Pydantic AI runs it
+            # through its output hooks, not wrap_tool_execute, so it meets PreToolUse here.
+            # While streaming it runs on partial outputs too, each of which is decided alone.
+            if not output_context.has_function:
+                return await handler(output)
+            call = output_context.tool_call
+            name = output_context.function_name or (call.tool_name if call is not None else "final_result")
+            cid = call.tool_call_id if call is not None else None
+            if isinstance(output, dict):
+                tool_input: Dict[str, Any] = output
+            elif call is not None:
+                tool_input = call.args_as_dict()
+            else:
+                tool_input = {"input": core.to_jsonable_python(output, fallback=str)}
+            v = await self.gate.apre_tool(name, tool_input, cid)
+            self._stop_if(v)
+            v = await self.gate.asettle_ask(v, name, tool_input)
+            run_output = output
+            if not v.blocked and v.updated_input is not None:
+                run_output = _rewritten(output, tool_input, v.updated_input)
+                if run_output is None:
+                    v = replace(v, decision="deny", reason="hookexec: updatedInput cannot be applied to this output function's argument")
+            if v.blocked:
+                raise exc.ModelRetry(v.feedback())
+            result = await handler(run_output)
+            if not ctx.partial_output:
+                post = await self.gate.apost_tool(name, v.updated_input or tool_input, core.to_jsonable_python(result, fallback=str), cid)
+                self._stop_if(post)
             return result
 
         async def handle_deferred_tool_calls(self, ctx: Any, *, requests: Any) -> Any:

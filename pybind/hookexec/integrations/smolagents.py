@@ -272,19 +272,24 @@ def _governed_tool_class() -> Any:
 
     class GovernedTool(sa.Tool):  # type: ignore[misc, name-defined]
         """A tool whose calls fire PreToolUse and PostToolUse; same name, inputs and output as
-        the tool it wraps (``inner``)."""
+        the tool it wraps, which it does not expose."""
 
         skip_forward_signature_validation = True
 
         def __init__(self, inner: Any, hooks: SmolagentsHooks, run: _Run) -> None:
-            self.inner = inner
+            # A CodeAgent's code reaches every attribute of a tool but the dunders: the
+            # wrapped tool and the gate live in a closure only, or the model's code could
+            # call the tool past the hooks (``shell.inner(...)``) or rewrite the gate's name
+            # map. ``_governed`` runs a call through the hooks, and that is all it can do.
+            def governed(args: Tuple[Any, ...], kwargs: Dict[str, Any], sanitize: bool) -> Any:
+                return hooks.call(run, inner, _named(inner.inputs, args, kwargs), sanitize)
+
+            self._governed = governed
             self.name = inner.name
             self.description = inner.description
             self.inputs = inner.inputs
             self.output_type = inner.output_type
             self.output_schema = getattr(inner, "output_schema", None)
-            self._hooks = hooks
-            self._run = run
             super().__init__()
             self.is_initialized = True  # the inner tool sets itself up on its first call
 
@@ -292,7 +297,7 @@ def _governed_tool_class() -> Any:
             return self(*args, **kwargs)
 
         def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
-            return self._hooks.call(self._run, self.inner, _named(self.inputs, args, kwargs), sanitize_inputs_outputs)
+            return self._governed(args, kwargs, sanitize_inputs_outputs)
 
     return GovernedTool
 

@@ -97,11 +97,15 @@ function empty(event: string): Verdict {
   };
 }
 
+// The engine's decisions as the verdict's: "defer" (pause at this call, resume later) is the
+// framework's approval pause, an "ask"; anything else unknown is refused, never run.
+const DECISIONS: { [d: string]: VerdictDecision } = { none: 'none', allow: 'allow', ask: 'ask', defer: 'ask', deny: 'deny' };
+
 function verdictOf(event: string, r: FireResult): Verdict {
   return {
     event,
-    decision: r.blocked || r.decision === 'deny' ? 'deny' : r.decision,
-    reason: r.reason,
+    decision: r.blocked ? 'deny' : (DECISIONS[String(r.decision)] ?? 'deny'),
+    reason: r.reason || (!r.blocked && !(String(r.decision) in DECISIONS) ? `hookexec: an unknown decision ${JSON.stringify(r.decision)} is refused` : ''),
     updatedInput: r.updated_input ? { ...r.updated_input } : null,
     additionalContext: r.additional_context,
     continue: r.continue !== false,

@@ -84,6 +84,8 @@ export class VercelHooks {
   private readonly ownsGate: boolean;
   private readonly createSteering: (() => SteeringLike) | undefined;
   /** PreToolUse verdicts fired by toolApproval, taken by execute (one fire per call). */
+  // Keyed by call id and input: the model names the ids, and two calls under one id must not
+  // share a verdict (the harmless call's allow would let the other run).
   private readonly pending = new Map<string, Verdict>();
 
   constructor(options: VercelHooksOptions = {}) {
@@ -106,8 +108,9 @@ export class VercelHooks {
         ...t,
         execute: async (input: unknown, options: { toolCallId?: string; messages?: unknown } = {}) => {
           const id = options.toolCallId;
-          const verdict = id ? this.pending.get(id) : undefined;
-          if (id) this.pending.delete(id);
+          const key = id ? pendingKey(id, input) : undefined;
+          const verdict = key ? this.pending.get(key) : undefined;
+          if (key) this.pending.delete(key);
           return governCall(
             this.gate,
             { tool: name, input, toolCallId: id, verdict, approved: approvedInMessages(options.messages, id), onStop: stop },
@@ -175,7 +178,7 @@ export class VercelHooks {
         // A call the user already approved (a resumed run) is not asked again.
         if (approvedInMessages(a.messages, toolCallId)) return theirs;
         const v = await this.gate.preTool(toolName, input, toolCallId);
-        this.pending.set(toolCallId, v);
+        this.pending.set(pendingKey(toolCallId, input), v);
         if (v.decision === 'ask' && !this.gate.approve && v.continue) {
           return { type: 'user-approval', reason: v.reason || "a hook asks for the user's approval" };
         }
@@ -198,6 +201,10 @@ export class VercelHooks {
     if (this.ownsGate) await this.gate.close();
     else await this.gate.sessionEnd();
   }
+}
+
+function pendingKey(toolCallId: string, input: unknown): string {
+  return `${toolCallId}\u0000${JSON.stringify(input ?? null)}`;
 }
 
 /** A tool's result: ai lets execute return an async iterable whose last value is the output. */
