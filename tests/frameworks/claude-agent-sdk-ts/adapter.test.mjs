@@ -161,3 +161,23 @@ test('the example: a guard blocks rm, the reason reaches the model, the answer i
   assert.ok(fs.existsSync(path.join(project.dir, 'victim')));
   assert.match(await fake.text(), /NO-RM-RF/);
 });
+
+test('a callback that fails refuses (deny on a blocking event) and every matcher says onFailure block', async () => {
+  const { hookexecHooks } = await import(require.resolve('@hookexec/node/claude-agent-sdk'));
+  const { Gate } = await import(require.resolve('@hookexec/node/integrations'));
+  class Broken extends Gate {
+    async fire() {
+      throw new Error('the gate broke');
+    }
+  }
+  const hooks = hookexecHooks(new Broken({ projectDir: process.cwd() }));
+  for (const [event, matchers] of Object.entries(hooks)) {
+    for (const m of matchers) assert.equal(m.onFailure, 'block', event);
+  }
+  const [pre] = hooks.PreToolUse;
+  const out = await pre.hooks[0]({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }, 'toolu_1', { signal: new AbortController().signal });
+  assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
+  assert.match(out.hookSpecificOutput.permissionDecisionReason, /could not be decided: the gate broke/);
+  const [prompt] = hooks.UserPromptSubmit;
+  assert.equal((await prompt.hooks[0]({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, undefined, { signal: new AbortController().signal })).decision, 'block');
+});

@@ -14,7 +14,7 @@
 // through hookexec. The SDK (0.3.332) never calls SessionStart/SessionEnd callbacks: the
 // adapter fires SessionStart before the first event it sees and SessionEnd when the query ends.
 
-import { Gate, feedback, type GateOptions, type Verdict } from './gate';
+import { BLOCKING_EVENTS, Gate, feedback, type GateOptions, type Verdict } from './gate';
 
 /** The events the adapter registers (Claude Code's names; its payloads pass through as they are). */
 export const CLAUDE_EVENTS = [
@@ -56,7 +56,7 @@ export interface HookOutput {
 }
 
 export type HookCallback = (input: HookInput, toolUseID: string | undefined, options: { signal: AbortSignal }) => Promise<HookOutput>;
-export type HookMatchers = { [event: string]: Array<{ matcher?: string; hooks: HookCallback[] }> };
+export type HookMatchers = { [event: string]: Array<{ matcher?: string; hooks: HookCallback[]; onFailure?: 'continue' | 'block' }> };
 
 /** The SDK's output for a verdict on event. */
 export function outputOf(event: string, v: Verdict): HookOutput {
@@ -111,7 +111,7 @@ function withSessionStart(event: string, out: HookOutput, start: Verdict): HookO
  * permissionDecision "ask" (its permission flow: the SDK's canUseTool, or a refusal).
  */
 export function hookexecHooks(gate: Gate): HookMatchers {
-  const callback: HookCallback = async (input) => {
+  const answer: HookCallback = async (input) => {
     const event = input.hook_event_name;
     if (event === 'SessionStart') return outputOf(event, await gate.sessionStart(String(input['source'] ?? 'startup')));
     if (event === 'SessionEnd') return outputOf(event, await gate.sessionEnd(String(input['reason'] ?? 'other')));
@@ -123,8 +123,22 @@ export function hookexecHooks(gate: Gate): HookMatchers {
     }
     return withSessionStart(event, outputOf(event, v), start);
   };
+  // Fail closed twice over: anything the callback throws is a deny on an event that can
+  // block, and onFailure "block" makes Claude Code refuse the action if the callback still
+  // fails (a timeout), where the SDK's default would let it go ahead.
+  const callback: HookCallback = async (input, toolUseID, options) => {
+    const event = input.hook_event_name;
+    try {
+      return await answer(input, toolUseID, options);
+    } catch (err) {
+      const msg = `hookexec: ${event} could not be decided: ${err instanceof Error ? err.message : String(err)}`;
+      console.error(msg);
+      if (!BLOCKING_EVENTS.has(event)) return {};
+      return outputOf(event, { event, decision: 'deny', reason: msg, updatedInput: null, additionalContext: '', continue: true, stopReason: '', systemMessage: '', error: msg, result: null });
+    }
+  };
   const hooks: HookMatchers = {};
-  for (const event of CLAUDE_EVENTS) hooks[event] = [{ hooks: [callback] }];
+  for (const event of CLAUDE_EVENTS) hooks[event] = [{ hooks: [callback], onFailure: 'block' }];
   return hooks;
 }
 
