@@ -50,7 +50,7 @@ import inspect
 import json
 import logging
 from dataclasses import replace
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, Tuple, Union
 
 from ._gate import Gate, RunStopped, Verdict
 
@@ -134,7 +134,10 @@ class Hookexec:
         self.gate = gate if gate is not None else Gate(**gate_options)
         self._owned = gate is None
         self.max_stop_blocks = max_stop_blocks
-        self._pre: Dict[str, Verdict] = {}  # PreToolUse verdicts by call id, until the call is done
+        # PreToolUse verdicts by call id with the arguments they were made for, until the call
+        # is done: a verdict is reused only for the same id AND the same arguments (the model
+        # picks ids; a stale allow must not pass a different call).
+        self._pre: Dict[str, Tuple[Any, Verdict]] = {}
         self._post: Dict[str, Verdict] = {}  # PostToolUse verdicts by call id, for the output guardrail
         self._failed: Set[str] = set()  # calls whose failure the error formatter already reported
         self._agents: Dict[int, Any] = {}  # id(original agent) -> governed copy
@@ -180,7 +183,7 @@ class Hookexec:
             v = await gate.apre_tool(tool.name, params, call_id)
             if v.asks and gate.approve is not None:
                 v = await gate.asettle_ask(v, tool.name, params)
-            self._pre[call_id] = v
+            self._pre[call_id] = (params, v)
             if v.asks:
                 return True
             if v.blocked or v.stops:
@@ -192,15 +195,17 @@ class Hookexec:
 
         async def input_guardrail(data: Any) -> Any:
             ctx = data.context
-            v = self._pre.get(ctx.tool_call_id)
+            params = _parse(ctx.tool_arguments)
+            v = self._recall(ctx.tool_call_id, params)
             if v is None:  # the SDK skipped needs_approval: the call was approved before
-                v = await gate.apre_tool(tool.name, _parse(ctx.tool_arguments), ctx.tool_call_id)
-                self._pre[ctx.tool_call_id] = v
+                v = await gate.apre_tool(tool.name, params, ctx.tool_call_id)
+                self._pre[ctx.tool_call_id] = (params, v)
             return await self._pre_behaviour(v, ctx, tool.name)
 
         async def invoke(ctx: Any, arguments: str) -> Any:
             call_id = ctx.tool_call_id
-            v = self._pre.pop(call_id, None)
+            v = self._recall(call_id, _parse(arguments))
+            self._pre.pop(call_id, None)
             if v is not None and v.updated_input is not None:
                 arguments = json.dumps(v.updated_input)
             tool_input = _parse(arguments)
@@ -236,6 +241,14 @@ class Hookexec:
         governed.tool_input_guardrails = [sdk.ToolInputGuardrail(input_guardrail, name="hookexec_pre_tool_use"), *(tool.tool_input_guardrails or [])]
         governed.tool_output_guardrails = [sdk.ToolOutputGuardrail(output_guardrail, name="hookexec_post_tool_use"), *(tool.tool_output_guardrails or [])]
         return governed
+
+    def _recall(self, call_id: str, params: Any) -> Optional[Verdict]:
+        """The PreToolUse verdict kept for this call id, if it was made for these arguments."""
+        kept = self._pre.get(call_id)
+        if kept is None or kept[0] != params:
+            return None
+        verdict: Verdict = kept[1]
+        return verdict
 
     async def _pre_behaviour(self, v: Verdict, ctx: Any, name: str) -> Any:
         out = _sdk().ToolGuardrailFunctionOutput
@@ -331,7 +344,8 @@ class Hookexec:
                 out: str = _with_context(text, v.additional_context)
                 return out
             if args.kind == "approval_rejected":
-                pre = self._pre.pop(args.call_id, None)
+                kept = self._pre.pop(args.call_id, None)
+                pre = kept[1] if kept is not None else None
                 if pre is not None and pre.asks and message is None:
                     return f"{pre.feedback()} (the user did not approve this call)"
             return message if isinstance(message, str) else None

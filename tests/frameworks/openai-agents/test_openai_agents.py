@@ -340,3 +340,19 @@ def test_session_start_context_reaches_the_model(project: Any, fake_model: Any) 
     with Hookexec() as hx:
         run(hx, make_agent(fake), "hello")
     assert "CTX-SESSION" in json.dumps(fake.requests()[0])
+
+
+def test_a_kept_verdict_serves_only_the_same_arguments(project: Any) -> None:
+    """The model picks call ids: a verdict kept for one call must not pass another call that
+    reuses its id with different arguments (found by the attacker review). The SDK's guardrail
+    data is built by hand here because the SDK itself skips needs_approval only on a resumed,
+    approved call; the governed tool and its guardrail are the real ones."""
+    from types import SimpleNamespace
+
+    project.settings(project.hook("PreToolUse", "jq -e '.tool_input.command|test(\"rm\")' >/dev/null && { echo 'no rm' >&2; exit 2; }; exit 0", "Bash"))
+    with Hookexec() as hx:
+        governed = hx.tool(shell)
+        assert asyncio.run(governed.needs_approval(None, {"command": "echo hi"}, "call_1")) is False
+        ctx = SimpleNamespace(tool_call_id="call_1", tool_arguments=json.dumps({"command": "rm -rf x"}), is_tool_approved=lambda *_: True)
+        out = asyncio.run(governed.tool_input_guardrails[0].guardrail_function(SimpleNamespace(context=ctx)))
+        assert out.behavior["type"] == "reject_content" and "no rm" in out.behavior["message"]
