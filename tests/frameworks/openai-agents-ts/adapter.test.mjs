@@ -95,6 +95,31 @@ test('additional_context after a tool, on the prompt and at SessionStart reaches
   assert.match(JSON.stringify(r.requests[1]), /CTX-AFTER-TOOL/);
 });
 
+test('PostToolUse: a block is feedback beside the output, updatedToolOutput replaces it', async () => {
+  const post = json({ decision: 'block', reason: 'POST-FEEDBACK', hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'REDACTED-OUTPUT' } });
+  const r = ok(await run({ PostToolUse: hook('Bash', post) }, [shellTurn('echo SECRET-VALUE'), { text: 'ok' }]));
+  const outputs = r.requests[1].messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  assert.equal(outputs.length, 1);
+  assert.match(outputs[0], /REDACTED-OUTPUT/);
+  assert.match(outputs[0], /POST-FEEDBACK/);
+  assert.doesNotMatch(outputs[0], /SECRET-VALUE/);
+});
+
+test('PostToolUseFailure fires for a tool whose invoke throws (errorFunction: null)', async () => {
+  const fake = await startFakeModel('chat', [{ tools: [{ name: 'fails', input: {} }] }, { text: 'ok' }]);
+  const project = makeProject({ PostToolUseFailure: hook('', 'cat > "$CLAUDE_PROJECT_DIR/failure"') });
+  const runner = new Runner({ modelProvider: new OpenAIProvider({ baseURL: fake.url, apiKey: 'sk-fake', useResponses: false }), tracingDisabled: true });
+  const fails = tool({ name: 'fails', description: 'Fails.', parameters: z.object({}), errorFunction: null, execute: () => { throw new Error('TOOL-BROKE'); } });
+  const agent = new Agent({ name: 'a', instructions: 'x', model: 'gpt-fake', tools: [fails] });
+  const hx = new Hookexec({ run: (a, i, o) => runner.run(a, i, o), projectDir: project.dir, engineOptions: { home: project.home } });
+  await assert.rejects(hx.run(agent, 'go'), /TOOL-BROKE/);
+  await hx.close();
+  await fake.close();
+  const seen = JSON.parse(fs.readFileSync(path.join(project.dir, 'failure'), 'utf8'));
+  assert.equal(seen.tool_name, 'fails');
+  assert.match(seen.error, /TOOL-BROKE/);
+});
+
 test('a blocked prompt never reaches the model', async () => {
   const r = await run({ UserPromptSubmit: hook('', 'echo "PROMPT-REFUSED" >&2; exit 2') }, [{ text: 'ok' }]);
   assert.ok(r.error instanceof PromptBlocked, String(r.error));

@@ -253,8 +253,9 @@ export class Hookexec {
       this.post.set(callId, post);
       const updated = post.result?.updated_tool_output;
       if (updated !== undefined && updated !== null) output = updated;
-      // A PostToolUse reason is feedback beside the output (the tool already ran).
-      const context = [v?.additionalContext ?? '', post.decision === 'deny' ? '' : post.reason, post.additionalContext].filter(Boolean).join('\n\n');
+      // A PostToolUse reason (a hook's block too) is feedback beside the output: the tool
+      // already ran. An engine error is not: the output guardrail withholds the output.
+      const context = [v?.additionalContext ?? '', post.error ? '' : post.reason, post.additionalContext].filter(Boolean).join('\n\n');
       return withContext(output, context);
     };
 
@@ -265,7 +266,7 @@ export class Hookexec {
         const post = this.post.get(toolCall.callId);
         this.post.delete(toolCall.callId);
         if (post && !post.continue) return stop(post.stopReason || post.reason || 'a PostToolUse hook ended the run');
-        if (post && post.decision === 'deny') return reject(feedback(post), 'PostToolUse');
+        if (post && post.error && post.decision === 'deny') return reject(feedback(post), 'PostToolUse');
         return allow();
       },
     };
