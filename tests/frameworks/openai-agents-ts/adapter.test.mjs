@@ -34,6 +34,11 @@ function shellTool(dir) {
   });
 }
 
+/** A Runner whose model is the fake's Chat Completions API. */
+const chatRunner = (fake) => new Runner({ modelProvider: new OpenAIProvider({ baseURL: fake.url, apiKey: 'sk-fake', useResponses: false }), tracingDisabled: true });
+/** The adapter over runner, for project's hooks (its own HOME). */
+const governed = (runner, project, gate = {}) => new Hookexec({ run: (a, i, o) => runner.run(a, i, o), projectDir: project.dir, engineOptions: { home: project.home }, ...gate });
+
 /**
  * Runs one governed agent; returns the project, the fake's record, the result or the error.
  * `then(hx, result, runner)` may go on (approvals) before the fake closes.
@@ -41,9 +46,9 @@ function shellTool(dir) {
 async function run(hooks, script, { gate = {}, prompt = 'go', then } = {}) {
   const fake = await startFakeModel('chat', script);
   const project = makeProject(hooks);
-  const runner = new Runner({ modelProvider: new OpenAIProvider({ baseURL: fake.url, apiKey: 'sk-fake', useResponses: false }), tracingDisabled: true });
+  const runner = chatRunner(fake);
   const agent = new Agent({ name: 'shell agent', instructions: 'Use the shell tool.', model: 'gpt-fake', tools: [shellTool(project.dir)] });
-  const hx = new Hookexec({ run: (a, i, o) => runner.run(a, i, o), projectDir: project.dir, engineOptions: { home: project.home }, ...gate });
+  const hx = governed(runner, project, gate);
   let result;
   let error;
   try {
@@ -108,10 +113,10 @@ test('PostToolUse: a block is feedback beside the output, updatedToolOutput repl
 test('PostToolUseFailure fires for a tool whose invoke throws (errorFunction: null)', async () => {
   const fake = await startFakeModel('chat', [{ tools: [{ name: 'fails', input: {} }] }, { text: 'ok' }]);
   const project = makeProject({ PostToolUseFailure: hook('', 'cat > "$CLAUDE_PROJECT_DIR/failure"') });
-  const runner = new Runner({ modelProvider: new OpenAIProvider({ baseURL: fake.url, apiKey: 'sk-fake', useResponses: false }), tracingDisabled: true });
+  const runner = chatRunner(fake);
   const fails = tool({ name: 'fails', description: 'Fails.', parameters: z.object({}), errorFunction: null, execute: () => { throw new Error('TOOL-BROKE'); } });
   const agent = new Agent({ name: 'a', instructions: 'x', model: 'gpt-fake', tools: [fails] });
-  const hx = new Hookexec({ run: (a, i, o) => runner.run(a, i, o), projectDir: project.dir, engineOptions: { home: project.home } });
+  const hx = governed(runner, project);
   await assert.rejects(hx.run(agent, 'go'), /TOOL-BROKE/);
   await hx.close();
   await fake.close();
@@ -197,28 +202,59 @@ test('an engine error blocks the prompt (fail closed)', async () => {
   assert.equal(r.requests.length, 0);
 });
 
-test('an engine error on PreToolUse blocks the call; the reason reaches the model', async () => {
+/** The real engine until `event` fires, then closed: that event cannot be decided. */
+async function failingEngine(event) {
   const project = makeProject({});
   const engine = await open({ projectDir: project.dir, home: project.home });
-  let fires = 0;
-  // The real engine until the tool call, then closed: PreToolUse cannot be decided.
-  const failing = new Proxy(engine, {
+  const fired = [];
+  const proxy = new Proxy(engine, {
     get(target, prop) {
       if (prop === 'fire') {
-        return async (event, payload) => {
-          fires += 1;
-          if (event === 'PreToolUse') await target.close();
-          return target.fire(event, payload);
+        return async (e, payload) => {
+          fired.push(e);
+          if (e === event) await target.close();
+          return target.fire(e, payload);
         };
       }
       const v = Reflect.get(target, prop);
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
-  const r = ok(await run({}, [shellTurn('touch ran.txt'), { text: 'ok' }], { gate: { engine: failing } }));
-  assert.ok(fires >= 2);
+  return { engine: proxy, fired };
+}
+
+test('an engine error on PreToolUse blocks the call; the reason reaches the model', async () => {
+  const { engine, fired } = await failingEngine('PreToolUse');
+  const r = ok(await run({}, [shellTurn('touch ran.txt'), { text: 'ok' }], { gate: { engine } }));
+  assert.ok(fired.includes('UserPromptSubmit'));
   assert.equal(r.has('ran.txt'), false);
   assert.match(JSON.stringify(r.requests[1]), /PreToolUse could not be decided/);
+});
+
+test('an engine error on PostToolUse withholds the output', async () => {
+  const { engine } = await failingEngine('PostToolUse');
+  const r = ok(await run({}, [shellTurn('echo SECRET-VALUE'), { text: 'ok' }], { gate: { engine } }));
+  const outputs = r.requests[1].messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  assert.equal(outputs.length, 1);
+  assert.match(outputs[0], /PostToolUse could not be decided/);
+  assert.doesNotMatch(outputs[0], /SECRET-VALUE/);
+});
+
+test('the tools of an agent listed in handoffs are governed', async () => {
+  const fake = await startFakeModel('chat', [{ tools: [{ name: 'transfer_to_helper', input: {} }] }, shellTurn('touch ran.txt'), { text: 'ok' }]);
+  const project = makeProject({ PreToolUse: hook('Bash', 'echo "HELPER-BLOCKED" >&2; exit 2') });
+  const runner = chatRunner(fake);
+  const helper = new Agent({ name: 'helper', instructions: 'Use the shell tool.', model: 'gpt-fake', tools: [shellTool(project.dir)] });
+  const agent = new Agent({ name: 'front', instructions: 'Hand off.', model: 'gpt-fake', handoffs: [helper], tools: [shellTool(project.dir)] });
+  const hx = governed(runner, project);
+  try {
+    await hx.run(agent, 'go');
+  } finally {
+    await hx.close();
+    await fake.close();
+  }
+  assert.equal(fs.existsSync(path.join(project.dir, 'ran.txt')), false);
+  assert.match(await fake.text(), /HELPER-BLOCKED/);
 });
 
 test('a call no hook matches passes untouched; a Bash matcher catches shell', async () => {
