@@ -118,17 +118,18 @@ TS
 (cd "$host" && node "$pkg/node_modules/typescript/bin/tsc" --strict --noEmit --module node16 --moduleResolution node16 \
 	--target ES2022 --typeRoots "$pkg/node_modules/@types" --types node types.cts types.mts) || fail "the TypeScript consumers do not type-check"
 
-# The vercel-ai and mastra adapters load (import and require) and type-check without their
+# The vercel-ai, mastra and openai-agents adapters load (import and require) and type-check without their
 # frameworks installed: optional peers, imported only as types.
 cat >"$host/adapters.mjs" <<'JS'
 import { createRequire } from 'node:module';
 import { withHooks as vercel } from '@hookexec/node/vercel-ai';
 import { withHooks as mastra } from '@hookexec/node/mastra';
+import { Hookexec } from '@hookexec/node/openai-agents';
 const r = createRequire(import.meta.url);
-console.log(typeof vercel, typeof mastra, r('@hookexec/node/vercel-ai').withHooks === vercel, r('@hookexec/node/mastra').withHooks === mastra);
+console.log(typeof vercel, typeof mastra, r('@hookexec/node/vercel-ai').withHooks === vercel, r('@hookexec/node/mastra').withHooks === mastra, r('@hookexec/node/openai-agents').Hookexec === Hookexec);
 JS
 out=$(cd "$host" && node adapters.mjs) || fail "the framework adapters do not load: $out"
-[ "$out" = "function function true true" ] || fail "the framework adapters: $out"
+[ "$out" = "function function true true true" ] || fail "the framework adapters: $out"
 cp "$host/adapters.mjs" "$host/adapters.mts"
 (cd "$host" && node "$pkg/node_modules/typescript/bin/tsc" --strict --noEmit --module node16 --moduleResolution node16 \
 	--target ES2022 --typeRoots "$pkg/node_modules/@types" --types node adapters.mts) || fail "the framework adapters' types need their frameworks"

@@ -6,6 +6,7 @@ import { open, Server, ConfigError, HookexecError, type FireResult, type Decisio
 // A framework adapter's types check without its framework installed (none is, here).
 import { Gate } from '@hookexec/node/integrations';
 import { govern, hookexecHooks, type HookOutput } from '@hookexec/node/claude-agent-sdk';
+import { Hookexec, PromptBlocked, type AgentLike } from '@hookexec/node/openai-agents';
 
 export async function consumer(): Promise<Decision> {
   const engine = await open({ profile: 'claude', projectDir: '.', env: { CI: '1' }, maxStopBlocks: -1, trust: 'project' });
@@ -32,6 +33,13 @@ export async function consumer(): Promise<Decision> {
   void out;
   // @ts-expect-error: govern takes the SDK's query function
   govern('query');
+  const hx = new Hookexec({ run: async (agent: AgentLike, input: unknown) => ({ agent, input, history: [] }), projectDir: '.', maxStopBlocks: 2 });
+  const agent: AgentLike = { name: 'a', tools: [], clone: () => agent };
+  void (await hx.run(agent, 'go').catch((e: unknown) => e instanceof PromptBlocked));
+  void hx.tool({ type: 'function', name: 'shell', invoke: async () => 'ok', needsApproval: async () => false });
+  await hx.close();
+  // @ts-expect-error: maxStopBlocks is a number
+  new Hookexec({ maxStopBlocks: 'many' });
 
   // @ts-expect-error: options are camelCase (projectDir)
   await open({ project_dir: '.' });
