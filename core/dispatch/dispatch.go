@@ -71,11 +71,16 @@ type Dispatcher struct {
 type entry struct {
 	sources []string
 	read    map[string]string // engine.EnvRead once loaded, nil before; guarded by Dispatcher.mu
-	busy    int               // requests using it; guarded by Dispatcher.mu
-	used    time.Time         // last request; guarded by Dispatcher.mu
-	load    sync.Mutex
-	eng     *engine.Engine // guarded by load
-	fresh   freshness      // the files the engine read, as last seen; guarded by load
+	// whole is the hash of the environment the engine was opened with; perSession (the
+	// engine's PerSession) makes a request match only with that same environment.
+	// Guarded by Dispatcher.mu.
+	whole      string
+	perSession bool
+	busy       int       // requests using it; guarded by Dispatcher.mu
+	used       time.Time // last request; guarded by Dispatcher.mu
+	load       sync.Mutex
+	eng        *engine.Engine // guarded by load
+	fresh      freshness      // the files the engine read, as last seen; guarded by load
 }
 
 // New makes a Dispatcher that keeps its engines (warm persistent hooks, per-session
@@ -261,14 +266,17 @@ func (d *Dispatcher) forgetSession(session string) {
 // request takes the group's engine whose values its environment has, else opens one. So
 // an agent's sessions, whose environments differ in variables no configuration reads,
 // share one engine and its persistent processes, while a different trust mode, system
-// settings path or audit log gets an engine of its own.
+// settings path or audit log gets an engine of its own. An engine with a hook declared
+// "persistent": "session" (engine.PerSession) is shared only by requests of the very
+// environment it was opened with.
 func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*entry, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile)
 	group := hex.EncodeToString(h.Sum(nil))
 	env, _ := perCall(req.Env)
+	whole := sync.OnceValue(func() string { return wholeEnv(env) }) // only per-session engines need it
 	for {
-		e, err := d.engineOnce(ag, project, group, env, req)
+		e, err := d.engineOnce(ag, project, group, env, whole, req)
 		if e != nil || err != nil {
 			return e, err
 		}
@@ -277,17 +285,17 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 }
 
 // engineOnce is engine's one try: nil, nil when the entry it took no longer matches env.
-func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []string, req Request) (*entry, error) {
+func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []string, whole func() string, req Request) (*entry, error) {
 	d.mu.Lock()
 	var e *entry
 	for _, c := range d.engines[group] {
-		if c.read != nil && matches(c.read, env) {
+		if c.read != nil && matches(c.read, env) && (!c.perSession || c.whole == whole()) {
 			e = c
 			break
 		}
 	}
 	if e == nil {
-		e = &entry{sources: ag.Sources(project, req.Home)}
+		e = &entry{sources: ag.Sources(project, req.Home), whole: whole()}
 		d.engines[group] = append(d.engines[group], e)
 	}
 	e.busy++
@@ -316,7 +324,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 		}
 		e.eng = eng
 		e.watch(eng)
-		if twin := d.settle(group, e, eng.EnvRead()); twin != nil {
+		if twin := d.settle(group, e, eng.EnvRead(), eng.PerSession()); twin != nil {
 			// Another request opened the same engine meanwhile: keep one. Nothing has
 			// fired on this one, so no persistent process started.
 			_ = eng.Close()
@@ -330,8 +338,8 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 		}
 		e.watch(e.eng)
 		d.mu.Lock()
-		e.read = e.eng.EnvRead()
-		ok := matches(e.read, env)
+		e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
+		ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
 		d.mu.Unlock()
 		if !ok {
 			d.release(e)
@@ -342,19 +350,31 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 }
 
 // settle records what the new engine of e read, unless the group already has a loaded
-// engine that read the same: then e leaves the group and that one is returned.
-func (d *Dispatcher) settle(group string, e *entry, read map[string]string) *entry {
+// engine that read the same (and, per session, was opened with the same environment):
+// then e leaves the group and that one is returned.
+func (d *Dispatcher) settle(group string, e *entry, read map[string]string, perSession bool) *entry {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, c := range d.engines[group] {
-		if c != e && c.read != nil && maps.Equal(c.read, read) {
+		if c != e && c.read != nil && maps.Equal(c.read, read) && c.perSession == perSession && (!perSession || c.whole == e.whole) {
 			d.remove(group, e)
 			e.busy--
 			return c
 		}
 	}
-	e.read = read
+	e.read, e.perSession = read, perSession
 	return nil
+}
+
+// wholeEnv is the hash of an environment (KEY=VALUE entries) in any order.
+func wholeEnv(env []string) string {
+	sorted := slices.Sorted(slices.Values(env))
+	h := sha256.New()
+	for _, kv := range sorted {
+		h.Write([]byte(kv))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // drop releases e, which failed to open, and takes it out of its group.

@@ -131,3 +131,22 @@ func TestEngineReportsWhatItRead(t *testing.T) {
 		}
 	}
 }
+
+// A persistent hook declared "persistent": "session" keeps its engine, and its process, to
+// callers of one environment; a value other than true, false or "session" disables it.
+func TestPersistentPerSession(t *testing.T) {
+	t.Parallel()
+	project, home := setup(t, strings.Replace(warmHooks, `"persistent": true`, `"persistent": "session"`, 1))
+	d := New()
+	defer d.Close()
+	pids := map[string]bool{}
+	for _, v := range []string{"a", "b", "a", "c"} {
+		pids[persistentPid(t, warmCall(t, d, project, home, "PATH="+os.Getenv("PATH"), "SESSION_VAR="+v))] = true
+	}
+	assert.Len(t, pids, 3, "a process per environment")
+	assert.Equal(t, 3, d.Engines())
+
+	project, home = setup(t, strings.Replace(warmHooks, `"persistent": true`, `"persistent": "yes"`, 1))
+	r := warmCall(t, d, project, home, "SESSION_VAR=a")
+	assert.NotContains(t, r.Stdout+r.Stderr, "pid=", "the hook with a bad persistent is disabled")
+}

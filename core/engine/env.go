@@ -113,6 +113,18 @@ func (e *Engine) EnvRead() map[string]string {
 	return maps.Clone(e.read)
 }
 
+// PerSession says whether an enabled hook of the configuration is declared
+// "persistent": "session": its process must serve callers of one environment only, so
+// the engine is not to be shared by callers whose environments differ anywhere.
+func (e *Engine) PerSession() bool {
+	for _, h := range e.plan.Load().hooks {
+		if h.cfg.PerSession && h.cfg.Enabled() {
+			return true
+		}
+	}
+	return false
+}
+
 // fireEnv is the environment shared by every hook of one fire: the host's as it is at the
 // fire (with FireAs's own in place of Options.Env when own), then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
 // env is appended after it (later entries win). Values that cannot go into an environment
