@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,7 @@ type daemonStatus struct {
 	Identity string
 	PID      int
 	Requests int
+	Engines  int
 }
 
 // status asks the daemon; ok false when none answers.
@@ -181,6 +183,32 @@ func TestDaemonLifecycle(t *testing.T) {
 		now, ok := s.status()
 		return ok && now.PID != st.PID && now.Identity != st.Identity
 	})
+}
+
+// Sessions whose environments differ only in what no configuration reads (as Claude Code
+// gives each session's hooks) share the daemon's engine and its persistent guard; a trust
+// mode of their own gets another engine (core/dispatch tests the rest).
+func TestDaemonSessionsShareTheGuard(t *testing.T) {
+	t.Parallel()
+	s := daemonScenario(t, "10m")
+	base := s.env
+	s.prompt(binary, "s0") // in-process; starts the daemon
+	eventually(t, "the daemon started on demand", func() bool { _, ok := s.status(); return ok })
+	var pid string
+	for i := 1; i <= 5; i++ {
+		s.env = append(slices.Clip(base), fmt.Sprintf("CLAUDE_CODE_SESSION_VAR=session-%d", i), fmt.Sprintf("RANDOM_%d=x", i))
+		got := s.prompt(binary, fmt.Sprint("s", i))
+		if i == 1 {
+			pid = strings.TrimPrefix(got, "call 1 ")
+		}
+		assert.Equal(t, fmt.Sprintf("call %d %s", i, pid), got, "one warm guard for every session")
+	}
+	st, _ := s.status()
+	assert.Equal(t, 1, st.Engines)
+	s.env = append(slices.Clip(base), "HOOKEXEC_TRUST=project")
+	s.hookWith(binary, `{"hook_event_name": "UserPromptSubmit", "session_id": "t", "cwd": "`+s.project+`", "prompt": "hi"}`)
+	st, _ = s.status()
+	assert.Equal(t, 2, st.Engines, "another trust mode, another engine")
 }
 
 func TestDaemonIdleExit(t *testing.T) {

@@ -116,6 +116,11 @@ type Hook struct {
 	// Persistent keeps one process of the command running across fires, speaking the
 	// one-line JSON protocol on its stdin and stdout (see core/persist).
 	Persistent bool
+	// PerSession (with Persistent; "persistent": "session") keeps the process to the
+	// callers of one environment: through the daemon, an engine holding such a hook is
+	// not shared by sessions whose environments differ. false: one process serves every
+	// caller of the engine.
+	PerSession bool
 	// Workers (with Persistent) declares the hook stateless and runs that many processes
 	// of it, so as many fires are served in parallel; 0 means one process, one queue.
 	Workers int

@@ -318,12 +318,19 @@ func (p *Reader) hook(where string, v *fastjson.Value, group Hook, known map[str
 	if e := v.Get("env"); e != nil {
 		h.Env = p.env(where, e)
 	}
+	if ps := v.Get("persistent"); ps != nil && ps.Type() == fastjson.TypeString {
+		if string(ps.GetStringBytes()) == "session" {
+			h.Persistent, h.PerSession = true, true
+		} else {
+			bad("persistent is %q, want true, false or \"session\"", ps.GetStringBytes())
+		}
+	}
 	for _, f := range []struct {
 		key string
 		dst *bool
 	}{{"async", &h.Async}, {"fail_closed", &h.FailClosed}, {"pipe_output", &h.PipeOutput}, {"sequential", &h.Sequential},
 		{"blocking", &h.Blocking}, {"noVerify", &h.NoVerify}, {"persistent", &h.Persistent}, {"once", &h.Once}} {
-		if b := v.Get(f.key); b != nil {
+		if b := v.Get(f.key); b != nil && !(f.key == "persistent" && b.Type() == fastjson.TypeString) {
 			*f.dst = p.boolean(where, f.key, b)
 		}
 	}

@@ -1,6 +1,7 @@
 // Package dispatch runs one native hook call of an agent through the engine: the agent's
 // payload in, the agent's native answer out (core/native). A Dispatcher keeps one engine
-// per agent, project, home and environment, reloads it when one of its files changes, and
+// per agent, project, home, log file and the values of the variables the engine read
+// (sessions share it; each call's hooks get that call's environment), reloads it when one of its files changes, and
 // remembers per session what a PreToolUse rewrite replaced, so that the PostToolUse hooks
 // of the same tool call receive the input the model asked for in OriginalInputField.
 // The daemon holds one Dispatcher for all its connections; a dispatch without the daemon
@@ -15,9 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -62,31 +63,37 @@ const maxRewrites = 4096
 type Dispatcher struct {
 	keep     bool // keep engines between requests (the daemon)
 	mu       sync.Mutex
-	engines  map[string]*entry
+	engines  map[string][]*entry        // per group (agent, project, home, log file); see engine
 	rewrites map[string]json.RawMessage // session\x00tool_use_id → original tool_input
 	order    []string                   // rewrites keys, oldest first
 }
 
 type entry struct {
 	sources []string
-	busy    int       // requests using it; guarded by Dispatcher.mu
-	used    time.Time // last request; guarded by Dispatcher.mu
-	load    sync.Mutex
-	eng     *engine.Engine // guarded by load
-	fresh   freshness      // the files the engine read, as last seen; guarded by load
+	read    map[string]string // engine.EnvRead once loaded, nil before; guarded by Dispatcher.mu
+	// whole is the hash of the environment the engine was opened with; perSession (the
+	// engine's PerSession) makes a request match only with that same environment.
+	// Guarded by Dispatcher.mu.
+	whole      string
+	perSession bool
+	busy       int       // requests using it; guarded by Dispatcher.mu
+	used       time.Time // last request; guarded by Dispatcher.mu
+	load       sync.Mutex
+	eng        *engine.Engine // guarded by load
+	fresh      freshness      // the files the engine read, as last seen; guarded by load
 }
 
 // New makes a Dispatcher that keeps its engines (warm persistent hooks, per-session
 // memory) until Close or CloseIdle.
 func New() *Dispatcher {
-	return &Dispatcher{keep: true, engines: map[string]*entry{}, rewrites: map[string]json.RawMessage{}}
+	return &Dispatcher{keep: true, engines: map[string][]*entry{}, rewrites: map[string]json.RawMessage{}}
 }
 
 // Once runs one request on an engine of its own and closes it (async hooks finish first).
 // afterAnswer is called with the reply before the engine closes, so the agent's answer
 // does not wait for async hooks.
 func Once(req Request, afterAnswer func(Reply)) (Reply, error) {
-	d := &Dispatcher{engines: map[string]*entry{}, rewrites: map[string]json.RawMessage{}}
+	d := &Dispatcher{engines: map[string][]*entry{}, rewrites: map[string]json.RawMessage{}}
 	r, err := d.Dispatch(req)
 	if err == nil && afterAnswer != nil {
 		afterAnswer(r)
@@ -132,8 +139,8 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 			}
 		}
 	}
-	_, call := perCall(req.Env)
-	res, err := e.eng.FireEnv(event, data, call)
+	env, call := perCall(req.Env)
+	res, err := e.eng.FireAs(event, data, env, call)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -253,17 +260,43 @@ func (d *Dispatcher) forgetSession(session string) {
 // engine returns the entry for the request, loaded from its files as they are now, and
 // marked busy until release. The engine fires concurrently; a reload swaps its
 // configuration without disturbing fires in flight.
+//
+// Engines are kept per agent, project, home and log file (the group), and within a group
+// per the values of the variables the engine read while loading (engine.EnvRead): a
+// request takes the group's engine whose values its environment has, else opens one. So
+// an agent's sessions, whose environments differ in variables no configuration reads,
+// share one engine and its persistent processes, while a different trust mode, system
+// settings path or audit log gets an engine of its own. An engine with a hook declared
+// "persistent": "session" (engine.PerSession) is shared only by requests of the very
+// environment it was opened with.
 func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*entry, error) {
-	env, _ := perCall(req.Env)
-	sort.Strings(env)
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, strings.Join(env, "\x00"))
-	key := hex.EncodeToString(h.Sum(nil))
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile)
+	group := hex.EncodeToString(h.Sum(nil))
+	env, _ := perCall(req.Env)
+	whole := sync.OnceValue(func() string { return wholeEnv(env) }) // only per-session engines need it
+	for {
+		e, err := d.engineOnce(ag, project, group, env, whole, req)
+		if e != nil || err != nil {
+			return e, err
+		}
+		// The engine reloaded and now reads a variable this request has another value of.
+	}
+}
+
+// engineOnce is engine's one try: nil, nil when the entry it took no longer matches env.
+func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []string, whole func() string, req Request) (*entry, error) {
 	d.mu.Lock()
-	e := d.engines[key]
+	var e *entry
+	for _, c := range d.engines[group] {
+		if c.read != nil && matches(c.read, env) && (!c.perSession || c.whole == whole()) {
+			e = c
+			break
+		}
+	}
 	if e == nil {
-		e = &entry{sources: ag.Sources(project, req.Home)}
-		d.engines[key] = e
+		e = &entry{sources: ag.Sources(project, req.Home), whole: whole()}
+		d.engines[group] = append(d.engines[group], e)
 	}
 	e.busy++
 	e.used = time.Now()
@@ -286,19 +319,104 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 		eng, err := engine.Open(engine.Options{Profile: ag.Profile, ProjectDir: project, Home: req.Home,
 			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile})
 		if err != nil {
-			d.release(e)
+			d.drop(group, e)
 			return nil, err
 		}
 		e.eng = eng
 		e.watch(eng)
+		if twin := d.settle(group, e, eng.EnvRead(), eng.PerSession()); twin != nil {
+			// Another request opened the same engine meanwhile: keep one. Nothing has
+			// fired on this one, so no persistent process started.
+			_ = eng.Close()
+			e.eng = nil
+			return nil, nil
+		}
 	case changed:
 		if err := e.eng.Reload(); err != nil {
 			d.release(e)
 			return nil, err
 		}
 		e.watch(e.eng)
+		d.mu.Lock()
+		e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
+		ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
+		d.mu.Unlock()
+		if !ok {
+			d.release(e)
+			return nil, nil
+		}
 	}
 	return e, nil
+}
+
+// settle records what the new engine of e read, unless the group already has a loaded
+// engine that read the same (and, per session, was opened with the same environment):
+// then e leaves the group and that one is returned.
+func (d *Dispatcher) settle(group string, e *entry, read map[string]string, perSession bool) *entry {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.engines[group] {
+		if c != e && c.read != nil && maps.Equal(c.read, read) && c.perSession == perSession && (!perSession || c.whole == e.whole) {
+			d.remove(group, e)
+			e.busy--
+			return c
+		}
+	}
+	e.read, e.perSession = read, perSession
+	return nil
+}
+
+// wholeEnv is the hash of an environment (KEY=VALUE entries) in any order.
+func wholeEnv(env []string) string {
+	sorted := slices.Sorted(slices.Values(env))
+	h := sha256.New()
+	for _, kv := range sorted {
+		h.Write([]byte(kv))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// drop releases e, which failed to open, and takes it out of its group.
+func (d *Dispatcher) drop(group string, e *entry) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e.busy--
+	d.remove(group, e)
+}
+
+// remove takes e out of its group; d.mu held.
+func (d *Dispatcher) remove(group string, e *entry) {
+	rest := slices.DeleteFunc(d.engines[group], func(c *entry) bool { return c == e })
+	if len(rest) == 0 {
+		delete(d.engines, group)
+	} else {
+		d.engines[group] = rest
+	}
+}
+
+// matches says whether env (KEY=VALUE entries) gives every variable of read the value the
+// engine read; a variable env lacks is read from this process, as the engine would.
+func matches(read map[string]string, env []string) bool {
+	for k, v := range read {
+		got, ok := lookupEnv(env, k)
+		if !ok {
+			got = os.Getenv(k)
+		}
+		if got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func lookupEnv(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // perCallVars are the agent's variables that belong to one call, not to the engine: the
@@ -351,7 +469,11 @@ func (d *Dispatcher) release(e *entry) {
 func (d *Dispatcher) Engines() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.engines)
+	n := 0
+	for _, g := range d.engines {
+		n += len(g)
+	}
+	return n
 }
 
 // CloseIdle closes the engines no request used for longer than idle (their persistent
@@ -359,10 +481,19 @@ func (d *Dispatcher) Engines() int {
 func (d *Dispatcher) CloseIdle(idle time.Duration) {
 	d.mu.Lock()
 	var stale []*entry
-	for k, e := range d.engines {
-		if e.busy == 0 && time.Since(e.used) > idle {
-			stale = append(stale, e)
+	for k, g := range d.engines {
+		kept := make([]*entry, 0, len(g))
+		for _, e := range g {
+			if e.busy == 0 && time.Since(e.used) > idle {
+				stale = append(stale, e)
+			} else {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) == 0 {
 			delete(d.engines, k)
+		} else {
+			d.engines[k] = kept
 		}
 	}
 	d.mu.Unlock()
@@ -373,10 +504,10 @@ func (d *Dispatcher) CloseIdle(idle time.Duration) {
 func (d *Dispatcher) Close() {
 	d.mu.Lock()
 	var all []*entry
-	for _, e := range d.engines {
-		all = append(all, e)
+	for _, g := range d.engines {
+		all = append(all, g...)
 	}
-	d.engines = map[string]*entry{}
+	d.engines = map[string][]*entry{}
 	d.mu.Unlock()
 	closeAll(all)
 }

@@ -51,14 +51,14 @@ func TestDispatcherConcurrentReloadIdle(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.Equal(t, 1, d.Engines(), "one engine per agent, project, home and environment")
+	assert.Equal(t, 1, d.Engines(), "one engine per agent, project, home and the variables it read")
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "hookexec-hooks.json"),
 		[]byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"two\"}'"}]}]}}`), 0o644))
 	r, err := d.Dispatch(req())
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"decision": "block", "reason": "two"}`, r.Stdout, "the changed file is reloaded")
 	other := req()
-	other.Env = []string{"A=2"}
+	other.Env = []string{"A=1", "HOOKEXEC_TRUST=project"} // a variable the engine reads
 	_, err = d.Dispatch(other)
 	require.NoError(t, err)
 	assert.Equal(t, 2, d.Engines())

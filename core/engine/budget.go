@@ -31,7 +31,7 @@ func (b budgetError) Error() string {
 
 // sessionEndBudget is the budget of the configuration's Claude Code SessionEnd hooks; 0
 // when it has none.
-func sessionEndBudget(set *config.Set, env []string) time.Duration {
+func sessionEndBudget(set *config.Set, getenv func(string) string) time.Duration {
 	found := false
 	var timeouts []time.Duration
 	for i := range set.Hooks {
@@ -47,30 +47,25 @@ func sessionEndBudget(set *config.Set, env []string) time.Duration {
 	if !found {
 		return 0
 	}
-	if d := sessionEndOverride(env); d > 0 {
+	if d := sessionEndOverride(getenv); d > 0 {
 		return d
 	}
 	return dialect.SessionEndBudget(timeouts)
 }
 
-// sessionEndOverride is CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS of env; 0 when unset or not
-// a positive number of milliseconds.
-func sessionEndOverride(env []string) time.Duration {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], sessionEndEnv+"="); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-				return time.Duration(n) * time.Millisecond
-			}
-			return 0
-		}
+// sessionEndOverride is CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS of the host; 0 when unset
+// or not a positive number of milliseconds.
+func sessionEndOverride(getenv func(string) string) time.Duration {
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv(sessionEndEnv))); err == nil && n > 0 {
+		return time.Duration(n) * time.Millisecond
 	}
 	return 0
 }
 
 // sessionEndDefaults gives the Claude Code SessionEnd hooks that set no timeout the
 // environment's override as their own timeout, when it is set (they keep 1.5 s otherwise).
-func sessionEndDefaults(set *config.Set, env []string) {
-	d := sessionEndOverride(env)
+func sessionEndDefaults(set *config.Set, getenv func(string) string) {
+	d := sessionEndOverride(getenv)
 	if d == 0 {
 		return
 	}

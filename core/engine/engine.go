@@ -174,6 +174,8 @@ type Engine struct {
 	telWarning    string        // why telemetry the environment asked for is off (telemetry.go)
 	policy        trust.Policy  // its hasher caches script hashes by stat identity across reloads
 	procs         *persist.Pool // processes of persistent hooks, kept across reloads
+	readMu        sync.Mutex
+	read          map[string]string // what getenv was asked and answered (EnvRead); guarded by readMu
 }
 
 // Open loads and compiles the configuration. Problems in config files are warnings in
@@ -289,11 +291,12 @@ func (e *Engine) load() (*plan, error) {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	bun.report(set)
-	sessionEndDefaults(set, e.hostEnv())
+	getenv := e.getenv()
+	sessionEndDefaults(set, getenv)
 	p := index(set)
 	p.closed = bun.closed
 	p.notify = notifies(set, e.opts.Notifications)
-	p.sessionEnd = sessionEndBudget(set, e.hostEnv())
+	p.sessionEnd = sessionEndBudget(set, getenv)
 	e.gateProjectHooks(p)
 	e.attachPersistent(p)
 	return p, nil

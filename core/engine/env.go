@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/hookexec/hookexec/core/payload"
@@ -85,25 +86,57 @@ func (e *Engine) hostEnv() []string {
 // Environ), as it is now. What the engine reads of its host (where Gemini CLI and Qwen
 // Code keep their system settings, the trust mode, PATH) comes from there, not from this
 // process: the daemon, which clears its own environment, then reads the calling agent's
-// values as an in-process engine does.
+// values as an in-process engine does. Every name it is asked for is recorded with the
+// value it gave (EnvRead): what the engine's behaviour depends on.
 func (e *Engine) getenv() func(string) string {
 	env := e.hostEnv()
 	return func(key string) string {
-		for i := len(env) - 1; i >= 0; i-- {
-			if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
-				return v
-			}
+		v, _ := lookup(env, key)
+		e.readMu.Lock()
+		if e.read == nil {
+			e.read = map[string]string{}
 		}
-		return ""
+		e.read[key] = v
+		e.readMu.Unlock()
+		return v
 	}
 }
 
+// EnvRead is every environment variable the engine read of its host while loading (at
+// Open and every Reload since), with the value it got: "" for one unset or empty, which
+// it does not tell apart. Two callers whose environments agree on these names load the
+// same engine; the rest of their environments only reaches hooks (FireAs). The map is
+// the caller's own.
+func (e *Engine) EnvRead() map[string]string {
+	e.readMu.Lock()
+	defer e.readMu.Unlock()
+	return maps.Clone(e.read)
+}
+
+// PerSession says whether an enabled hook of the configuration is declared
+// "persistent": "session": its process must serve callers of one environment only, so
+// the engine is not to be shared by callers whose environments differ anywhere.
+func (e *Engine) PerSession() bool {
+	for _, h := range e.plan.Load().hooks {
+		if h.cfg.PerSession && h.cfg.Enabled() {
+			return true
+		}
+	}
+	return false
+}
+
 // fireEnv is the environment shared by every hook of one fire: the host's as it is at the
-// fire, then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
+// fire (with FireAs's own in place of Options.Env when own), then the event's variables, starting at index eventAt (HOOK_EVENT). Each hook's own
 // env is appended after it (later entries win). Values that cannot go into an environment
 // (too large, or holding a NUL byte) are left out, and each omission is returned as a warning.
-func (e *Engine) fireEnv(name string, doc *payload.Doc, session string, extra []string) (env []string, eventAt int, warnings []string) {
-	env = append(e.hostEnv(), extra...)
+func (e *Engine) fireEnv(name string, doc *payload.Doc, session string, extra []string, own bool) (env []string, eventAt int, warnings []string) {
+	if own { // FireAs: the caller's environment in place of Options.Env
+		host := e.environ()
+		env = make([]string, 0, len(host)+len(extra)+len(payloadEnv)+8)
+		env = append(append(env, host...), extra...)
+	} else {
+		env = append(e.hostEnv(), extra...)
+	}
 	eventAt = len(env)
 	env = append(env,
 		"HOOK_EVENT="+name,

@@ -26,6 +26,21 @@ func (e *Engine) Fire(name string, data []byte) (*Result, error) {
 // engine, such as the caller's TRACEPARENT and TRACESTATE, which observers read from there
 // too. Persistent hooks, whose environment is fixed when they start, do not see it.
 func (e *Engine) FireEnv(name string, data []byte, env []string) (*Result, error) {
+	return e.fire(name, data, env, false)
+}
+
+// FireAs is Fire for a caller with an environment of its own, base (KEY=VALUE entries),
+// which the one-shot hooks of this fire get after the host's environment in place of
+// Options.Env, then env. The daemon shares one engine among callers whose environments
+// differ only outside EnvRead (an agent's sessions) and fires each call this way, so a
+// hook sees its own session's variables. Persistent hooks do not see it: their processes
+// keep the environment of the Open or Reload that started them.
+func (e *Engine) FireAs(name string, data []byte, base, env []string) (*Result, error) {
+	all := make([]string, 0, len(base)+len(env))
+	return e.fire(name, data, append(append(all, base...), env...), true)
+}
+
+func (e *Engine) fire(name string, data []byte, env []string, own bool) (*Result, error) {
 	if !e.gate.enter() {
 		return nil, ErrClosed
 	}
@@ -80,7 +95,7 @@ func (e *Engine) FireEnv(name string, data []byte, env []string) (*Result, error
 		return res, nil
 	}
 	f := e.newFire(name, ev, doc, start)
-	f.extraEnv = env
+	f.extraEnv, f.ownEnv = env, own
 	if len(e.sinks) > 0 {
 		f.starts = make([]hookStart, len(selected))
 	}

@@ -404,3 +404,23 @@ func TestPersistentWorkersConfigErrors(t *testing.T) {
 		require.Contains(t, c.Hooks[i].Disabled, want, "hook %d", i)
 	}
 }
+
+// "persistent": "session" is a persistent hook the engine reports as per session; any
+// other string disables the hook.
+func TestPersistentSessionField(t *testing.T) {
+	e, _ := open(t, `{"hooks":{"PreToolUse":[{"hooks":[
+		{"command":"guard a","persistent":"session","workers":2},
+		{"command":"guard b","persistent":"always"},
+		{"command":"guard c","persistent":true}]}]}}`)
+	c, err := e.Config()
+	require.NoError(t, err)
+	require.Len(t, c.Hooks, 3)
+	require.True(t, c.Hooks[0].Enabled, c.Hooks[0].Disabled)
+	require.True(t, c.Hooks[0].Persistent)
+	require.True(t, c.Hooks[0].PerSession)
+	require.Equal(t, 2, c.Hooks[0].Workers)
+	require.False(t, c.Hooks[1].Enabled)
+	require.Contains(t, c.Hooks[1].Disabled, `persistent is "always", want true, false or "session"`)
+	require.False(t, c.Hooks[2].PerSession)
+	require.True(t, e.PerSession())
+}

@@ -39,6 +39,7 @@ type fire struct {
 	policyIn []byte                   // what policy hooks see of the payload; nil until one runs (policy.go)
 	facts    *policy.Facts            // the facts policy hooks share; nil until one runs
 	extraEnv []string                 // FireEnv's env, after the host's
+	ownEnv   bool                     // FireAs: extraEnv replaces Options.Env
 }
 
 // sessionOf is the fire's session: the payload's session_id, else the engine's default.
@@ -116,7 +117,7 @@ func (f *fire) envOf(d *dialect.Dialect, spelling string) []string {
 	}
 	if f.env == nil {
 		var warnings []string
-		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session, f.extraEnv)
+		f.env, f.eventAt, warnings = f.e.fireEnv(f.name, f.doc, f.session, f.extraEnv, f.ownEnv)
 		f.warnings = append(f.warnings, warnings...)
 		if f.envFile != "" {
 			f.env = append(f.env, "CLAUDE_ENV_FILE="+f.envFile)

@@ -71,6 +71,9 @@ type HookInfo struct {
 	Trust       string `json:"trust,omitempty"`
 	TrustReason string `json:"trust_reason,omitempty"` // what changed since the approval
 	Persistent  bool   `json:"persistent"`
+	// PerSession is a persistent hook's "persistent": "session": its engine is not shared
+	// by callers of other environments (EnvRead, PerSession).
+	PerSession bool `json:"per_session,omitempty"`
 	// Workers is a stateless persistent hook's "workers": processes serving fires in parallel.
 	Workers int `json:"workers,omitempty"`
 	// PolicyError says why a policy hook's policy cannot be evaluated (each fire of it
@@ -125,7 +128,7 @@ func (e *Engine) Config() (*ConfigReport, error) {
 			Exec: h.exec(), TimeoutMs: int64(c.Timeout / time.Millisecond), Cwd: c.Cwd,
 			Async: c.Async, FailClosed: c.FailClosed, PipeOutput: c.PipeOutput, Sequential: c.Sequential,
 			Source: c.Source, Line: c.Line, Path: c.Path, Dialect: c.Dialect.String(), EventAsWritten: c.Spelling, Enabled: c.Disabled == "" && !p.set.DisableAll,
-			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent, Workers: c.Workers,
+			Disabled: disabledReason(c, p.set.DisableAll), Env: envMap(c.Env), Persistent: c.Persistent, PerSession: c.PerSession, Workers: c.Workers,
 			StatusMessage: c.StatusMessage, AsyncRewake: c.AsyncRewake,
 			If: c.If, Once: c.Once, Plugin: c.Plugin, Managed: c.Managed, PolicyError: c.PolicyError,
 		})

@@ -12,6 +12,10 @@ Rows, each against a baseline measured in the same run:
   Python guard, one-shot      the guard script as the agent runs it without hookexec
   Python guard, dispatcher    the same guard, installed with "persistent": true, through the
                               dispatcher (C client, then Go) and the warm daemon
+  sessions                    then 19 more sessions, each with an environment of its own (a
+                              session id and a random variable, as Claude Code gives each
+                              session's hooks): each one's first call, the daemon's RSS after
+                              1 and after 20 sessions, its engines and its hook processes
 
 The rows are sampled in turns, ten calls of each row per turn, so that a machine whose load
 changes from second to second loads them alike; measuring starts once the settings files
@@ -138,6 +142,7 @@ def main() -> int:
             load = os.getloadavg()[0]
             rows = in_turns(floor, plan, str(project))
             load = max(load, os.getloadavg()[0])
+            sessions = session_rows(fast or hook, env, project, bash)
         finally:
             subprocess.run([HOOKEXEC, "daemon", "--ask", "shutdown"], capture_output=True, env=env)
     med = {name: statistics.median(s) for name, s in rows}
@@ -158,7 +163,62 @@ def main() -> int:
         f"no matching hook ≤ 1.5× /bin/true: {none / base:.2f}× {'met' if none / base <= 1.5 else 'MISSED'}",
     ]
     print(f"targets ({best} dispatcher): " + "; ".join(targets))
+    print_sessions(sessions, med[f"Python guard, {best} + daemon"])
     return 0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def daemon_state(env: Dict[str, str]) -> Tuple[int, int, int, int, int]:
+    """The daemon's pid, engines, RSS in KiB, number of child processes (its persistent
+    hooks) and their RSS in KiB."""
+    st = json.loads(subprocess.run([HOOKEXEC, "daemon", "--ask", "status"], capture_output=True, text=True, env=env).stdout)
+    pid = st["pid"]
+    children = kids_rss = 0
+    for d in Path("/proc").iterdir():
+        try:
+            if d.name.isdigit() and int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children += 1
+                kids_rss += rss_kib(int(d.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return pid, st["engines"], rss_kib(pid), children, kids_rss
+
+
+def session_rows(cmd: List[str], env: Dict[str, str], project: Path, bash: str) -> Dict[str, object]:
+    """The daemon after the session measured so far, then after 19 more, each with an
+    environment of its own; each new session's first call and one warm call after it."""
+    out: Dict[str, object] = {"one": daemon_state(env)}
+    first: List[float] = []
+    warm: List[float] = []
+    for i in range(2, 21):
+        senv = dict(env, CLAUDE_CODE_SESSION_ID=f"bench-{i}-{os.urandom(4).hex()}", BENCH_RANDOM=os.urandom(8).hex())
+        payload = bash.replace('"session_id": "bench"', f'"session_id": "bench-{i}"')
+        for samples in (first, warm):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, input=payload, capture_output=True, text=True, env=senv, cwd=project)
+            samples.append(time.perf_counter() - t0)
+    out["twenty"] = daemon_state(env)
+    out["first"], out["warm"] = statistics.median(first), statistics.median(warm)
+    return out
+
+
+def print_sessions(s: Dict[str, object], warm_guard: float) -> None:
+    print()
+    print("sessions: 20 sessions with environments of their own through the daemon (tests/bench/bench_dispatch.py)")
+    for label, key in (("after 1 session", "one"), ("after 20 sessions", "twenty")):
+        _, engines, rss, children, kids = s[key]
+        print(f"daemon {label:20} RSS {rss / 1024:6.1f} MiB, {engines} engine(s), {children} hook process(es) of {kids / 1024:.1f} MiB")
+    one, twenty = s["one"][2], s["twenty"][2]
+    print(f"daemon RSS 20 sessions / 1 session: {twenty / one:.2f}×")
+    first, warm = s["first"], s["warm"]
+    print(f"a session's first call {fmt(first)}, its second {fmt(warm)} (spawn of the exec, median of 19 sessions): "
+          f"{first / warm:.2f}× (target ≤ 1.2×; guard row's median {fmt(warm_guard)})")
 
 
 if __name__ == "__main__":
