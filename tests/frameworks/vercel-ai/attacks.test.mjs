@@ -43,3 +43,25 @@ test('two calls sharing a model-given id: the harmless one\'s verdict does not l
     await fake.close();
   }
 });
+
+test('an approval serves only the call it was given for: the same id with another input is not approved', async () => {
+  const { approvedInMessages } = await load('@hookexec/node/vercel-ai');
+  const turn = (id, input, approvalId) => ({
+    role: 'assistant',
+    content: [
+      { type: 'tool-call', toolCallId: id, toolName: 'shell', input },
+      { type: 'tool-approval-request', approvalId, toolCallId: id },
+    ],
+  });
+  const answer = (approvalId, approved) => ({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved }] });
+  const safe = { command: 'ls' };
+  const evil = { command: 'rm -rf ~' };
+  const approvedSafe = [{ role: 'user', content: 'go' }, turn('c1', safe, 'a1'), answer('a1', true)];
+  assert.equal(approvedInMessages(approvedSafe, 'c1', safe), true);
+  // The model reuses the approved call's id for another input: not approved.
+  assert.equal(approvedInMessages(approvedSafe, 'c1', evil), false);
+  // A later request for the same id, not yet answered, is what counts: not approved.
+  assert.equal(approvedInMessages([...approvedSafe, turn('c1', evil, 'a2')], 'c1', evil), false);
+  assert.equal(approvedInMessages([...approvedSafe, turn('c1', evil, 'a2'), answer('a2', false)], 'c1', evil), false);
+  assert.equal(approvedInMessages([...approvedSafe, turn('c1', evil, 'a2'), answer('a2', true)], 'c1', evil), true);
+});

@@ -64,16 +64,33 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
-/** Whether the messages carry the user's approval of toolCallId (ai's tool-approval-response). */
-export function approvedInMessages(messages: unknown, toolCallId: string | undefined): boolean {
+/**
+ * Whether the messages carry the user's approval of this very call (ai's
+ * tool-approval-response): the latest approval request for toolCallId, made in an assistant
+ * message whose tool call with that id had this input. The model names call ids, so an id
+ * alone would let a new call borrow an earlier call's approval.
+ */
+export function approvedInMessages(messages: unknown, toolCallId: string | undefined, input?: unknown): boolean {
   if (!toolCallId || !Array.isArray(messages)) return false;
-  const approvalIds = new Set<string>();
+  const want = JSON.stringify(input ?? null);
+  let requestId: string | undefined; // the latest approval request for this call, if it was for this input
   let approved = false;
   for (const m of messages as Message[]) {
     if (!Array.isArray(m?.content)) continue;
-    for (const p of m.content as { [k: string]: unknown }[]) {
-      if (m.role === 'assistant' && p?.type === 'tool-approval-request' && p.toolCallId === toolCallId) approvalIds.add(String(p.approvalId));
-      if (m.role === 'tool' && p?.type === 'tool-approval-response' && approvalIds.has(String(p.approvalId))) approved = p.approved === true;
+    const parts = m.content as { [k: string]: unknown }[];
+    if (m.role === 'assistant') {
+      for (const p of parts) {
+        if (p?.type !== 'tool-approval-request' || p.toolCallId !== toolCallId) continue;
+        const call = parts.find((c) => c?.type === 'tool-call' && c.toolCallId === toolCallId);
+        const same = input === undefined || (call !== undefined && JSON.stringify(call.input ?? null) === want);
+        requestId = same ? String(p.approvalId) : undefined;
+        approved = false;
+      }
+    }
+    if (m.role === 'tool') {
+      for (const p of parts) {
+        if (p?.type === 'tool-approval-response' && requestId !== undefined && String(p.approvalId) === requestId) approved = p.approved === true;
+      }
     }
   }
   return approved;
@@ -113,7 +130,7 @@ export class VercelHooks {
           if (key) this.pending.delete(key);
           return governCall(
             this.gate,
-            { tool: name, input, toolCallId: id, verdict, approved: approvedInMessages(options.messages, id), onStop: stop },
+            { tool: name, input, toolCallId: id, verdict, approved: approvedInMessages(options.messages, id, input), onStop: stop },
             async (i) => lastOf(await execute.call(t, i, options)),
           );
         },
@@ -176,7 +193,7 @@ export class VercelHooks {
         const { toolName, toolCallId, input } = a.toolCall;
         if (typeof options.tools?.[toolName]?.execute !== 'function') return theirs;
         // A call the user already approved (a resumed run) is not asked again.
-        if (approvedInMessages(a.messages, toolCallId)) return theirs;
+        if (approvedInMessages(a.messages, toolCallId, input)) return theirs;
         const v = await this.gate.preTool(toolName, input, toolCallId);
         this.pending.set(pendingKey(toolCallId, input), v);
         if (v.decision === 'ask' && !this.gate.approve && v.continue) {
