@@ -202,3 +202,36 @@ test('the example: its guard blocks rm -rf, the answer is printed', async () => 
   assert.ok(!fs.existsSync(path.join(dir, 'ran')));
   assert.deepEqual(toolMessages(await fake.requests()), ['GUARD: no rm -rf']);
 });
+
+test('two runs of one hooks object at once: a continue:false ends its own run, not the other', async () => {
+  const s = await setup((d) => [hook(d, 'PreToolUse', `if (p.tool_input.command.includes('halt-me')) return { continue: false, stopReason: 'HALT-A' };`, 'Bash')], [call('touch a-ran halt-me'), { text: 'A never' }]);
+  const other = await startFakeModel('chat', [call('touch b-ran'), { text: 'B done' }]);
+  try {
+    const agentB = new Agent({
+      id: 'b',
+      name: 'b',
+      instructions: 'use the shell',
+      model: createOpenAICompatible({ name: 'openai', baseURL: other.url, apiKey: 'x' }).chatModel('fake-model'),
+      tools: s.h.tools({
+        shell: createTool({
+          id: 'shell',
+          description: 'Run a shell command',
+          inputSchema: z.object({ command: z.string() }),
+          execute: async ({ command }) => execFileSync('sh', ['-c', command], { cwd: s.dir, encoding: 'utf8' }),
+        }),
+      }),
+    });
+    // A starts first, B second: B's run is the latest when A's tool says continue:false.
+    const a = s.run();
+    const b = s.h.generate(agentB, 'go', { maxSteps: 8 });
+    const [ra, rb] = await Promise.allSettled([a, b]);
+    assert.equal(ra.status, 'rejected');
+    assert.ok(ra.reason instanceof RunStopped && ra.reason.reason === 'HALT-A');
+    assert.equal(rb.status, 'fulfilled', String(rb.reason));
+    assert.equal(rb.value.text, 'B done');
+    assert.ok(fs.existsSync(path.join(s.dir, 'b-ran')));
+  } finally {
+    await other.close();
+    await s.done();
+  }
+});

@@ -15,6 +15,8 @@
 // aborts the run: RunStopped), then Stop: a block runs the agent again with the conversation
 // so far and the reason as the next user message. @mastra/core is never imported at run time.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import { Gate, RunStopped, blocked, feedback, type GateOptions, type Verdict } from './gate';
 import { anySignal, governCall } from './toolcall';
 
@@ -42,7 +44,11 @@ export class MastraHooks {
   readonly gate: Gate;
   private readonly ownsGate: boolean;
   private readonly maxContinuations: number;
-  private stopRun: ((reason: string, v: Verdict) => void) | undefined;
+  // Each generate() call's way to end its own run, found from a tool through the async
+  // context (two runs of one MastraHooks at once must not end each other); the latest run's
+  // as a fallback where a framework loses the context.
+  private readonly runs = new AsyncLocalStorage<(reason: string, v: Verdict) => void>();
+  private latestStop: ((reason: string, v: Verdict) => void) | undefined;
 
   constructor(options: MastraHooksOptions = {}) {
     const { gate, maxContinuations, ...gateOptions } = options;
@@ -64,7 +70,7 @@ export class MastraHooks {
       wrapped.execute = (inputData: unknown, context?: { agent?: { toolCallId?: string }; toolCallId?: string }) =>
         governCall(
           this.gate,
-          { tool: name, input: inputData, toolCallId: context?.agent?.toolCallId ?? context?.toolCallId, onStop: (r, v) => this.stopRun?.(r, v) },
+          { tool: name, input: inputData, toolCallId: context?.agent?.toolCallId ?? context?.toolCallId, onStop: (r, v) => (this.runs.getStore() ?? this.latestStop)?.(r, v) },
           (input) => execute.call(t, input, context),
         );
       out[name] = wrapped;
@@ -84,15 +90,16 @@ export class MastraHooks {
     if (context) messages.push({ role: 'user', content: context });
 
     const controller = new AbortController();
-    this.stopRun = (reason, verdict) => {
+    const stopRun = (reason: string, verdict: Verdict) => {
       if (!controller.signal.aborted) controller.abort(new RunStopped(reason, verdict));
     };
+    this.latestStop = stopRun;
     const abortSignal = options.abortSignal ? anySignal(options.abortSignal, controller.signal) : controller.signal;
     try {
       for (let n = 0; ; n++) {
         let result: any;
         try {
-          result = await agent.generate(messages, { ...options, abortSignal });
+          result = await this.runs.run(stopRun, () => agent.generate(messages, { ...options, abortSignal }));
         } finally {
           controller.signal.throwIfAborted();
         }
@@ -102,7 +109,7 @@ export class MastraHooks {
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: feedback(s) });
       }
     } finally {
-      this.stopRun = undefined;
+      if (this.latestStop === stopRun) this.latestStop = undefined;
     }
   }
 
