@@ -204,7 +204,7 @@ test('the example: its guard blocks rm -rf, the answer is printed', async () => 
 });
 
 test('two runs of one hooks object at once: a continue:false ends its own run, not the other', async () => {
-  const s = await setup((d) => [hook(d, 'PreToolUse', `if (p.tool_input.command.includes('halt-me')) return { continue: false, stopReason: 'HALT-A' };`, 'Bash')], [call('touch a-ran halt-me'), { text: 'A never' }]);
+  const s = await setup((d) => [hook(d, 'PreToolUse', `if (p.tool_input.command.includes('halt-me')) { const t = Date.now(); while (Date.now() - t < 1500); return { continue: false, stopReason: 'HALT-A' }; }`, 'Bash')], [call('touch a-ran halt-me'), { text: 'A never' }]);
   const other = await startFakeModel('chat', [call('touch b-ran'), { text: 'B done' }]);
   try {
     const agentB = new Agent({
@@ -221,7 +221,8 @@ test('two runs of one hooks object at once: a continue:false ends its own run, n
         }),
       }),
     });
-    // A starts first, B second: B's run is the latest when A's tool says continue:false.
+    // A starts first, B second; A's hook answers after 1.5 s, when B's run is the latest (or
+    // already over): either way only a per-run stop ends A.
     const a = s.run();
     const b = s.h.generate(agentB, 'go', { maxSteps: 8 });
     const [ra, rb] = await Promise.allSettled([a, b]);
