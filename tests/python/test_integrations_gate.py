@@ -179,3 +179,33 @@ def test_default_map_and_mcp_names(project: Path, home: Path) -> None:
         assert g.canonical("read_file") == DEFAULT_TOOL_NAMES["read_file"] == "Read"
         assert g.canonical("query", server="db") == "mcp__db__query"
         assert g.canonical("Unknown") == "Unknown"
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        ["rm", "-rf", "/"],  # not an object: passed as {"input": ...}
+        {"command": {"rm -rf /"}},  # not JSON-serialisable
+        {"command": b"rm -rf /"},
+        {"command": "rm -rf /\ud800"},  # a lone surrogate
+        {"command": "rm -rf /\x00"},
+        {"command": "rm -rf / " + "x" * 2_000_000},
+    ],
+    ids=["list", "set", "bytes", "surrogate", "nul", "2MB"],
+)
+def test_hostile_inputs_never_turn_a_guard_into_an_allow(project: Path, home: Path, tool_input: Any) -> None:
+    settings(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "jq -c .tool_input | grep -q rm && { echo 'no rm' >&2; exit 2; }; exit 0"}]}]})
+    with gate(project, home) as g:
+        assert g.pre_tool("shell", tool_input).blocked
+
+
+def test_a_payload_too_deep_to_encode_is_refused(project: Path, home: Path) -> None:
+    # With a hook to run, the payload must be encoded, and one too deep to encode is refused
+    # (with no hook matching, nothing is encoded and nothing is refused: nothing guards it).
+    settings(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]})
+    deep: Dict[str, Any] = {"command": "rm -rf /"}
+    for _ in range(100_000):
+        deep = {"a": deep}
+    with gate(project, home) as g:
+        v = g.pre_tool("shell", deep)
+    assert v.blocked and v.error
