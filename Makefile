@@ -201,6 +201,12 @@ test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on ever
 test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
 	$(call live,qwen,QWEN)
 
+# Drift: every live suite against its agent's newest npm release instead of its pin, and a
+# report of what changed (tests/live/latest.sh; build/live-latest/report.md). Not in make test:
+# it follows the registry, so its result changes without a commit.
+test-latest: ## every live suite against each agent's newest release on npm (not the pin), and a drift report in build/live-latest/report.md; LATEST_AGENTS="claude codex" picks some
+	GO=$(GO) tests/live/latest.sh
+
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
 	tests/ci/run.sh
 

@@ -1,6 +1,8 @@
 // Package agents installs the pinned versions of the live agents (tests/live/versions.json)
 // into a cache directory with npm, once, and finds their binaries. It does not update
-// anything: a version moves only when versions.json does.
+// anything: a version moves only when versions.json does. With HOOKEXEC_LIVE_LATEST set
+// (make test-latest) it installs each agent's newest release instead, to show what a new
+// release changes before the pin moves.
 package agents
 
 import (
@@ -73,6 +75,11 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 	if !ok {
 		return "", "", fmt.Errorf("agents: %s is not pinned in versions.json", pkg)
 	}
+	if os.Getenv(LatestEnv) != "" {
+		if version, err = Latest(ctx, pkg); err != nil {
+			return "", "", err
+		}
+	}
 	dir, err := CacheDir(pkg, version)
 	if err != nil {
 		return "", "", err
@@ -123,6 +130,34 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 		return "", "", fmt.Errorf("agents: %w", err)
 	}
 	return path, version, nil
+}
+
+// LatestEnv, set to anything, makes Install install the newest release of a package (its
+// "latest" tag on the registry) in place of its pin.
+const LatestEnv = "HOOKEXEC_LIVE_LATEST"
+
+// Latest asks the registry for the version pkg's "latest" tag names. npm missing or the
+// registry unreachable is ErrNoNpm.
+func Latest(ctx context.Context, pkg string) (string, error) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", fmt.Errorf("%w: npm is not installed", ErrNoNpm)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, npm, "view", "--json", pkg+"@latest", "version").Output()
+	if err != nil {
+		text := string(out)
+		if ee, ok := err.(*exec.ExitError); ok {
+			text += string(ee.Stderr)
+		}
+		return "", fmt.Errorf("%w: npm view %s: %v: %s", ErrNoNpm, pkg, err, lastLine(text))
+	}
+	var version string
+	if err := json.Unmarshal(out, &version); err != nil || version == "" {
+		return "", fmt.Errorf("agents: npm view %s@latest version: unexpected answer %q", pkg, strings.TrimSpace(string(out)))
+	}
+	return version, nil
 }
 
 func lastLine(s string) string {
