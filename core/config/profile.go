@@ -241,6 +241,31 @@ var agentProfiles = []*Profile{
 			}
 			return locs
 		}},
+	// Crush: the project's .crush.json, then its crush.json, then the user's crush.json
+	// ($XDG_CONFIG_HOME/crush, else ~/.config/crush); hooks of every file run, project
+	// first (docs/agents/crush.md).
+	{Name: "crush", file: ".crush.json", Dialect: dialect.Crush, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			user := filepath.Join(home, ".config/crush/crush.json")
+			if x := getenv("XDG_CONFIG_HOME"); x != "" {
+				user = filepath.Join(x, "crush/crush.json")
+			}
+			return files(dialect.Crush,
+				filepath.Join(project, ".crush.json"),
+				filepath.Join(project, "crush.json"),
+				user)
+		}},
+	// Antigravity CLI: hooks.json of the project's customization roots (.agents, .agent,
+	// _agents, _agent), then the global one, ~/.gemini/config/hooks.json.
+	{Name: "antigravity", file: ".agents/hooks.json", Dialect: dialect.Antigravity, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			return files(dialect.Antigravity,
+				filepath.Join(project, ".agents/hooks.json"),
+				filepath.Join(project, ".agent/hooks.json"),
+				filepath.Join(project, "_agents/hooks.json"),
+				filepath.Join(project, "_agent/hooks.json"),
+				filepath.Join(home, ".gemini/config/hooks.json"))
+		}},
 }
 
 // clineEvents are Cline's hook file names, in its reference's order.

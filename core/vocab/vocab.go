@@ -34,10 +34,15 @@ const (
 	Factory   = "factory"
 	Kiro      = "kiro"
 	Cline     = "cline"
+	// Crush (charmbracelet/crush) and Antigravity CLI (agy, Google): dialects read from
+	// their own source and documentation; neither runs here (docs/agents/crush.md,
+	// docs/agents/antigravity.md).
+	Crush       = "crush"
+	Antigravity = "antigravity"
 )
 
 // Agents lists every agent of the table, Claude Code first, then the seeds, then the rest.
-var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline}
+var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity}
 
 // Canonical tool names (Claude Code's).
 const (
@@ -62,7 +67,9 @@ const (
 // docs/tools/*.md; codex-rs core/src/tools (shell, exec_command, apply_patch); Cursor's
 // hooks reference (preToolUse tool_name); Copilot CLI's hooks reference (toolName);
 // qwen-code packages/core/src/tools; Factory's tools reference; Kiro CLI's built-in
-// tools; Cline's tools reference (src/shared/tools.ts).
+// tools; Cline's tools reference (src/shared/tools.ts); Crush's internal/agent/tools
+// (v0.90); Antigravity's hooks reference ("the step type, lowercased": run_command,
+// view_file; the file tools as agy 1.0.5 reported them, write_to_file and edit_file).
 var tools = map[string]map[string]string{
 	Claude: {
 		"Bash": Bash, "PowerShell": PowerShell, "Read": Read, "Write": Write, "Edit": Edit,
@@ -102,6 +109,16 @@ var tools = map[string]map[string]string{
 		"execute_command": Bash, "read_file": Read, "write_to_file": Write, "replace_in_file": Edit,
 		"search_files": Grep, "list_files": LS, "web_fetch": WebFetch, "new_task": Task,
 	},
+	Crush: {
+		"bash": Bash, "view": Read, "write": Write, "edit": Edit, "multiedit": MultiEdit,
+		"glob": Glob, "grep": Grep, "ls": LS, "fetch": WebFetch, "web_fetch": WebFetch,
+		"web_search": WebSearch, "agent": Task, "todos": TodoWrite,
+	},
+	Antigravity: {
+		"run_command": Bash, "view_file": Read, "write_to_file": Write, "edit_file": Edit,
+		"grep_search": Grep, "list_directory": LS, "find": Glob, "read_url_content": WebFetch,
+		"search_web": WebSearch, "invoke_subagent": Task,
+	},
 }
 
 // Unmapped lists tools of some agents that have no canonical counterpart, with why. A
@@ -118,6 +135,9 @@ var Unmapped = map[string]string{
 	"Codex view_image":                  "no image tool elsewhere",
 	"Windsurf (every tool)":             "Windsurf names actions by event (pre_run_command, pre_write_code, ...), not by tool: see Events",
 	"Kiro IDE toolTypes read/write/...": "categories, not tools: read, write, shell, web map to Read, Write|Edit, Bash, WebFetch|WebSearch",
+	"Crush mcp_<server>_<tool>":         "Crush joins the MCP server and tool with one underscore, which both may contain: a guard on MCP tools must be written as Crush spells them",
+	"Crush lsp_* and job_*":             "language-server and background-job tools; no canonical counterpart",
+	"Antigravity browser_* and others":  "browser, notebook and code-review steps; no canonical counterpart",
 }
 
 // byName maps every spelling of every agent to its canonical tool. Built once; the
@@ -171,6 +191,7 @@ var preferred = map[string]map[string]string{
 	Codex:   {Bash: "Bash", Edit: "apply_patch"},
 	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
 	Factory: {Edit: "Edit"},
+	Crush:   {WebFetch: "fetch"},
 	Claude:  {Task: "Task"},
 }
 
@@ -285,6 +306,15 @@ var events = map[string][]Event{
 		{"TaskComplete", "Stop", ""}, {"PreToolUse", "PreToolUse", ""}, {"PostToolUse", "PostToolUse", ""},
 		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreCompact", "PreCompact", ""},
 	},
+	// Crush's docs/hooks/README.md (v0.90): PreToolUse only, the name matched case-insensitively
+	// and snake-cased (pre_tool_use); dialect.Crush reads those spellings as this one.
+	Crush: claudeNames("PreToolUse"),
+	// Antigravity's hooks reference (hooks.json, as the Antigravity harness embeds it):
+	// PreInvocation and PostInvocation, around every model call, are in UnmappedEvents.
+	Antigravity: {
+		{"SessionStart", "SessionStart", ""}, {"PreToolUse", "PreToolUse", ""},
+		{"PostToolUse", "PostToolUse", ""}, {"Stop", "Stop", ""},
+	},
 	// docs.factory.ai/reference/hooks-reference: Claude Code's names.
 	Factory: claudeNames("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
 		"SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
@@ -325,6 +355,8 @@ var UnmappedEvents = map[string]string{
 	"gemini BeforeModel":                             "model requests are not hook events elsewhere",
 	"gemini AfterModel":                              "model responses are not hook events elsewhere",
 	"gemini BeforeToolSelection":                     "tool selection is not a hook event elsewhere",
+	"antigravity PreInvocation":                      "runs before every model call; model requests are not hook events elsewhere",
+	"antigravity PostInvocation":                     "runs after every model call's tool calls; no canonical event carries it",
 }
 
 // Events returns agent's hook events in its spelling (a copy), nil for an unknown agent.
