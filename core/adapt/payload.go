@@ -40,6 +40,10 @@ func read(to, spelled string, raw []byte) (call, error) {
 		return readCopilot(spelled, p)
 	case vocab.Windsurf:
 		return readWindsurf(spelled, p)
+	case vocab.Crush:
+		return readCrush(p)
+	case vocab.Antigravity:
+		return readAntigravity(spelled, p)
 	}
 	return readClaude(spelled, raw)
 }
@@ -186,6 +190,68 @@ func readCopilot(spelled string, p map[string]any) (call, error) {
 	}
 	if er, ok := p["error"].(map[string]any); ok {
 		out["error"], out["error_code"] = er["message"], er["name"]
+	}
+	return finish(e, out)
+}
+
+// readCrush reads Crush's payload ({event, session_id, cwd, tool_name, tool_input}; its
+// docs/hooks/README.md): PreToolUse, the only event Crush has.
+func readCrush(p map[string]any) (call, error) {
+	e, ok := vocab.EventOf(vocab.Crush, "PreToolUse")
+	if ev := str(p, "event"); ev != "" && !strings.EqualFold(strings.ReplaceAll(ev, "_", ""), "pretooluse") || !ok {
+		return call{}, fmt.Errorf("hookexec: adapt: Crush has no event %q", ev)
+	}
+	out := rest(p, "event")
+	tool := str(p, "tool_name")
+	if c := vocab.Tool(tool); c != "" {
+		tool = c
+	}
+	out["tool_name"] = tool
+	return finish(e, out)
+}
+
+// readAntigravity reads Antigravity CLI's camelCase payload (its hooks reference):
+// conversationId, workspacePaths, transcriptPath, and on tool events toolCall {name, args}
+// with the arguments in PascalCase; the event is not in it (--event says it).
+func readAntigravity(spelled string, p map[string]any) (call, error) {
+	if spelled == "" {
+		return call{}, fmt.Errorf("hookexec: adapt: an Antigravity payload does not name its event: say --event")
+	}
+	e, ok := vocab.EventOf(vocab.Antigravity, spelled)
+	if !ok {
+		return call{}, fmt.Errorf("hookexec: adapt: unknown Antigravity event %q", spelled)
+	}
+	out := rest(p, "conversationId", "workspacePaths", "transcriptPath", "toolCall", "stepIdx")
+	out["session_id"] = str(p, "conversationId")
+	if t := str(p, "transcriptPath"); t != "" {
+		out["transcript_path"] = t
+	}
+	if ws, ok := p["workspacePaths"].([]any); ok && len(ws) > 0 {
+		if cwd, ok := ws[0].(string); ok {
+			out["cwd"] = cwd
+		}
+	}
+	if tc, ok := p["toolCall"].(map[string]any); ok {
+		tool := str(tc, "name")
+		args, _ := tc["args"].(map[string]any)
+		in := make(map[string]any, len(args))
+		for k, v := range args {
+			switch {
+			case k == "CommandLine" && tool == "run_command":
+				k = "command"
+			case k == "Cwd" && tool == "run_command":
+				k = "cwd"
+			case k == "AbsolutePath" && tool == "view_file", k == "TargetFile" && tool == "write_to_file":
+				k = "file_path"
+			case k == "CodeContent" && tool == "write_to_file":
+				k = "content"
+			}
+			in[k] = v
+		}
+		if c := vocab.Tool(tool); c != "" {
+			tool = c
+		}
+		out["tool_name"], out["tool_input"] = tool, in
 	}
 	return finish(e, out)
 }
