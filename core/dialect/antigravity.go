@@ -38,6 +38,8 @@ var Antigravity = &Dialect{
 	Envelope: payload.Claude,
 	// The hook sees the tool as Antigravity spells it, and the matcher tests that spelling.
 	SpellsTools: true,
+	// "Multiple named hooks ... for the same event type are merged and executed sequentially."
+	Sequential: true,
 	Detect: func(path string, v *fastjson.Value) bool {
 		if v == nil || baseName(path) != "hooks.json" || v.Get("hooks") != nil {
 			return false
@@ -178,7 +180,7 @@ func antigravityMatcher(m string) (string, bool) {
 	if literalNames.MatchString(m) {
 		return m, false
 	}
-	return "^(?:" + m + ")$", true
+	return "^(" + m + ")$", true
 }
 
 var literalNames = regexp.MustCompile(`^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$`)
