@@ -134,7 +134,7 @@ func TestIndexInvalidated(t *testing.T) {
 			require.NoError(t, os.Chtimes(filepath.Join(filepath.Dir(w.bin), "hookexec"), later, later))
 			return nil
 		},
-		"the trust mode differs": func(*world) []string { return []string{"HOOKEXEC_TRUST=project"} },
+		"the trust mode differs":               func(*world) []string { return []string{"HOOKEXEC_TRUST=project"} },
 		"PATH differs (trust's script hashes)": func(*world) []string { return []string{"PATH=/bin"} },
 		"a debug log is asked for":             func(*world) []string { return []string{"HOOKEXEC_LOG=/dev/null"} },
 		"the index is turned off":              func(*world) []string { return []string{"HOOKEXEC_INDEX=off"} },
