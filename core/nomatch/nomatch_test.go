@@ -55,6 +55,7 @@ func client(t *testing.T) (string, string) {
 // world is one user's setup: a home, a project, a private runtime directory holding the index.
 type world struct {
 	t                        *testing.T
+	agent                    string // "claude" unless set
 	bin, identity            string
 	home, project, run, hook string // hook: the project's hookexec-hooks.json
 	env                      []string
@@ -62,7 +63,7 @@ type world struct {
 
 func newWorld(t *testing.T, bin, identity string) *world {
 	root := t.TempDir()
-	w := &world{t: t, bin: bin, identity: identity, home: filepath.Join(root, "home"), project: filepath.Join(root, "proj"),
+	w := &world{t: t, agent: "claude", bin: bin, identity: identity, home: filepath.Join(root, "home"), project: filepath.Join(root, "proj"),
 		run: filepath.Join(root, "run")}
 	require.NoError(t, os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755))
 	require.NoError(t, os.MkdirAll(w.home, 0o755))
@@ -88,7 +89,7 @@ func (w *world) hooks(groups map[string][]string) {
 }
 
 func (w *world) request(payload string) dispatch.Request {
-	return dispatch.Request{Agent: "claude", Project: w.project, Home: w.home, Env: w.env, Payload: json.RawMessage(payload)}
+	return dispatch.Request{Agent: w.agent, Project: w.project, Home: w.home, Env: w.env, Payload: json.RawMessage(payload)}
 }
 
 // index has a dispatcher load the project's hooks and write the index; it returns the
@@ -100,7 +101,7 @@ func (w *world) index(d *dispatch.Dispatcher) {
 }
 
 func (w *world) indexPath() string {
-	return nomatch.Path(w.run, nomatch.Key{Agent: "claude", Project: w.project, Home: w.home})
+	return nomatch.Path(w.run, nomatch.Key{Agent: w.agent, Project: w.project, Home: w.home})
 }
 
 type run struct {
@@ -113,7 +114,7 @@ func (r run) skipped() bool { return r.stdout != fallback }
 // call runs the C client on payload with the world's environment plus extra.
 func (w *world) call(payload string, extra ...string) run {
 	w.t.Helper()
-	cmd := exec.Command(w.bin, "--agent", "claude")
+	cmd := exec.Command(w.bin, "--agent", w.agent)
 	cmd.Env = append(append([]string{}, w.env...), extra...)
 	cmd.Stdin = strings.NewReader(payload)
 	var out, errb strings.Builder
@@ -222,4 +223,53 @@ func TestNeverSkipsAMatch(t *testing.T) {
 	}
 	t.Logf("%d of %d calls answered from the index", skips, configs*calls)
 	assert.Greater(t, skips, configs*calls/5, "the index answers most calls that cannot match")
+}
+
+// Each agent's answer to a call no hook matches comes from the index exactly as the Go
+// dispatcher gives it (Codex, which names no project variable, through the payload's cwd).
+func TestEachAgentsNoMatchAnswer(t *testing.T) {
+	bin, identity := client(t)
+	saved := nomatch.Settle
+	nomatch.Settle = 0
+	t.Cleanup(func() { nomatch.Settle = saved })
+	// Gemini CLI's and Qwen Code's matchers are regexes, tested unanchored: only an anchored
+	// one names a finite set of tools.
+	for _, tc := range []struct{ agent, projectVar, pre, post, matcher, tool string }{
+		{"claude", "CLAUDE_PROJECT_DIR", "PreToolUse", "PostToolUse", "Bash", "Bash"},
+		{"codex", "", "PreToolUse", "PostToolUse", "Bash", "Bash"},
+		{"gemini", "GEMINI_PROJECT_DIR", "BeforeTool", "AfterTool", "^run_shell_command$", "run_shell_command"},
+		{"qwen", "QWEN_PROJECT_DIR", "PreToolUse", "PostToolUse", "^run_shell_command$", "run_shell_command"},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			w := newWorld(t, bin, identity)
+			w.agent = tc.agent
+			ag, err := native.Lookup(tc.agent)
+			require.NoError(t, err)
+			w.hook = ag.Files(native.Project, w.project)[0].Managed
+			require.NoError(t, os.MkdirAll(filepath.Dir(w.hook), 0o755))
+			w.env = []string{"HOME=" + w.home, "HOOKEXEC_RUNTIME_DIR=" + w.run, "PATH=/usr/bin:/bin"}
+			if tc.projectVar != "" {
+				w.env = append(w.env, tc.projectVar+"="+w.project)
+			}
+			w.hooks(map[string][]string{tc.pre: {tc.matcher}})
+			d := dispatch.New()
+			defer d.Close()
+			d.IndexTo(w.run, identity)
+			call := func(event, tool string) string {
+				b, _ := json.Marshal(map[string]any{"hook_event_name": event, "session_id": "s", "cwd": w.project, "tool_name": tool,
+					"tool_input": map[string]any{"command": "ls"}, "turn_id": "t"})
+				return string(b)
+			}
+			_, err = d.Dispatch(w.request(call(tc.pre, "read_file")))
+			require.NoError(t, err)
+			for _, p := range []string{call(tc.pre, "read_file"), call(tc.post, tc.tool), call("Stop", "x")} {
+				r := w.call(p)
+				require.True(t, r.skipped(), "%s: %s answered from the index", tc.agent, p)
+				reply, err := d.Dispatch(w.request(p))
+				require.NoError(t, err)
+				assert.Equal(t, run{reply.ExitCode, reply.Stdout, reply.Stderr}, r, p)
+			}
+			assert.False(t, w.call(call(tc.pre, tc.tool)).skipped(), "the guarded tool goes to the daemon")
+		})
+	}
 }
