@@ -73,8 +73,16 @@ func (e *Engine) NoMatch() (*NoMatch, error) {
 			names = append(names, name)
 		}
 	}
+	canonical := map[string]*NoMatchEvent{} // aliases share their event's entry
 	for _, name := range names {
 		ev := event.Lookup(name)
+		if ne, done := canonical[ev.Name]; done {
+			if ne != nil {
+				nm.Events[name] = *ne
+			}
+			continue
+		}
+		canonical[ev.Name] = nil
 		hooks := p.byEvent[ev.Name]
 		if ev.Name == "SessionEnd" || ev.Name == "PreIteration" || ev.SubjectBase && len(hooks) > 0 {
 			continue
@@ -92,6 +100,7 @@ func (e *Engine) NoMatch() (*NoMatch, error) {
 			slices.Sort(ne.Subjects)
 			ne.Subjects = slices.Compact(ne.Subjects)
 			nm.Events[name] = ne
+			canonical[ev.Name] = &ne
 		}
 	}
 	return nm, nil

@@ -3,6 +3,7 @@ package match
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookexec/hookexec/core/vocab"
 )
@@ -74,15 +75,21 @@ func candidates(lits []string, withVocab bool) []string {
 		}
 	}
 	if withVocab {
-		for _, agent := range vocab.Agents {
-			for name, canon := range vocab.ToolsOf(agent) {
-				add(name)
-				add(canon)
-			}
-		}
+		out = append(out, vocabCandidates()...)
 	}
 	return out
 }
+
+// vocabCandidates are every spelling the vocabulary knows, with and without "builtin:".
+var vocabCandidates = sync.OnceValue(func() []string {
+	var out []string
+	for _, agent := range vocab.Agents {
+		for name, canon := range vocab.ToolsOf(agent) {
+			out = append(out, name, builtinServer+":"+name, canon, builtinServer+":"+canon)
+		}
+	}
+	return out
+})
 
 // regexLiterals reads a regex of the form ^lit$, ^(lit|lit)$ or ^(?:lit|lit)$ whose
 // literals are letters, digits, "_", "-", ":" and backslash-escaped punctuation; ok is
