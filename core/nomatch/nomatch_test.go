@@ -54,14 +54,14 @@ func client(t *testing.T) (string, string) {
 
 // world is one user's setup: a home, a project, a private runtime directory holding the index.
 type world struct {
-	t                        *testing.T
+	t                        testing.TB
 	agent                    string // "claude" unless set
 	bin, identity            string
 	home, project, run, hook string // hook: the project's hookexec-hooks.json
 	env                      []string
 }
 
-func newWorld(t *testing.T, bin, identity string) *world {
+func newWorld(t testing.TB, bin, identity string) *world {
 	root := t.TempDir()
 	w := &world{t: t, agent: "claude", bin: bin, identity: identity, home: filepath.Join(root, "home"), project: filepath.Join(root, "proj"),
 		run: filepath.Join(root, "run")}
