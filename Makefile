@@ -59,7 +59,7 @@ hookexec: $(CLI) ## alias for build/hookexec
 # the dynamic loader's work is a fifth of a dynamic program's start (docs/performance.md).
 # Without a static libc (macOS, a distribution without libc.a) it is linked dynamically.
 HOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"'
-$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
+$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c capi/hook/nomatch.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
 	@mkdir -p $(BUILD)
 	$(CC) $(HOOK_CFLAGS) -static -o $@ $< 2>/dev/null || $(CC) $(HOOK_CFLAGS) -o $@ $<
 

@@ -18,7 +18,7 @@ func TestPrivateDir(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	fresh := filepath.Join(root, "fresh")
-	require.NoError(t, privateDir(fresh))
+	require.NoError(t, PrivateDir(fresh))
 	st, err := os.Stat(fresh)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
@@ -26,15 +26,15 @@ func TestPrivateDir(t *testing.T) {
 	open := filepath.Join(root, "open")
 	require.NoError(t, os.Mkdir(open, 0o755))
 	require.NoError(t, os.Chmod(open, 0o755))
-	assert.ErrorContains(t, privateDir(open), "open to others")
+	assert.ErrorContains(t, PrivateDir(open), "open to others")
 
 	link := filepath.Join(root, "link")
 	require.NoError(t, os.Symlink(fresh, link))
-	assert.ErrorContains(t, privateDir(link), "not a directory")
+	assert.ErrorContains(t, PrivateDir(link), "not a directory")
 
 	file := filepath.Join(root, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	assert.Error(t, privateDir(file))
+	assert.Error(t, PrivateDir(file))
 }
 
 // A second daemon in the same directory finds the lock taken and does not start.

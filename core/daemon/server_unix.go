@@ -29,9 +29,9 @@ type Options struct {
 	Identity string        // "" means Identity()
 }
 
-// privateDir creates dir (0700) or checks that an existing one is a real directory of
+// PrivateDir creates dir (0700) or checks that an existing one is a real directory of
 // this user that nobody else can enter.
-func privateDir(dir string) error {
+func PrivateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func Run(o Options) error {
 	if o.Identity == "" {
 		o.Identity = Identity()
 	}
-	if err := privateDir(o.Dir); err != nil {
+	if err := PrivateDir(o.Dir); err != nil {
 		return err
 	}
 	lk, err := lock(filepath.Join(o.Dir, LockName), 5*time.Second)
@@ -106,6 +106,7 @@ func Run(o Options) error {
 	}
 	mine, _ := os.Stat(sock)
 	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
+	d.disp.IndexTo(o.Dir, o.Identity) // the C client's no-match index (core/nomatch)
 	d.touch()
 	go d.watchIdle()
 	d.serve()
