@@ -23,6 +23,7 @@ var spelledAgents = map[string]spelledAgent{
 	"cursor":   {"Cursor", cursorAnswer},
 	"copilot":  {"GitHub Copilot CLI", copilotAnswer},
 	"windsurf": {"Windsurf", windsurfAnswer},
+	"cline":    {"Cline", clineAnswer},
 }
 
 // Display names an agent for people ("Claude Code", "Cursor"); the name itself when unknown.
