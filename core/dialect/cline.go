@@ -40,10 +40,20 @@ var Cline = &Dialect{
 		_, ok := ClineEvent(filepath.Base(path))
 		return v == nil && ok && (inDir(path, "hooks") || inDir(path, "Hooks"))
 	},
-	Load:   loadCline,
-	Stdin:  clineStdin,
-	Answer: clineAnswer,
+	Load:     loadCline,
+	Stdin:    clineStdin,
+	Answer:   clineAnswer,
+	OwnEvent: func(get func(string) string) string { return clineEventOf[get("hookName")] },
 }
+
+// clineEventOf is the hook file's event of each of Cline's internal names.
+var clineEventOf = func() map[string]string {
+	m := map[string]string{}
+	for file, internal := range clineHookNames {
+		m[internal] = file
+	}
+	return m
+}()
 
 // ClineExtensions are the file extensions Cline accepts on a hook file ("" is none).
 var ClineExtensions = []string{"", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"}
@@ -127,14 +137,12 @@ func loadCline(p *Reader, _ []byte, _ *fastjson.Value) error {
 	}
 	e, _ := vocab.EventOf(vocab.Cline, spelled)
 	h := Hook{Event: e.Canonical, Spelling: spelled, Type: "command", Name: "cline-" + name, Args: ClineArgv(p.source)}
-	if clineDetached[spelled] {
-		h.Async = true
-	}
 	p.add(&h, "", event.Lookup(h.Event), "")
 	return nil
 }
 
-// clineDetached are the events whose hooks Cline starts and does not wait for: their stdout
+// clineDetached are the events whose hooks Cline starts and does not wait for (hookexec
+// runs them in the foreground, so that they finish before the fire returns): their stdout
 // is never read (TaskStart and TaskResume wait only with the SDK's blockingRunStartHooks,
 // which the CLI does not set).
 var clineDetached = map[string]bool{
@@ -220,8 +228,9 @@ const clineContextLimit = 50000
 
 // clineAnswer reads a hook's answer as Cline does. The exit code is never read (exit 2
 // blocks nothing). Stdout is the last "HOOK_CONTROL\t" line, else all of it; JSON that does
-// not parse, or an object with none of Cline's fields, is no answer (Cline logs it and goes
-// on: fail open). The answers of detached events are never read.
+// not parse is no answer (Cline logs it and goes on: fail open). Each field is read on its
+// own and one of the wrong type is ignored (file hooks are not checked against Cline's
+// schema: @cline/core's yl, not WV). The answers of detached events are never read.
 //
 //   - cancel: true ends the whole run, before the tool (PreToolUse) or after it
 //     (PostToolUse); the reason is errorMessage, else context/contextModification.
@@ -242,22 +251,6 @@ func clineAnswer(ev string, exit int, stdout []byte) (int, []byte) {
 	}
 	m := clineControl(stdout)
 	if m == nil {
-		return failed, nil
-	}
-	has := func(k string) bool { _, ok := m[k]; return ok }
-	// Cline's schema: a field of the wrong type makes the whole answer none.
-	for k, want := range map[string]string{"contextModification": "s", "errorMessage": "s", "context": "s", "cancel": "b", "review": "b"} {
-		v, ok := m[k]
-		if !ok {
-			continue
-		}
-		_, isStr := v.(string)
-		_, isBool := v.(bool)
-		if want == "s" && !isStr || want == "b" && !isBool {
-			return failed, nil
-		}
-	}
-	if !has("cancel") && !has("review") && !has("context") && !has("contextModification") && !has("overrideInput") && !has("errorMessage") {
 		return failed, nil
 	}
 	ctx, isStr := m["context"].(string)
@@ -302,6 +295,9 @@ func clineAnswer(ev string, exit int, stdout []byte) (int, []byte) {
 			}
 			out["decision"], out["reason"] = "block", reason
 		}
+	}
+	if len(out) == 0 {
+		return failed, nil // nothing Cline acts on: the exit code is all there is
 	}
 	return 0, canonicalAnswer(out)
 }
