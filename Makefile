@@ -201,7 +201,7 @@ test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on ever
 test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
 	$(call live,qwen,QWEN)
 
-test-cline: ## Cline CLI live conformance: the pinned cline vs hookexec on every vector (about 17 min at load 8+)
+test-cline: ## Cline CLI live conformance: the pinned cline vs hookexec on every vector (3½ min quiet, 17 min at load 8+)
 	$(call live,cline,CLINE)
 
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
