@@ -44,6 +44,8 @@ func read(to, spelled string, raw []byte) (call, error) {
 		return readCrush(p)
 	case vocab.Antigravity:
 		return readAntigravity(spelled, p)
+	case vocab.Cline:
+		return readCline(spelled, p)
 	}
 	return readClaude(spelled, raw)
 }
@@ -412,4 +414,88 @@ func jsonValue(v any) any {
 func str(p map[string]any, k string) string {
 	s, _ := p[k].(string)
 	return s
+}
+
+// clineEvents are Cline's internal event names (its payloads' hookName) as its hook files
+// spell them (cline 3.0.65).
+var clineEvents = map[string]string{
+	"agent_start": "TaskStart", "agent_resume": "TaskResume", "agent_abort": "TaskCancel",
+	"agent_end": "TaskComplete", "agent_error": "TaskError", "tool_call": "PreToolUse",
+	"tool_result": "PostToolUse", "prompt_submit": "UserPromptSubmit", "session_shutdown": "SessionShutdown",
+}
+
+// readCline reads Cline's payload (core/dialect/cline.go): hookName, taskId, workspaceRoots
+// and tool_call {id, name, input} or tool_result {…, output, error}. run_commands' commands
+// are Bash's one command, one per line; editor is an Edit (a Write without old_text).
+func readCline(spelled string, p map[string]any) (call, error) {
+	if name, ok := clineEvents[str(p, "hookName")]; ok {
+		p = rest(p)
+		p["hookName"] = name
+	}
+	e, err := eventOf(vocab.Cline, spelled, "hookName", p)
+	if err != nil {
+		return call{}, err
+	}
+	out := rest(p, "hookName", "taskId", "workspaceRoots", "tool_call", "tool_result", "preToolUse", "postToolUse",
+		"userPromptSubmit", "taskStart", "taskResume", "taskComplete", "taskCancel")
+	out["session_id"] = str(p, "taskId")
+	if roots, ok := p["workspaceRoots"].([]any); ok && len(roots) > 0 {
+		out["cwd"] = roots[0]
+	}
+	tc, _ := p["tool_call"].(map[string]any)
+	if tr, ok := p["tool_result"].(map[string]any); ok {
+		tc = tr
+		out["tool_response"] = jsonValue(tr["output"])
+		if tr["error"] != nil {
+			out["error"] = tr["error"]
+		}
+	}
+	if tc != nil {
+		name, input := clineTool(str(tc, "name"), tc["input"])
+		out["tool_name"], out["tool_input"], out["tool_use_id"] = name, input, tc["id"]
+	}
+	if up, ok := p["userPromptSubmit"].(map[string]any); ok {
+		out["prompt"] = up["prompt"]
+	}
+	return finish(e, out)
+}
+
+// clineTool is a Cline tool call in canonical words.
+func clineTool(name string, input any) (string, any) {
+	in, _ := input.(map[string]any)
+	switch name {
+	case "run_commands":
+		var lines []string
+		switch c := in["commands"].(type) {
+		case []any:
+			for _, x := range c {
+				if s, ok := x.(string); ok {
+					lines = append(lines, s)
+				} else if m, ok := x.(map[string]any); ok {
+					lines = append(lines, str(m, "command"))
+				}
+			}
+		case string:
+			lines = append(lines, c)
+		}
+		if s := str(in, "command"); s != "" {
+			lines = append(lines, s)
+		}
+		out := rest(in)
+		out["command"] = strings.Join(lines, "\n")
+		return vocab.Bash, out
+	case "editor":
+		out := rest(in)
+		out["file_path"], out["new_string"] = in["path"], in["new_text"]
+		if old, ok := in["old_text"].(string); ok && old != "" {
+			out["old_string"] = old
+			return vocab.Edit, out
+		}
+		out["content"] = in["new_text"]
+		return vocab.Write, out
+	}
+	if c := vocab.Tool(name); c != "" {
+		return c, input
+	}
+	return name, input
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -227,19 +228,30 @@ var agentProfiles = []*Profile{
 			return append(glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.kiro.hook")),
 				glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.json"))...)
 		}},
-	// Cline: one executable per event, named after it, in the project's .clinerules/hooks
-	// and the global ~/Documents/Cline/Hooks.
-	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 30 * time.Second,
+	// Cline: one file per event, named after it (any case, an extension or none), in
+	// ~/Documents/Cline/Hooks, $CLINE_DIR/hooks (default ~/.cline/hooks), and the project's
+	// .clinerules/hooks and .cline/hooks; Cline runs them all, ordered by path.
+	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 120 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
+			clineDir := filepath.Join(home, ".cline")
+			if d := strings.TrimSpace(getenv("CLINE_DIR")); d != "" {
+				clineDir = d
+			}
 			var locs []Location
-			for _, dir := range []string{filepath.Join(project, ".clinerules/hooks"), filepath.Join(home, "Documents/Cline/Hooks")} {
-				for _, e := range clineEvents {
-					if _, err := os.Stat(filepath.Join(dir, e)); err == nil {
-						locs = append(locs, Location{Path: filepath.Join(dir, e), Dialect: dialect.Cline})
+			for _, dir := range []string{filepath.Join(home, "Documents/Cline/Hooks"), filepath.Join(clineDir, "hooks"),
+				filepath.Join(project, ".clinerules/hooks"), filepath.Join(project, ".cline/hooks")} {
+				entries, err := os.ReadDir(dir)
+				if err != nil {
+					continue
+				}
+				for _, e := range entries {
+					if _, ok := dialect.ClineEvent(e.Name()); ok && e.Type().IsRegular() {
+						locs = append(locs, Location{Path: filepath.Join(dir, e.Name()), Dialect: dialect.Cline})
 					}
 				}
 			}
-			return locs
+			slices.SortStableFunc(locs, func(a, b Location) int { return strings.Compare(a.Path, b.Path) })
+			return slices.CompactFunc(locs, func(a, b Location) bool { return a.Path == b.Path })
 		}},
 	// Crush: the project's .crush.json, then its crush.json, then the user's crush.json
 	// ($XDG_CONFIG_HOME/crush, else ~/.config/crush); hooks of every file run, project
@@ -267,9 +279,6 @@ var agentProfiles = []*Profile{
 				filepath.Join(home, ".gemini/config/hooks.json"))
 		}},
 }
-
-// clineEvents are Cline's hook file names, in its reference's order.
-var clineEvents = []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"}
 
 // systemSettings is where Gemini CLI (or its fork Qwen Code) keeps the system settings and
 // system defaults files: $<PREFIX>_SYSTEM_SETTINGS_PATH, else /etc/<dir>/settings.json

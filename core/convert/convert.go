@@ -38,9 +38,10 @@ var ErrTarget = errors.New("hookexec: convert: unsupported target")
 // Targets lists the agents convert can write.
 var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity}
 
-// Adapted lists the targets whose hooks can run a command through "hookexec adapt": the
-// agents hookexec answers natively (core/native).
-var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity}
+// Adapted lists the agents whose hooks can run a command through "hookexec adapt": the
+// agents hookexec answers natively (core/native). Cline is one though convert cannot write
+// its hook files yet: a Cline hook file runs "hookexec adapt --from claude --to cline".
+var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity, vocab.Cline}
 
 // Options tune a conversion.
 type Options struct {

@@ -99,6 +99,12 @@ type Dialect struct {
 	// names, tool names, event as the hook's file spells it) instead of Envelope around
 	// the host's payload.
 	Stdin func(f Fire) []byte
+	// OwnEvent, when set, names the event as the dialect spells it from the host's payload
+	// (get reads a top-level string field); the fire then runs only the dialect's hooks
+	// whose file spells the event so (Cline's TaskStart and TaskResume are both
+	// SessionStart; its payload's hookName says which). "" means the payload does not say:
+	// every hook of the canonical event runs.
+	OwnEvent func(get func(key string) string) string
 	// Answer, when set, reads a hook's exit code and stdout in the agent's own vocabulary
 	// and returns them in the canonical one (Claude Code's exit codes and JSON fields),
 	// which package decide reads. Nil stdout means "no answer".

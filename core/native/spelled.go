@@ -26,6 +26,7 @@ var spelledAgents = map[string]spelledAgent{
 	"windsurf":    {"Windsurf", windsurfAnswer},
 	"crush":       {"Crush", crushAnswer},
 	"antigravity": {"Antigravity CLI", antigravityAnswer},
+	"cline":       {"Cline", clineAnswer},
 }
 
 // Display names an agent for people ("Claude Code", "Cursor"); the name itself when unknown.

@@ -108,6 +108,9 @@ var tools = map[string]map[string]string{
 	Cline: {
 		"execute_command": Bash, "read_file": Read, "write_to_file": Write, "replace_in_file": Edit,
 		"search_files": Grep, "list_files": LS, "web_fetch": WebFetch, "new_task": Task,
+		// The CLI 3.x tools (@cline/core 0.0.86, sent as tool_call.name by cline 3.0.65).
+		"run_commands": Bash, "read_files": Read, "editor": Edit, "search_codebase": Grep,
+		"fetch_web_content": WebFetch, "spawn_agent": Task,
 	},
 	Crush: {
 		"bash": Bash, "view": Read, "write": Write, "edit": Edit, "multiedit": MultiEdit,
@@ -193,6 +196,8 @@ var preferred = map[string]map[string]string{
 	Factory: {Edit: "Edit"},
 	Crush:   {WebFetch: "fetch"},
 	Claude:  {Task: "Task"},
+	// Cline CLI 3.0.65 sends the 3.x names; the extension's older names stay readable.
+	Cline: {Bash: "run_commands", Read: "read_files", Edit: "editor", Grep: "search_codebase", WebFetch: "fetch_web_content", Task: "spawn_agent"},
 }
 
 // SpellingsOf returns every spelling agent has for the canonical tool, the preferred one
@@ -300,11 +305,13 @@ var events = map[string][]Event{
 		{"fileEdited", "FileChanged", ""}, {"fileCreated", "FileChanged", ""}, {"fileDeleted", "FileChanged", ""},
 		{"agentSpawn", "SessionStart", ""}, {"userPromptSubmit", "UserPromptSubmit", ""}, {"stop", "Stop", ""},
 	},
-	// docs.cline.bot/features/hooks/hook-reference: the file names of the hooks.
+	// docs.cline.bot/features/hooks/hook-reference: the file names of the hooks; TaskError
+	// and SessionShutdown are in the binary's list only (@cline/core 0.0.86, cline 3.0.65).
 	Cline: {
 		{"TaskStart", "SessionStart", ""}, {"TaskResume", "SessionStart", ""}, {"TaskCancel", "SessionEnd", ""},
 		{"TaskComplete", "Stop", ""}, {"PreToolUse", "PreToolUse", ""}, {"PostToolUse", "PostToolUse", ""},
 		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreCompact", "PreCompact", ""},
+		{"TaskError", "StopFailure", ""}, {"SessionShutdown", "SessionEnd", ""},
 	},
 	// Crush's docs/hooks/README.md (v0.90): PreToolUse only, the name matched case-insensitively
 	// and snake-cased (pre_tool_use); dialect.Crush reads those spellings as this one.
