@@ -280,10 +280,13 @@ func describeFires(m map[fireKey][]string) string {
 	return strings.Join(out, " ")
 }
 
-// outsideTurn are the events Claude Code 2.1.330 fires with no span of its own active, so
-// with no TRACEPARENT even with its tracing on (seen in events_and_subjects): their fire
-// spans are roots. Every other fire must be a child of the agent's span.
-var outsideTurn = map[string]bool{"SessionStart": true, "InstructionsLoaded": true, "SessionEnd": true}
+// outsideTurn are the events Claude Code 2.1.330 may fire with no span of its own active, so
+// with no TRACEPARENT even with its tracing on: their fire spans are roots (SessionStart,
+// InstructionsLoaded and SessionEnd in events_and_subjects; Setup in setup_init and
+// setup_maintenance; WorktreeCreate for --worktree, before the first turn, in
+// worktree_create_*). A fire of theirs that has a parent must still have the agent's; every
+// other fire must be a child of the agent's span.
+var outsideTurn = map[string]bool{"SessionStart": true, "InstructionsLoaded": true, "SessionEnd": true, "Setup": true, "WorktreeCreate": true}
 
 // parentsArrived says whether every fire span's parent has reached the collector.
 func parentsArrived(fires, spans []otelcoltest.Span) bool {
