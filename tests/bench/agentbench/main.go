@@ -338,10 +338,19 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 	}
 	// A first round warms what a user's machine has warm (the agent's files in the page
 	// cache, the daemon's engines and the persistent guard); not counted.
+	// agentjail's hook fails open (it allows the call) when its daemon has not answered
+	// within 45 ms: on a loaded machine some of its sessions let the probe through. That is
+	// its behaviour, counted and reported; every other guard letting it through fails the
+	// bench.
 	first, other := map[kind][]time.Duration{}, map[kind][]time.Duration{}
+	leaked := 0
 	for s := -1; s < sessions; s++ {
 		for _, k := range kinds {
 			d, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, k != noHook && k != trueHook)
+			if k == agentjailKind && errors.Is(err, errProbeRan) {
+				leaked++
+				err = nil
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", kindNames[k], err)
 			}
@@ -367,6 +376,10 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 	}
 	load1 := loadAvg()
 	report(a, version, calls, sessions, kinds, first, other, starts, mems, aj, load0, load1)
+	if leaked > 0 {
+		fmt.Printf("agentjail let the probe through in %d of its %d sessions: its hook fails open when its daemon has not answered within 45 ms\n",
+			leaked, sessions+1)
+	}
 	return nil
 }
 
@@ -627,12 +640,15 @@ func session(a benchAgent, bin, project, runtime string, api model, base string,
 	case !ok:
 		return nil, fmt.Errorf("no result for the probe call %s", a.callID(calls))
 	case guarded && ran:
-		return nil, fmt.Errorf("the guard did not refuse the probe call: %q", probe.Text)
+		return d, fmt.Errorf("%w: %q", errProbeRan, probe.Text)
 	case !guarded && !ran:
 		return nil, fmt.Errorf("the probe call did not run without the guard: %q", probe.Text)
 	}
 	return d, nil
 }
+
+// errProbeRan: the session's guard did not refuse the probe.
+var errProbeRan = errors.New("the guard did not refuse the probe call")
 
 func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
