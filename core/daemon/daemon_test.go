@@ -65,3 +65,30 @@ func TestOneDaemonPerDirectory(t *testing.T) {
 		t.Fatal("the daemon did not shut down")
 	}
 }
+
+// The daemon hands freed memory back once per quiet period: not while a request is recent
+// or a connection is open, once when both have passed, and again only after a new request.
+func TestReleaseMemoryWhenQuiet(t *testing.T) {
+	calls := 0
+	saved := releaseMemory
+	releaseMemory = func() { calls++ }
+	t.Cleanup(func() { releaseMemory = saved })
+	d := &daemon{}
+	d.touch()
+	at := time.Unix(0, d.last.Load())
+	mark := d.releaseIfQuiet(0, at.Add(quietRelease/2))
+	assert.Equal(t, 0, calls, "a request less than quietRelease ago")
+	d.active.Add(1)
+	mark = d.releaseIfQuiet(mark, at.Add(2*quietRelease))
+	assert.Equal(t, 0, calls, "a connection open")
+	d.active.Add(-1)
+	mark = d.releaseIfQuiet(mark, at.Add(2*quietRelease))
+	assert.Equal(t, 1, calls, "quiet: released")
+	mark = d.releaseIfQuiet(mark, at.Add(10*quietRelease))
+	assert.Equal(t, 1, calls, "still quiet, nothing new to release")
+	d.last.Store(at.Add(20 * quietRelease).UnixNano()) // a request
+	mark = d.releaseIfQuiet(mark, at.Add(20*quietRelease+quietRelease/2))
+	assert.Equal(t, 1, calls, "the new request is recent")
+	d.releaseIfQuiet(mark, at.Add(22*quietRelease))
+	assert.Equal(t, 2, calls, "quiet again after it: released")
+}
