@@ -35,6 +35,7 @@ var agent = suite.Agent{
 	Command:       command,
 	Normalize:     normalize,
 	PayloadFields: "payload_fields.json",
+	Compare:       compare,
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "Execute" {
 			return ""
@@ -76,6 +77,31 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}
 	return cmd, nil
+}
+
+// compare is the default comparison, except for a vector marked with a deliberate
+// difference (hookexec stricter than Droid: it runs or obeys a guard Droid does not): there
+// the difference must show, as hookexec blocking a call Droid ran or running hooks Droid
+// did not, and nothing else may differ. A deliberate difference that no longer shows is a
+// difference too: Droid changed, and the vector and docs/agents/factory.md must follow.
+func compare(c *suite.Comparison) []string {
+	problems := suite.Compare(c)
+	if c.V.Deliberate == "" {
+		return problems
+	}
+	var rest []string
+	shown := false
+	for _, p := range problems {
+		if strings.Contains(p, "hookexec blocks") || strings.Contains(p, "hooks run:") {
+			shown = true
+			continue
+		}
+		rest = append(rest, p)
+	}
+	if !shown {
+		rest = append(rest, "the deliberate difference no longer shows: "+c.V.Deliberate)
+	}
+	return rest
 }
 
 // What Droid's tools report that differs between two runs: the elapsed time of a command.
