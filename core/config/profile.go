@@ -212,15 +212,20 @@ var agentProfiles = []*Profile{
 				filepath.Join(home, ".codeium/windsurf/hooks.json"),
 				filepath.Join(project, ".windsurf/hooks.json"))
 		}},
-	// Factory Droid: hooks.json, else the "hooks" of settings.json, per scope (project first).
+	// Factory Droid (droid 0.225.2, tests/live/droid): per folder, project first, hooks.json
+	// (else the legacy hooks/hooks.json) and the "hooks" of settings.json, the hooks file's
+	// events replacing settings.json's (dialect.Factory); settings.local.json holds no hooks.
 	{Name: "factory", file: ".factory/settings.json", Dialect: dialect.Factory, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
-			return files(dialect.Factory,
-				filepath.Join(project, ".factory/settings.local.json"),
-				filepath.Join(project, ".factory/hooks.json"),
-				filepath.Join(project, ".factory/settings.json"),
-				filepath.Join(home, ".factory/hooks.json"),
-				filepath.Join(home, ".factory/settings.json"))
+			var paths []string
+			for _, dir := range []string{filepath.Join(project, ".factory"), filepath.Join(home, ".factory")} {
+				hooks := filepath.Join(dir, "hooks.json")
+				if _, err := os.Stat(hooks); err != nil {
+					hooks = filepath.Join(dir, "hooks", "hooks.json")
+				}
+				paths = append(paths, hooks, filepath.Join(dir, "settings.json"))
+			}
+			return files(dialect.Factory, paths...)
 		}},
 	// Kiro: one hook per file in the workspace's .kiro/hooks (*.kiro.hook, *.json).
 	{Name: "kiro", file: ".kiro/hooks/hook.kiro.hook", Dialect: dialect.Kiro, DefaultTimeout: 60 * time.Second,

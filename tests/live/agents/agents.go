@@ -63,7 +63,9 @@ func CacheDir(pkg, version string) (string, error) {
 }
 
 // Install makes sure the pinned version of pkg is installed in its cache directory and
-// returns the path of its executable bin (node_modules/.bin/<bin>). An install that is
+// returns the path of its executable bin (node_modules/.bin/<bin>; a bin with a slash is a
+// path under node_modules, for a package that links no executable, such as Factory's
+// platform package @factory/cli-linux-x64, whose binary is bin/droid). An install that is
 // already there is reused without touching the network. npm missing or the registry
 // unreachable is ErrNoNpm (wrapped with npm's words); any other failure is an error.
 func Install(ctx context.Context, pkg, bin string) (string, string, error) {
@@ -84,7 +86,7 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	path := binPath(dir, bin)
 	done := filepath.Join(dir, ".installed")
 	if _, err := os.Stat(done); err == nil {
 		return path, version, nil
@@ -117,7 +119,7 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 		}
 		return "", "", fmt.Errorf("agents: npm install %s@%s: %v: %s", pkg, version, err, text)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", bin)); err != nil {
+	if _, err := os.Stat(binPath(tmp, bin)); err != nil {
 		return "", "", fmt.Errorf("agents: %s@%s installed no %s: %w", pkg, version, bin, err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".installed"), []byte(pkg+"@"+version+"\n"), 0o644); err != nil {
@@ -158,6 +160,15 @@ func Latest(ctx context.Context, pkg string) (string, error) {
 		return "", fmt.Errorf("agents: npm view %s@latest version: unexpected answer %q", pkg, strings.TrimSpace(string(out)))
 	}
 	return version, nil
+}
+
+// binPath is where an install in dir keeps bin: node_modules/.bin/<bin>, or
+// node_modules/<bin> when bin is a path.
+func binPath(dir, bin string) string {
+	if strings.Contains(bin, "/") {
+		return filepath.Join(dir, "node_modules", filepath.FromSlash(bin))
+	}
+	return filepath.Join(dir, "node_modules", ".bin", bin)
 }
 
 func lastLine(s string) string {
