@@ -198,7 +198,7 @@ func factoryStdin(f Fire) []byte {
 //   - exit 3 ends the run on PreToolUse, PostToolUse, Stop and UserPromptSubmit, and
 //     continue:false does on those events too;
 //   - PreToolUse reads hookSpecificOutput.permissionDecision allow or deny (ask is only
-//     logged), its reason and updatedInput, and exit 2; a JSON deny holds on any exit code
+//     logged; hookexec keeps it an ask, the stricter answer), its reason and updatedInput, and exit 2; a JSON deny holds on any exit code
 //     (here a deny with a failing exit blocks as exit 2 does, with stderr as the reason);
 //     the top-level decision is not read;
 //   - PostToolUse reads additionalContext and exit 2 (stderr to the model), not decision;
@@ -225,6 +225,13 @@ func factoryAnswer(event string, exit int, stdout []byte) (int, []byte) {
 		case "PreToolUse":
 			spec := object{"hookEventName": event}
 			switch d := str(hs, "permissionDecision"); d {
+			case "ask":
+				// Droid only logs an ask and runs the call; hookexec keeps it an ask (stricter:
+				// a host that can ask does).
+				spec["permissionDecision"] = d
+				if r := str(hs, "permissionDecisionReason"); r != "" {
+					spec["permissionDecisionReason"] = r
+				}
 			case "allow", "deny":
 				spec["permissionDecision"] = d
 				if r := str(hs, "permissionDecisionReason"); r != "" {
