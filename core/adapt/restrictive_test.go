@@ -48,9 +48,6 @@ func restrictiveAnswers(from string) map[string]string {
 	case vocab.Antigravity: // it denies what it cannot read
 		return map[string]string{"deny": `echo '{"decision":"deny","reason":"no"}'`, "ask": `echo '{"decision":"ask"}'`,
 			"force_ask": `echo '{"decision":"force_ask"}'`, "empty object": `echo '{}'`, "text": `echo no`, "exit 1": `exit 1`, "exit 2": exit2}
-	case vocab.Factory: // droid 0.225.2 exec runs the tool on an ask (tests/live/droid json_ask_runs_in_exec)
-		return map[string]string{"deny": `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`,
-			"continue false": `echo '{"continue":false,"stopReason":"no"}'`, "exit 2": exit2}
 	case vocab.Codex: // Codex itself fails an ask or a continue:false before a tool open
 		return map[string]string{"deny": `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`, "exit 2": exit2}
 	}
