@@ -236,20 +236,7 @@ func readAntigravity(spelled string, p map[string]any) (call, error) {
 	if tc, ok := p["toolCall"].(map[string]any); ok {
 		tool := str(tc, "name")
 		args, _ := tc["args"].(map[string]any)
-		in := make(map[string]any, len(args))
-		for k, v := range args {
-			switch {
-			case k == "CommandLine" && tool == "run_command":
-				k = "command"
-			case k == "Cwd" && tool == "run_command":
-				k = "cwd"
-			case k == "AbsolutePath" && tool == "view_file", k == "TargetFile" && tool == "write_to_file":
-				k = "file_path"
-			case k == "CodeContent" && tool == "write_to_file":
-				k = "content"
-			}
-			in[k] = v
-		}
+		in := vocab.CanonicalArgs(vocab.Antigravity, tool, args)
 		if c := vocab.Tool(tool); c != "" {
 			tool = c
 		}

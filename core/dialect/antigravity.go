@@ -202,7 +202,7 @@ func antigravityStdin(f Fire) []byte {
 	switch f.Event {
 	case "PreToolUse", "PostToolUse":
 		tool := spellTool(vocab.Antigravity, str(p, "tool_name"))
-		out["toolCall"] = object{"name": tool, "args": antigravityToolArgs(tool, obj(p, "tool_input"))}
+		out["toolCall"] = object{"name": tool, "args": vocab.SpellArgs(vocab.Antigravity, tool, obj(p, "tool_input"))}
 		out["stepIdx"] = 0
 		if f.Event == "PostToolUse" {
 			if e := firstStr(p, "error"); e != "" {
@@ -215,33 +215,6 @@ func antigravityStdin(f Fire) []byte {
 		out["fullyIdle"] = true
 	}
 	return encode(out)
-}
-
-// antigravityToolArgs spells a canonical tool input as Antigravity's tool arguments:
-// run_command's command is CommandLine, view_file's file_path AbsolutePath, write_to_file's
-// TargetFile and CodeContent; other fields, and other tools' inputs, pass as they are.
-func antigravityToolArgs(tool string, in object) object {
-	out := object{}
-	for k, v := range in {
-		out[k] = v
-	}
-	rename := func(from, to string) {
-		if v, ok := out[from]; ok {
-			delete(out, from)
-			out[to] = v
-		}
-	}
-	switch tool {
-	case "run_command":
-		rename("command", "CommandLine")
-		rename("cwd", "Cwd")
-	case "view_file":
-		rename("file_path", "AbsolutePath")
-	case "write_to_file":
-		rename("file_path", "TargetFile")
-		rename("content", "CodeContent")
-	}
-	return out
 }
 
 // antigravityAnswer reads Antigravity's answers into Claude Code's words. PreToolUse: a
@@ -297,22 +270,9 @@ func antigravityAnswer(event string, exit int, stdout []byte) (int, []byte) {
 		return 0, canonicalAnswer(object{"decision": "deny", "reason": fmt.Sprintf("the PreToolUse hook answered decision %q, which Antigravity does not know: it denies the call", d)})
 	}
 	if ow, ok := m["overwrite"].(object); ok {
-		patch := object{}
-		for k, v := range ow {
-			if c, ok := antigravityCanonicalArg[k]; ok {
-				k = c
-			}
-			patch[k] = v
-		}
-		out["modified_args"] = patch
+		out["modified_args"] = vocab.CanonicalArgs(vocab.Antigravity, "", ow)
 	}
 	return 0, canonicalAnswer(out)
-}
-
-// antigravityCanonicalArg names the canonical tool input field of each argument
-// antigravityToolArgs renames (an overwrite is spelled as the tool's arguments).
-var antigravityCanonicalArg = map[string]string{
-	"CommandLine": "command", "Cwd": "cwd", "AbsolutePath": "file_path", "TargetFile": "file_path", "CodeContent": "content",
 }
 
 // injectedText is the text of injectSteps: each step's userMessage, ephemeralMessage or

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // Some agents are answered only as the agent running one converted hook ("hookexec adapt"),
@@ -268,7 +269,7 @@ func antigravityAnswer(spelled string, r *engine.Result) Answer {
 		if r.UpdatedInput != nil {
 			var in map[string]any
 			if json.Unmarshal(r.UpdatedInput, &in) == nil {
-				out["overwrite"] = antigravityArgs(in)
+				out["overwrite"] = vocab.SpellArgs(vocab.Antigravity, "run_command", in) // core/adapt lets through rewrites of shell commands only
 			}
 		}
 	case "Stop":
@@ -285,22 +286,4 @@ func antigravityAnswer(spelled string, r *engine.Result) Answer {
 		return Answer{Stdout: []byte("{}\n")}
 	}
 	return jsonAnswer(out)
-}
-
-// antigravityArgs spells a canonical tool input as Antigravity's tool arguments
-// (run_command's CommandLine and Cwd, view_file's AbsolutePath); other fields as they are.
-func antigravityArgs(in map[string]any) map[string]any {
-	out := make(map[string]any, len(in))
-	for k, v := range in {
-		switch k {
-		case "command":
-			k = "CommandLine"
-		case "cwd":
-			k = "Cwd"
-		case "file_path":
-			k = "AbsolutePath"
-		}
-		out[k] = v
-	}
-	return out
 }

@@ -425,3 +425,50 @@ func splitBar(s string) []string {
 	}
 	return out
 }
+
+// args names, per agent and tool (as the agent spells it), the canonical tool-input fields
+// the agent's tool calls otherwise: Antigravity's arguments are PascalCase (its hooks
+// reference shows run_command's CommandLine).
+var args = map[string]map[string]map[string]string{
+	Antigravity: {
+		"run_command":   {"command": "CommandLine", "cwd": "Cwd"},
+		"view_file":     {"file_path": "AbsolutePath"},
+		"write_to_file": {"file_path": "TargetFile", "content": "CodeContent"},
+	},
+}
+
+// SpellArgs returns a copy of a canonical tool input with its fields named as agent's tool
+// (in the agent's spelling) names them; other fields, and other tools' inputs, as they are.
+func SpellArgs(agent, tool string, in map[string]any) map[string]any {
+	names := args[agent][tool]
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// CanonicalArgs is SpellArgs' inverse: a copy of agent's tool arguments with the fields
+// named canonically. tool "" reads the names of any of the agent's tools (an answer that
+// patches arguments does not say which tool it is for; no two tools use a name for two
+// fields).
+func CanonicalArgs(agent, tool string, in map[string]any) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		for t, names := range args[agent] {
+			if tool != "" && t != tool {
+				continue
+			}
+			for canon, n := range names {
+				if n == k {
+					k = canon
+				}
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
