@@ -37,7 +37,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/hookexec/hookexec/core/atomicfile"
@@ -141,11 +140,14 @@ func fileLine(path string, missing bool, digest string, limit int64) (string, er
 	case err != nil || missing:
 		return "", ErrUnsettled
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok || !st.Mode().IsRegular() {
+	if !st.Mode().IsRegular() {
 		return "", fmt.Errorf("hookexec: nomatch: %s is not a regular file", path)
 	}
-	mtime, ctime := st.ModTime().UnixNano(), sys.Ctim.Nano()
+	dev, ino, ctime, ok := fileID(st)
+	if !ok {
+		return "", fmt.Errorf("hookexec: nomatch: no device, inode and change time for %s on this system", path)
+	}
+	mtime := st.ModTime().UnixNano()
 	if mtime >= limit || ctime >= limit {
 		return "", ErrUnsettled
 	}
@@ -156,7 +158,7 @@ func fileLine(path string, missing bool, digest string, limit int64) (string, er
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != digest {
 		return "", ErrUnsettled
 	}
-	return fmt.Sprintf("file %s %d %d %d %d %d\n", Encode(path), uint64(sys.Dev), sys.Ino, st.Size(), mtime, ctime), nil
+	return fmt.Sprintf("file %s %d %d %d %d %d\n", Encode(path), dev, ino, st.Size(), mtime, ctime), nil
 }
 
 // Encode spells s as one field: "%" for the empty string, every byte outside "!" to "~"
