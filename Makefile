@@ -133,8 +133,8 @@ $(NPM_DIR)/dist/cjs/index.js: $(NPM_SOURCES) $(NPM_DIR)/node_modules/.package-lo
 
 npm: $(NPM_DIR)/dist/cjs/index.js ## the npm package @hookexec/node: npm/node/dist (tsc --strict), its examples in npm/node/build
 
-test-npm: npm $(CLI) ## the npm package's node --test suite, its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary; then npm pack from a clean copy, installed into a fresh project
-	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) node --test test/
+test-npm: npm $(CLI) $(OTELCOL) ## the npm package's node --test suite (telemetry to the real collector), its TypeScript consumer (tsc --strict) and the AutoAgent/autohand/mycode examples, against the real binary; then npm pack from a clean copy, installed into a fresh project
+	cd $(NPM_DIR) && HOOKEXEC_BIN=$(CURDIR)/$(CLI) HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 node --test test/
 	HOOKEXEC_BIN=$(CURDIR)/$(CLI) tests/npm/pack.sh
 
 docs: $(VENV)/.installed ## the documentation site (MkDocs Material) into build/site; --strict: a broken link or anchor fails

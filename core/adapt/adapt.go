@@ -23,6 +23,7 @@ import (
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
+	"github.com/hookexec/hookexec/core/telemetry"
 	"github.com/hookexec/hookexec/core/vocab"
 )
 
@@ -76,10 +77,12 @@ func Run(r Request) (native.Answer, error) {
 	if project == "" {
 		project = c.cwd
 	}
-	// One sync hook and nothing after it: Close need not wait before killing.
+	// One sync hook and nothing after it: Close need not wait before killing. Its telemetry
+	// (HOOKEXEC_TELEMETRY in the agent's environment) still gets the flush a one-shot
+	// hookexec gets, at most telemetry.FlushBound.
 	eng, err := engine.Open(engine.Options{Profile: "cli-agent", ProjectDir: project, Home: r.Home,
 		Sources: []string{}, Config: cfg, ConfigDialect: r.From, Trust: "all", Env: r.Env, LogFile: r.LogFile,
-		CloseTimeoutMs: 1})
+		CloseTimeoutMs: 1, SinkCloseTimeout: telemetry.FlushBound})
 	if err != nil {
 		return native.Answer{}, err
 	}

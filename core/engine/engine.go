@@ -111,6 +111,11 @@ type Options struct {
 	// Sinks see every fire once it is decided (core/observe): telemetry, the audit log.
 	// The engine closes them in Close.
 	Sinks []observe.Sink `json:"-"`
+	// SinkCloseTimeout bounds how long Close waits for the sinks to flush (telemetry's queued
+	// spans, at most telemetry.FlushBound); 0 means the close timeout. A host whose close
+	// timeout only kills hooks fast (hookexec adapt: one sync hook) sets it apart, so its
+	// telemetry is not lost with the hooks' wait.
+	SinkCloseTimeout time.Duration `json:"-"`
 	// Telemetry exports every fire to OpenTelemetry (core/telemetry, docs/observability.md).
 	// nil means the environment decides: on with HOOKEXEC_TELEMETRY=1, configured by the
 	// OTEL_* variables.
@@ -382,6 +387,9 @@ func (e *Engine) Close() error {
 	e.listen, e.eval = nil, nil
 	e.mu.Unlock()
 	e.log.close()
+	if e.opts.SinkCloseTimeout > 0 {
+		wait = e.opts.SinkCloseTimeout
+	}
 	e.closeSinks(wait)
 	return nil
 }

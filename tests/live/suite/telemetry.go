@@ -160,7 +160,7 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 	}
 	var problems []string
 	if r.servedWhy == "" {
-		problems = checkServedAll(served, run, r.dispatched)
+		problems = checkServedAll(served, state.a.Name, run, r.dispatched)
 	} else {
 		t.Logf("telemetry: fires served not compared with the agent's: %s", r.servedWhy)
 	}
@@ -248,9 +248,15 @@ func checkTelemetry(t *testing.T, r telemetryRun, run Run) []string {
 // the agent fired (the recorder listens to all of them) was served by the dispatcher as many
 // times, for every event the dispatcher served at least once (install registers it for the
 // events hookexec knows; an event it does not register is the recorder's alone).
-func checkServedAll(served []audit.Entry, run Run, dispatched map[string]bool) []string {
+func checkServedAll(served []audit.Entry, profile string, run Run, dispatched map[string]bool) []string {
 	byEvent := map[string]int{}
 	for _, e := range served {
+		if e.Profile != profile {
+			// A converted hook's own engine (hookexec adapt, profile cli-agent) records the
+			// fire it runs inside the dispatcher's: it is checked for its span, not counted
+			// as a fire of the agent.
+			continue
+		}
 		name := e.Event
 		if e.FiredAs != "" {
 			name = e.FiredAs
