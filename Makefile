@@ -166,12 +166,17 @@ test-claude-dispatch: $(CLI) $(BUILD)/hookexec-hook ## test-dispatch for Claude 
 # Dispatch mode of the live suites (tests/live/suite/dispatch.go): each vector through the real
 # agent natively (checked against the engine, as make test-<agent> does) and with hookexec
 # installed (the C client, the dispatcher and one daemon for the run); the two must agree.
+# With DISPATCH_TELEMETRY=1 (the default; empty turns it off) the dispatched runs export to one
+# real collector and every fire the dispatcher served must have arrived as its span
+# (tests/live/suite/telemetry.go): the daemon's telemetry for every agent it serves.
 DISPATCH_AGENTS ?= claude gemini codex qwen
-test-dispatch: $(CLI) $(BUILD)/hookexec-hook ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code): the agent must do the same
+DISPATCH_TELEMETRY ?= 1
+test-dispatch: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code), telemetry on: the agent must do the same, every served fire its span
 	@status=0; for a in $(DISPATCH_AGENTS); do \
 		gate=$$(echo $$a | tr a-z A-Z); \
 		$(GO) test -c -o $(BUILD)/live-$$a.test ./tests/live/$$a || { status=1; continue; }; \
 		( cd tests/live/$$a && env HOOKEXEC_LIVE_$$gate=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_BIN=$(CURDIR)/$(CLI) \
+			HOOKEXEC_LIVE_TELEMETRY=$(DISPATCH_TELEMETRY) HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 \
 			$(CURDIR)/$(BUILD)/live-$$a.test -test.count=1 $(if $(V),-test.v) ) || status=1; \
 	done; exit $$status
 

@@ -148,8 +148,12 @@ func (d *daemon) shutdown() {
 // open, before it hands the memory its heap has freed back to the system.
 const quietRelease = 2 * time.Second
 
-// releaseMemory is debug.FreeOSMemory (a test counts its calls).
-var releaseMemory = debug.FreeOSMemory
+// releaseMemory hands back what the heap freed (debug.FreeOSMemory) and the executable's
+// pages only start-up touched (releaseBinaryPages; a test counts its calls).
+var releaseMemory = func() {
+	debug.FreeOSMemory()
+	releaseBinaryPages()
+}
 
 // releaseIfQuiet returns the heap's free memory to the system once per quiet period: when
 // no connection is open and no request has come for quietRelease since the one at
