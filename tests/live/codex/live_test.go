@@ -22,7 +22,7 @@ import (
 
 var agent = suite.Agent{
 	Name: "codex", Title: "Codex", Package: "@openai/codex", Bin: "codex", Gate: "HOOKEXEC_LIVE_CODEX",
-	Events:        []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
+	Events:        []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop", "SessionEnd"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
 	Command:       command,
 	Normalize:     normalize,

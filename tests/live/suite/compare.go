@@ -153,7 +153,7 @@ func Compare(c *Comparison) []string {
 			if command != "" {
 				want = ShellOutput(tree.Project, command)
 			}
-			ranTool := want != "" && strings.Contains(tr.Text, want)
+			ranTool := want != "" && (strings.Contains(tr.Text, want) || replacedAfter(c, i, want, tr.Text))
 			switch {
 			case r.Blocked && ranTool:
 				add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
@@ -177,7 +177,8 @@ func Compare(c *Comparison) []string {
 			}
 		case "UserPromptSubmit":
 			asked := len(run.Model.MainRequests()) > 0
-			if r.Blocked == asked {
+			// continue:false stops before the model as a block does (Codex, Claude Code).
+			if (r.Blocked || !r.Continue) == asked {
 				add(i, "prompt: hookexec blocked=%v, %s sent it to the model=%v", r.Blocked, name, asked)
 			}
 		case "PostToolUse", "PostToolUseFailure":
@@ -190,6 +191,35 @@ func Compare(c *Comparison) []string {
 		}
 	}
 	return problems
+}
+
+// replacedAfter reports whether fire i's tool ran although the model saw other text in its
+// result: a later PostToolUse fire of the same call recorded the output (tool_response has
+// want) and hookexec's answer to it was feedback (a reason) the agent put in the output's place
+// (Codex's PostToolUse block and exit 2 replace the tool's output with the reason).
+func replacedAfter(c *Comparison, i int, want, text string) bool {
+	var pre struct {
+		ID string `json:"tool_use_id"`
+	}
+	if json.Unmarshal([]byte(c.Fires[i].Payload), &pre) != nil || pre.ID == "" {
+		return false
+	}
+	for j := i + 1; j < len(c.Fires); j++ {
+		var post struct {
+			ID       string          `json:"tool_use_id"`
+			Response json.RawMessage `json:"tool_response"`
+		}
+		if event.Canonical(c.Fires[j].Event) != "PostToolUse" || json.Unmarshal([]byte(c.Fires[j].Payload), &post) != nil || post.ID != pre.ID {
+			continue
+		}
+		var out string
+		if json.Unmarshal(post.Response, &out) != nil {
+			out = string(post.Response)
+		}
+		r := c.Results[j]
+		return strings.Contains(out, want) && r.Reason != "" && strings.Contains(text, r.Reason)
+	}
+	return false
 }
 
 // flagValue is the value of a registered command-line flag ("" when there is none).
