@@ -7,6 +7,7 @@
 package codex
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
 	"github.com/hookexec/hookexec/tests/live/suite"
@@ -27,6 +29,7 @@ var agent = suite.Agent{
 	Command:       command,
 	Normalize:     normalize,
 	PayloadFields: "payload_fields.json",
+	Setup:         setup,
 	ShellCommand: func(tool string, input map[string]any) string {
 		switch c := input["command"].(type) {
 		case string:
@@ -97,6 +100,28 @@ exporter = "none"
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}
 	return cmd, nil
+}
+
+// setup gives hookexec an evaluator as a host embedding it would have: prompt and agent
+// hooks get the vector's side answer (the verdict the fake model would give), so a Codex
+// prompt or agent hook that hookexec ran would decide something; Codex skips them.
+func setup(e *engine.Engine, v suite.Vector) (any, error) {
+	return nil, e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
+		side := v.Side
+		if side == "" {
+			side = `{"ok": true}`
+		}
+		var ans struct {
+			OK     bool   `json:"ok"`
+			Reason string `json:"reason"`
+		}
+		if err := json.Unmarshal([]byte(side), &ans); err != nil {
+			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
+		}
+		out := engine.Verdict(ans.OK, ans.Reason)
+		out.Stdout = []byte(side)
+		return out, nil
+	})
 }
 
 // What Codex's exec tool reports of a run that differs between any two runs: its wall
