@@ -22,6 +22,7 @@ import (
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/mcpclient"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
@@ -138,7 +139,7 @@ func setup(e *engine.Engine, v suite.Vector) (any, error) {
 	}
 	return l, e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
 		if hookType == "mcp_tool" {
-			return mcpEvaluate(ctx, servers, hook)
+			return mcpclient.Evaluate(ctx, servers, hook)
 		}
 		side := v.Side
 		if side == "" {
