@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hookexec/hookexec/core/engine"
@@ -109,8 +110,16 @@ exporter = "none"
 	if prompt == "" {
 		prompt = "go"
 	}
-	cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-		"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never", prompt)
+	args := []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+		"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never"}
+	if slices.Contains(v.Args, "--approve-for-me") {
+		// codex exec's approval policy is always "never"; --approve-for-me routes a command
+		// asking for escalated permissions through review, where PermissionRequest hooks
+		// answer first. It cannot be combined with the bypass.
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "--dangerously-bypass-approvals-and-sandbox" })
+	}
+	args = append(append(args, v.Args...), prompt)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = tree.Project
 	env["CODEX_HOME"] = home
 	env["FAKE_OPENAI_KEY"] = "fake-key-for-offline-tests"

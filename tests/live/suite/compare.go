@@ -154,6 +154,18 @@ func Compare(c *Comparison) []string {
 				want = ShellOutput(tree.Project, command)
 			}
 			ranTool := want != "" && (strings.Contains(tr.Text, want) || replacedAfter(c, i, want, tr.Text))
+			if perm := permissionAfter(c, i); perm != nil && !r.Blocked {
+				// The agent asked for permission and a PermissionRequest hook answered.
+				switch {
+				case perm.Blocked && ranTool:
+					add(i, "hookexec's PermissionRequest denies (%q) but the tool ran: %q", perm.Reason, tr.Text)
+				case perm.Blocked && perm.Reason != "" && !strings.Contains(tr.Text, perm.Reason) && v.Skip["reason"] == "":
+					add(i, "permission reason: hookexec %q, %s told the model %q", perm.Reason, name, tr.Text)
+				case perm.Decision == "allow" && want != "" && !ranTool:
+					add(i, "hookexec's PermissionRequest allows %q but %s's tool returned %q", command, name, tr.Text)
+				}
+				break
+			}
 			switch {
 			case r.Blocked && ranTool:
 				add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
@@ -191,6 +203,24 @@ func Compare(c *Comparison) []string {
 		}
 	}
 	return problems
+}
+
+// permissionAfter is hookexec's result for the PermissionRequest fire that followed
+// PreToolUse fire i (before the next PreToolUse), nil when the agent asked no permission or
+// hookexec's hooks there decided nothing.
+func permissionAfter(c *Comparison, i int) *engine.Result {
+	for j := i + 1; j < len(c.Fires); j++ {
+		switch event.Canonical(c.Fires[j].Event) {
+		case "PreToolUse":
+			return nil
+		case "PermissionRequest":
+			if r := c.Results[j]; r.Blocked || r.Decision == "allow" {
+				return r
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // replacedAfter reports whether fire i's tool ran although the model saw other text in its
