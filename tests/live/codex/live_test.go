@@ -185,20 +185,7 @@ func setup(e *engine.Engine, v suite.Vector) (any, error) {
 			}
 			return mcpclient.Evaluate(ctx, servers, hook)
 		}
-		side := v.Side
-		if side == "" {
-			side = `{"ok": true}`
-		}
-		var ans struct {
-			OK     bool   `json:"ok"`
-			Reason string `json:"reason"`
-		}
-		if err := json.Unmarshal([]byte(side), &ans); err != nil {
-			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
-		}
-		out := engine.Verdict(ans.OK, ans.Reason)
-		out.Stdout = []byte(side)
-		return out, nil
+		return suite.ModelVerdict(v.Side)
 	})
 }
 
