@@ -330,8 +330,9 @@ var claudeShapes = map[string]shaped{
 	// Gemini CLI runs command hooks only; timeouts in milliseconds; "name" and sequential
 	// groups are its own.
 	vocab.Gemini: {[]string{"command"}, []string{"timeout", "sequential"}, func(d time.Duration) any { return d.Milliseconds() }},
-	// Codex runs command hooks; commandWindows and statusMessage are its own.
-	vocab.Codex: {[]string{"command"}, []string{"timeout", "statusMessage", "commandWindows"}, seconds},
+	// Codex runs command and mcp_tool hooks (0.169.0 skips prompt and agent ones);
+	// commandWindows and statusMessage are its own.
+	vocab.Codex: {[]string{"command", "mcp_tool"}, []string{"timeout", "statusMessage", "commandWindows"}, seconds},
 	// Qwen Code runs command and http hooks; a timeout of 1000 or more is read as
 	// milliseconds, so a long one is written so.
 	vocab.Qwen: {[]string{"command", "http"}, []string{"timeout"}, func(d time.Duration) any {
@@ -377,6 +378,15 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 		handler["url"] = h.URL
 	case "mcp_tool":
 		handler["server"], handler["tool"] = h.Server, h.Tool
+		if (c.from == vocab.Codex) != (c.to == vocab.Codex) {
+			c.loss(c.at, "answer", "changed", "the MCP tool's answer is read %s's way now: Codex reads its text as a command hook's stdout (plain text is context on SessionStart and UserPromptSubmit); Claude Code reads only JSON, and drops plain text", c.to)
+		}
+		if len(h.Input) > 0 {
+			handler["input"] = json.RawMessage(h.Input)
+			if (c.from == vocab.Codex) != (c.to == vocab.Codex) && bytes.Contains(h.Input, []byte("${")) {
+				c.loss(c.at, "input", "changed", "the input's ${…} placeholders are filled %s's way now: Codex keeps a value that is one whole placeholder in its JSON type and fails the hook on a field the payload lacks; Claude Code fills text, and \"\" for a missing field", c.to)
+			}
+		}
 	}
 	c.common(h, shape.keep...)
 	if h.Sequential && c.from == vocab.Gemini && c.to != vocab.Gemini {

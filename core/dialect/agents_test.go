@@ -33,6 +33,25 @@ func TestGeminiFile(t *testing.T) {
 	require.Equal(t, "", Gemini.ToolName("mcp__x__y"))
 }
 
+// Codex 0.169.0 skips prompt and agent handlers at load and runs mcp_tool handlers on every
+// event but SessionEnd (tests/live/codex prompt_hook_skipped, agent_hook_skipped).
+func TestCodexHandlerTypes(t *testing.T) {
+	f, err := Read("/p/.codex/hooks.json", []byte(`{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "no"}, {"type": "agent", "prompt": "no"},
+			{"type": "mcp_tool", "server": "s", "tool": "t", "input": {"cmd": "${tool_input.command}"}}]}],
+		"SessionEnd": [{"hooks": [{"type": "mcp_tool", "server": "s", "tool": "t"}, {"type": "command", "command": "c"}]}]}}`), nil)
+	require.NoError(t, err)
+	require.Equal(t, Codex, f.Dialect)
+	require.Len(t, f.Hooks, 5)
+	require.Contains(t, f.Hooks[0].Disabled, "Codex skips prompt hooks")
+	require.Contains(t, f.Hooks[1].Disabled, "Codex skips agent hooks")
+	require.Empty(t, f.Hooks[2].Disabled)
+	require.Equal(t, "s", f.Hooks[2].Server)
+	require.Equal(t, "t", f.Hooks[2].Tool)
+	require.Contains(t, f.Hooks[3].Disabled, "mcp_tool on SessionEnd")
+	require.Empty(t, f.Hooks[4].Disabled)
+}
+
 func TestCodexFiles(t *testing.T) {
 	f, err := Read("/p/.codex/config.toml", []byte(`
 model = "o"

@@ -32,12 +32,29 @@ var Codex = &Dialect{
 	CanonicalOnStdin:    true,
 	StrayMatcherIgnored: true,
 	Output:              decide.Codex,
+	Types:               []string{"agent", "mcp_tool"},
+	TypeOnEvent:         codexTypeOnEvent,
 	HandlerKeys:         []string{"commandWindows", "command_windows", "additionalContextLimit"},
 	Handler:             codexHandler,
 	Detect: func(path string, v *fastjson.Value) bool {
 		return inDir(path, ".codex") && (v == nil && isTOML(path) || claudeShaped(v))
 	},
 	Load: loadCodex,
+}
+
+// codexTypeOnEvent says why Codex does not run a handler of type typ on event. Codex
+// 0.169.0 (and 0.171.0) reads prompt and agent handlers but skips them at load ("prompt
+// hooks are not supported yet"; seen live: the hook's model is never asked), and runs
+// mcp_tool handlers on every event but SessionEnd ("SessionEnd MCP hooks are not
+// supported").
+func codexTypeOnEvent(typ, event string) string {
+	switch {
+	case typ == "prompt" || typ == "agent":
+		return "type " + typ + ": Codex skips " + typ + " hooks (not supported yet in Codex 0.169.0)"
+	case typ == "mcp_tool" && event == "SessionEnd":
+		return "type mcp_tool on SessionEnd, which Codex does not support"
+	}
+	return ""
 }
 
 func isTOML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".toml") }

@@ -95,7 +95,9 @@ func evaluated(hookType string) bool {
 }
 
 // definition is the hook as the evaluator sees it, rendered while the payload is live.
-func (f *fire) definition(h *hook, prompt string, stdin []byte) []byte {
+// failure is why the hook fails without being evaluated ("" when it does not): a Codex
+// mcp_tool hook's input naming a payload field the fire lacks.
+func (f *fire) definition(h *hook, prompt string, stdin []byte) (out []byte, failure string) {
 	def := map[string]any{}
 	if len(h.cfg.Definition) > 0 {
 		_ = json.Unmarshal(h.cfg.Definition, &def) // compact JSON from the parser
@@ -113,11 +115,15 @@ func (f *fire) definition(h *hook, prompt string, stdin []byte) []byte {
 	if len(h.cfg.Input) > 0 {
 		var in any
 		if json.Unmarshal(h.cfg.Input, &in) == nil {
-			def["input"] = f.fillInput(in)
+			fill := inputFill{f: f, codex: h.cfg.Dialect == dialect.Codex}
+			def["input"] = fill.value(in)
+			if len(fill.missing) > 0 {
+				failure = "hook input placeholder ${" + fill.missing[0] + "} was not found"
+			}
 		}
 	}
-	out, _ := marshal(def)
-	return out
+	out, _ = marshal(def)
+	return out, failure
 }
 
 // claudeArguments replaces Claude Code's $ARGUMENTS with the hook input JSON; a backslash
@@ -142,11 +148,30 @@ func claudeArguments(prompt string, stdin []byte) string {
 	return b.String()
 }
 
-// fillInput replaces ${path} in the string values of an mcp_tool hook's input with the
-// payload's values (Claude Code: "${tool_input.file_path}"); a path the payload lacks is "".
-func (f *fire) fillInput(v any) any {
+// inputFill replaces ${path} in the string values of an mcp_tool hook's input with the
+// payload's values (Claude Code: "${tool_input.file_path}"; a path the payload lacks is "").
+// Codex (codex-rs/hooks mcp_runner, seen live in 0.169.0) differs twice: a value that is
+// one whole placeholder keeps the field's JSON type ("${tool_input}" is an object), and a
+// path the payload lacks fails the hook, before the server is called (missing).
+type inputFill struct {
+	f       *fire
+	codex   bool
+	missing []string
+}
+
+func (in *inputFill) value(v any) any {
 	switch x := v.(type) {
 	case string:
+		if in.codex && strings.HasPrefix(x, "${") && strings.IndexByte(x, '}') == len(x)-1 {
+			if p, err := payload.Compile(x[2 : len(x)-1]); err == nil {
+				if val := in.f.doc.Get(p); val != nil {
+					var typed any
+					if json.Unmarshal(val.MarshalTo(nil), &typed) == nil {
+						return typed
+					}
+				}
+			}
+		}
 		var b strings.Builder
 		for {
 			i := strings.Index(x, "${")
@@ -159,7 +184,11 @@ func (f *fire) fillInput(v any) any {
 			}
 			b.WriteString(x[:i])
 			if p, err := payload.Compile(x[i+2 : i+end]); err == nil {
-				b.WriteString(f.render(p))
+				s := in.f.render(p)
+				if in.codex && s == "" && in.f.doc.Get(p) == nil {
+					in.missing = append(in.missing, x[i+2:i+end])
+				}
+				b.WriteString(s)
 			} else {
 				b.WriteString(x[i : i+end+1])
 			}
@@ -169,11 +198,11 @@ func (f *fire) fillInput(v any) any {
 		return b.String()
 	case map[string]any:
 		for k, e := range x {
-			x[k] = f.fillInput(e)
+			x[k] = in.value(e)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = f.fillInput(e)
+			x[i] = in.value(e)
 		}
 	}
 	return v
@@ -188,7 +217,9 @@ func (j *job) evaluate(parent context.Context) (HookResult, decide.Verdict) {
 	typ := j.h.cfg.Type
 	failure := ""
 	var out Outcome
-	if j.evaluator == nil {
+	if j.inputFailure != "" {
+		failure = j.inputFailure
+	} else if j.evaluator == nil {
 		failure = fmt.Sprintf("%s hook needs the host's evaluator, and no %s evaluator is registered", typ, typ)
 	} else {
 		ctx, cancel := context.WithTimeout(parent, j.h.cfg.Timeout)

@@ -513,3 +513,33 @@ func TestClaudeShellPrefix(t *testing.T) {
 	_, err = os.Stat(dir + "/seen")
 	require.True(t, os.IsNotExist(err), "the prefix ran for a dialect that does not have it")
 }
+
+// TestCodexMCPInput: a Codex mcp_tool hook's input keeps a whole placeholder's JSON type,
+// and a placeholder the payload lacks fails the hook before the server is called (Codex
+// 0.169.0, live: mcp_tool_whole_placeholder, mcp_tool_missing_placeholder).
+func TestCodexMCPInput(t *testing.T) {
+	cfg := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"mcp_tool","server":"s","tool":"t",
+	  "input":{"whole":"${tool_input}","text":"run ${tool_input.command}","n":"${tool_input.n}"}}]}]}}`
+	e, _ := open(t, cfg, func(o *Options) { o.Profile = "codex" })
+	var mu sync.Mutex
+	var inputs []map[string]any
+	require.NoError(t, e.SetEvaluator(func(_ context.Context, _ string, hook, _ []byte) (Outcome, error) {
+		var def struct {
+			Input map[string]any `json:"input"`
+		}
+		require.NoError(t, json.Unmarshal(hook, &def))
+		mu.Lock()
+		inputs = append(inputs, def.Input)
+		mu.Unlock()
+		return Outcome{}, nil
+	}))
+	r := fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls","n":2}}`)
+	require.Empty(t, r.Hooks[0].Error)
+	r = fireT(t, e, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	require.Contains(t, r.Hooks[0].Error, "hook input placeholder ${tool_input.n} was not found")
+	require.False(t, r.Blocked)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, inputs, 1, "the server is not called when a placeholder is missing")
+	require.Equal(t, map[string]any{"whole": map[string]any{"command": "ls", "n": 2.0}, "text": "run ls", "n": 2.0}, inputs[0])
+}

@@ -217,7 +217,9 @@ type job struct {
 	definition []byte
 	payload    []byte
 	evaluator  Evaluator
-	done       func() // called when an async job finished; nil for others
+	// inputFailure fails an evaluated hook before it is evaluated (definition's failure).
+	inputFailure string
+	done         func() // called when an async job finished; nil for others
 	// refused says why a value kept the command from being rendered; "" when it was not.
 	refused string
 	// values are the payload values the hook's definition is given (givenValues); nil
@@ -247,7 +249,7 @@ func (f *fire) prepare(h *hook) *job {
 	}
 	if evaluated(h.cfg.Type) {
 		j.payload = v.stdin
-		j.definition = f.definition(h, j.prompt, v.stdin)
+		j.definition, j.inputFailure = f.definition(h, j.prompt, v.stdin)
 		j.spec.OutputCap = f.e.cap
 		f.e.mu.Lock()
 		j.evaluator = f.e.eval

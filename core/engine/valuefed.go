@@ -19,7 +19,7 @@ import (
 // a direct or exec-form command, a git built-in, the host's evaluator, and whether the
 // engine was called from Go, the C library, Python or serve.
 
-// inputValue is a `${path}` an mcp_tool hook's input is filled with (fillInput).
+// inputValue is a `${path}` an mcp_tool hook's input is filled with (inputFill).
 var inputValue = regexp.MustCompile(`\$\{([^}]*)\}`)
 
 // templateValues lists the payload paths a hook's definition is filled with: the

@@ -227,3 +227,26 @@ func TestStatus(t *testing.T) {
 	assert.Equal(t, 2, st[0].Managed)
 	assert.Equal(t, 1, st[0].Native)
 }
+
+// TestInstallKeepsCodexMCPHooks: Codex calls its own MCP servers, so a matcher group with an
+// mcp_tool hook stays with Codex (live, dispatch mode: mcp_tool_deny_blocks ran the command
+// when the group moved to the dispatcher, which has no MCP servers).
+func TestInstallKeepsCodexMCPHooks(t *testing.T) {
+	t.Parallel()
+	codex, err := native.Lookup("codex")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".codex"), 0o755))
+	hooks := `{"hooks": {"PreToolUse": [
+	  {"matcher": "Bash", "hooks": [{"type": "mcp_tool", "server": "live", "tool": "answer", "input": {"text": "${tool_input.command}"}}]},
+	  {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}]}}`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".codex", "hooks.json"), []byte(hooks), 0o644))
+	changes, err := Install(codex, native.Project, dir, dispatcher)
+	require.NoError(t, err)
+	require.Len(t, changes, 1)
+	assert.Equal(t, 1, changes[0].Moved)
+	assert.Equal(t, 1, changes[0].Kept, "the mcp_tool group stays with Codex")
+	got := read(t, filepath.Join(dir, ".codex", "hooks.json"))
+	assert.Contains(t, got, `"type": "mcp_tool"`)
+	assert.NotContains(t, got, "guard.sh")
+}

@@ -97,8 +97,11 @@ var agents = map[string]*Agent{
 			return []File{{Settings: filepath.Join(d, "hooks.json"), Managed: filepath.Join(d, "hookexec-hooks.json"),
 				Backup: filepath.Join(d, ".hooks.json.hookexec-backup")}}
 		},
-		unmoved:     func(_ Scope, dir string) []string { return []string{filepath.Join(dir, ".codex", "config.toml")} },
-		answer:      codexAnswer,
+		unmoved: func(_ Scope, dir string) []string { return []string{filepath.Join(dir, ".codex", "config.toml")} },
+		answer:  codexAnswer,
+		// Codex calls its own MCP servers for mcp_tool hooks (its prompt and agent hooks it
+		// skips, as hookexec's codex dialect does: they may move).
+		Evaluated:   []string{"mcp_tool"},
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 	},
 	"qwen": {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/mcpclient"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
@@ -308,7 +309,7 @@ func compare(c *suite.Comparison) []string {
 	if asked := len(run.Model.MainRequests()) > 0; promptFires > 0 && !promptBlocked && !asked {
 		problems = append(problems, "prompt: hookexec blocks no prompt hook, but Claude Code never sent the prompt to the model")
 	}
-	return append(problems, compareMCPCalls(tree)...)
+	return append(problems, mcpclient.CompareCalls(tree.Root, "claude")...)
 }
 
 // streamEvent is one line of Claude Code's stream-json output that the comparison reads.

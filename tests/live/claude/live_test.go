@@ -22,6 +22,7 @@ import (
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/mcpclient"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
@@ -138,28 +139,15 @@ func setup(e *engine.Engine, v suite.Vector) (any, error) {
 	}
 	return l, e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
 		if hookType == "mcp_tool" {
-			return mcpEvaluate(ctx, servers, hook)
+			return mcpclient.Evaluate(ctx, servers, hook)
 		}
 		side := v.Side
-		if side == "" {
-			side = `{"ok": true}`
-		}
 		if hookType == "agent" {
 			if answer, ok := agentAnswer(v, hook); ok {
 				side = answer
 			}
 		}
-		var ans struct {
-			OK     bool   `json:"ok"`
-			Reason string `json:"reason"`
-		}
-		if err := json.Unmarshal([]byte(side), &ans); err != nil {
-			return engine.Outcome{}, fmt.Errorf("the model's answer is not a verdict: %w", err)
-		}
-		// The whole answer goes to hookexec as the model gave it (impossible included).
-		out := engine.Verdict(ans.OK, ans.Reason)
-		out.Stdout = []byte(side)
-		return out, nil
+		return suite.ModelVerdict(side)
 	})
 }
 

@@ -7,26 +7,36 @@
 package codex
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
+	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/livetest"
+	"github.com/hookexec/hookexec/tests/live/mcpclient"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
 var agent = suite.Agent{
 	Name: "codex", Title: "Codex", Package: "@openai/codex", Bin: "codex", Gate: "HOOKEXEC_LIVE_CODEX",
-	Events:        []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
+	Events:        []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop", "SessionEnd"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
 	Command:       command,
 	Normalize:     normalize,
 	PayloadFields: "payload_fields.json",
+	Setup:         setup,
+	Vars:          vars,
+	Compare: func(c *suite.Comparison) []string {
+		return append(suite.Compare(c), mcpclient.CompareCalls(c.Tree.Root, "codex")...)
+	},
 	ShellCommand: func(tool string, input map[string]any) string {
 		switch c := input["command"].(type) {
 		case string:
@@ -80,6 +90,19 @@ enabled = false
 [otel]
 exporter = "none"
 `, base, tree.Project)
+	servers, err := mcpServers(v)
+	if err != nil {
+		return nil, err
+	}
+	for name, s := range servers {
+		config += fmt.Sprintf("\n[mcp_servers.%s]\ncommand = %s\nargs = %s\n", tomlString(name), tomlString(s.Command), tomlStrings(s.Args))
+		if len(s.Env) > 0 {
+			config += fmt.Sprintf("[mcp_servers.%s.env]\n", tomlString(name))
+			for k, val := range s.Env {
+				config += tomlString(k) + " = " + tomlString(val) + "\n"
+			}
+		}
+	}
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
@@ -87,8 +110,16 @@ exporter = "none"
 	if prompt == "" {
 		prompt = "go"
 	}
-	cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-		"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never", prompt)
+	args := []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+		"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never"}
+	if slices.Contains(v.Args, "--approve-for-me") {
+		// codex exec's approval policy is always "never"; --approve-for-me routes a command
+		// asking for escalated permissions through review, where PermissionRequest hooks
+		// answer first. It cannot be combined with the bypass.
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "--dangerously-bypass-approvals-and-sandbox" })
+	}
+	args = append(append(args, v.Args...), prompt)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = tree.Project
 	env["CODEX_HOME"] = home
 	env["FAKE_OPENAI_KEY"] = "fake-key-for-offline-tests"
@@ -97,6 +128,65 @@ exporter = "none"
 		cmd.Env = append(cmd.Env, k+"="+val)
 	}
 	return cmd, nil
+}
+
+// vars gives a vector $MCP, the MCP server helper (tests/live/mcpclient), built once
+// beside the suite's rec hook.
+func vars(raw []byte) (map[string]string, error) {
+	if !bytes.Contains(raw, []byte("$MCP")) {
+		return nil, nil
+	}
+	bin, err := mcpclient.Build(filepath.Dir(suite.Rec()))
+	return map[string]string{"$MCP": bin}, err
+}
+
+// mcpServers reads the vector's root/mcp.json ({"mcpServers": {name: {command, args,
+// env}}}, Claude Code's shape, $MCP and $ROOT filled in): Codex gets them as
+// [mcp_servers.<name>] in config.toml, hookexec's evaluator starts the same ones for
+// mcp_tool hooks.
+func mcpServers(v suite.Vector) (map[string]mcpclient.Server, error) {
+	data, ok := v.Files["root/mcp.json"]
+	if !ok {
+		return nil, nil
+	}
+	var cfg struct {
+		MCPServers map[string]mcpclient.Server `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return nil, fmt.Errorf("mcp.json: %w", err)
+	}
+	return cfg.MCPServers, nil
+}
+
+// tomlString is s as a TOML basic string (JSON's escapes are TOML's).
+func tomlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func tomlStrings(ss []string) string {
+	if ss == nil {
+		ss = []string{}
+	}
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
+
+// setup gives hookexec an evaluator as a host embedding it would have: prompt and agent
+// hooks get the vector's side answer (the verdict the fake model would give), so a Codex
+// prompt or agent hook that hookexec ran would decide something (Codex skips them);
+// mcp_tool hooks call the vector's MCP server (root/mcp.json) as Codex does.
+func setup(e *engine.Engine, v suite.Vector) (any, error) {
+	return nil, e.SetEvaluator(func(ctx context.Context, hookType string, hook, _ []byte) (engine.Outcome, error) {
+		if hookType == "mcp_tool" {
+			servers, err := mcpServers(v)
+			if err != nil {
+				return engine.Outcome{}, err
+			}
+			return mcpclient.Evaluate(ctx, servers, hook)
+		}
+		return suite.ModelVerdict(v.Side)
+	})
 }
 
 // What Codex's exec tool reports of a run that differs between any two runs: its wall

@@ -153,7 +153,19 @@ func Compare(c *Comparison) []string {
 			if command != "" {
 				want = ShellOutput(tree.Project, command)
 			}
-			ranTool := want != "" && strings.Contains(tr.Text, want)
+			ranTool := want != "" && (strings.Contains(tr.Text, want) || replacedAfter(c, i, want, tr.Text))
+			if perm := permissionAfter(c, i); perm != nil && !r.Blocked {
+				// The agent asked for permission and a PermissionRequest hook answered.
+				switch {
+				case perm.Blocked && ranTool:
+					add(i, "hookexec's PermissionRequest denies (%q) but the tool ran: %q", perm.Reason, tr.Text)
+				case perm.Blocked && perm.Reason != "" && !strings.Contains(tr.Text, perm.Reason) && v.Skip["reason"] == "":
+					add(i, "permission reason: hookexec %q, %s told the model %q", perm.Reason, name, tr.Text)
+				case perm.Decision == "allow" && want != "" && !ranTool:
+					add(i, "hookexec's PermissionRequest allows %q but %s's tool returned %q", command, name, tr.Text)
+				}
+				break
+			}
 			switch {
 			case r.Blocked && ranTool:
 				add(i, "hookexec blocks (%q) but the tool ran: %q", r.Reason, tr.Text)
@@ -177,7 +189,8 @@ func Compare(c *Comparison) []string {
 			}
 		case "UserPromptSubmit":
 			asked := len(run.Model.MainRequests()) > 0
-			if r.Blocked == asked {
+			// continue:false stops before the model as a block does (Codex, Claude Code).
+			if (r.Blocked || !r.Continue) == asked {
 				add(i, "prompt: hookexec blocked=%v, %s sent it to the model=%v", r.Blocked, name, asked)
 			}
 		case "PostToolUse", "PostToolUseFailure":
@@ -190,6 +203,53 @@ func Compare(c *Comparison) []string {
 		}
 	}
 	return problems
+}
+
+// permissionAfter is hookexec's result for the PermissionRequest fire that followed
+// PreToolUse fire i (before the next PreToolUse), nil when the agent asked no permission or
+// hookexec's hooks there decided nothing.
+func permissionAfter(c *Comparison, i int) *engine.Result {
+	for j := i + 1; j < len(c.Fires); j++ {
+		switch event.Canonical(c.Fires[j].Event) {
+		case "PreToolUse":
+			return nil
+		case "PermissionRequest":
+			if r := c.Results[j]; r.Blocked || r.Decision == "allow" {
+				return r
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// replacedAfter reports whether fire i's tool ran although the model saw other text in its
+// result: a later PostToolUse fire of the same call recorded the output (tool_response has
+// want) and hookexec's answer to it was feedback (a reason) the agent put in the output's place
+// (Codex's PostToolUse block and exit 2 replace the tool's output with the reason).
+func replacedAfter(c *Comparison, i int, want, text string) bool {
+	var pre struct {
+		ID string `json:"tool_use_id"`
+	}
+	if json.Unmarshal([]byte(c.Fires[i].Payload), &pre) != nil || pre.ID == "" {
+		return false
+	}
+	for j := i + 1; j < len(c.Fires); j++ {
+		var post struct {
+			ID       string          `json:"tool_use_id"`
+			Response json.RawMessage `json:"tool_response"`
+		}
+		if event.Canonical(c.Fires[j].Event) != "PostToolUse" || json.Unmarshal([]byte(c.Fires[j].Payload), &post) != nil || post.ID != pre.ID {
+			continue
+		}
+		var out string
+		if json.Unmarshal(post.Response, &out) != nil {
+			out = string(post.Response)
+		}
+		r := c.Results[j]
+		return strings.Contains(out, want) && r.Reason != "" && strings.Contains(text, r.Reason)
+	}
+	return false
 }
 
 // flagValue is the value of a registered command-line flag ("" when there is none).
