@@ -21,7 +21,7 @@ import (
 // auggie drops any other key of "hooks" with a warning, and a whole event whose list fails
 // its schema. A tool matcher is an unanchored regex tested against auggie's tool name
 // (launch-process, view, save-file, str-replace-editor, ...); a matcher on another event
-// keeps the hook from running unless it is "" or ".*".
+// is ignored (auggie 0.36.0 runs the hook).
 //
 // Hooks see auggie's own payload — {hook_event_name, conversation_id, workspace_roots,
 // tool_name, tool_input, tool_output, tool_error, is_mcp_tool, file_changes, user_prompt,
@@ -39,9 +39,11 @@ var Auggie = &Dialect{
 	// The hook sees the tool as auggie spells it, and the matcher tests that spelling.
 	SpellsTools:       true,
 	RegexToolMatchers: true,
-	ToolEnv:           "AUGMENT_TOOL_NAME",
-	ProjectEnv:        []string{"AUGMENT_PROJECT_DIR"},
-	PayloadEnv:        [][2]string{{"AUGMENT_CONVERSATION_ID", "conversation_id"}},
+	// auggie 0.36.0 runs a Stop hook whose group has a matcher (live: stop_matcher_ignored).
+	StrayMatcherIgnored: true,
+	ToolEnv:             "AUGMENT_TOOL_NAME",
+	ProjectEnv:          []string{"AUGMENT_PROJECT_DIR"},
+	PayloadEnv:          [][2]string{{"AUGMENT_CONVERSATION_ID", "conversation_id"}, {"AUGMENT_HOOK_EVENT", "hook_event_name"}},
 	Detect: func(path string, v *fastjson.Value) bool {
 		return claudeShaped(v) && inDir(path, ".augment")
 	},
@@ -209,8 +211,8 @@ func auggieStdin(f Fire) []byte {
 //     it, and updatedInput replaces the whole tool input whatever the decision. The
 //     top-level decision is not read. Any other exit status runs the call.
 //   - PostToolUse: exit 2's stderr, and on exit 0 the top-level or hookSpecificOutput
-//     additionalContext and a decision block's reason, are appended to the tool result for
-//     the model ("[Hook Context]"); continue:false changes nothing.
+//     additionalContext, are appended to the tool result for the model ("[Hook Context]");
+//     a decision block (its reason included) and continue:false change nothing.
 //   - JSON that fails auggie's schema (an unknown permissionDecision, a hookEventName
 //     it does not have) is read as plain text: no answer.
 func auggieAnswer(event string, exit int, stdout []byte) (int, []byte) {
@@ -257,14 +259,12 @@ func auggieAnswer(event string, exit int, stdout []byte) (int, []byte) {
 		}
 		return 0, canonicalAnswer(out)
 	}
-	// auggie routes a block's reason, then the context — hookSpecificOutput's in place of the
-	// top-level one — to the model.
+	// auggie routes the context — hookSpecificOutput's in place of the top-level one — to the
+	// model. A decision block's reason does not reach it: auggie reads the reason only from a
+	// result that stops, which a PostToolUse block never is (live: post_decision_block_reason).
 	var context []string
 	ctx := str(m, "additionalContext")
 	if str(hs, "hookEventName") == "PostToolUse" {
-		if r := str(hs, "reason"); r != "" && str(hs, "decision") == "block" {
-			context = append(context, r)
-		}
 		if c := str(hs, "additionalContext"); c != "" {
 			ctx = c
 		}
