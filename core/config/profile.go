@@ -227,6 +227,16 @@ var agentProfiles = []*Profile{
 			}
 			return files(dialect.Factory, paths...)
 		}},
+	// Augment's auggie (0.36.0, tests/live/auggie): ~/.augment/settings.json, then the
+	// workspace's .augment/settings.local.json and .augment/settings.json, merged per event
+	// (dialect.Auggie).
+	{Name: "auggie", file: ".augment/settings.json", Dialect: dialect.Auggie, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			return files(dialect.Auggie,
+				filepath.Join(home, ".augment/settings.json"),
+				filepath.Join(project, ".augment/settings.local.json"),
+				filepath.Join(project, ".augment/settings.json"))
+		}},
 	// Kiro: one hook per file in the workspace's .kiro/hooks (*.kiro.hook, *.json).
 	{Name: "kiro", file: ".kiro/hooks/hook.kiro.hook", Dialect: dialect.Kiro, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {

@@ -140,6 +140,8 @@ var aliases = map[string]string{
 	// Gemini CLI: a turn starts with the user's prompt and ends with the agent's answer.
 	"BeforeAgent": "UserPromptSubmit",
 	"AfterAgent":  "Stop",
+	// Augment's auggie: the prompt's event (its hooks see it so spelled).
+	"PromptSubmit": "UserPromptSubmit",
 	// Qwen Code's todo events are Claude Code's task events.
 	"TodoCreated":   "TaskCreated",
 	"TodoCompleted": "TaskCompleted",

@@ -39,10 +39,13 @@ const (
 	// docs/agents/antigravity.md).
 	Crush       = "crush"
 	Antigravity = "antigravity"
+	// Augment's auggie CLI (@augmentcode/auggie): live against a fake of Augment's backend
+	// (tests/live/auggie, docs/agents/auggie.md).
+	Auggie = "auggie"
 )
 
 // Agents lists every agent of the table, Claude Code first, then the seeds, then the rest.
-var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity}
+var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity, Auggie}
 
 // Canonical tool names (Claude Code's).
 const (
@@ -117,6 +120,11 @@ var tools = map[string]map[string]string{
 		"glob": Glob, "grep": Grep, "ls": LS, "fetch": WebFetch, "web_fetch": WebFetch,
 		"web_search": WebSearch, "agent": Task, "todos": TodoWrite,
 	},
+	// auggie 0.36.0's tool_definitions (tests/live/auggie): the names its hooks see.
+	Auggie: {
+		"launch-process": Bash, "view": Read, "save-file": Write, "str-replace-editor": Edit,
+		"apply_patch": Edit, "web-fetch": WebFetch,
+	},
 	Antigravity: {
 		"run_command": Bash, "view_file": Read, "write_to_file": Write, "edit_file": Edit,
 		"grep_search": Grep, "list_directory": LS, "find": Glob, "read_url_content": WebFetch,
@@ -140,7 +148,8 @@ var Unmapped = map[string]string{
 	"Kiro IDE toolTypes read/write/...": "categories, not tools: read, write, shell, web map to Read, Write|Edit, Bash, WebFetch|WebSearch",
 	"Crush mcp_<server>_<tool>":         "Crush joins the MCP server and tool with one underscore, which both may contain: a guard on MCP tools must be written as Crush spells them",
 	"Crush lsp_* and job_*":             "language-server and background-job tools; no canonical counterpart",
-	"Antigravity browser_* and others":  "browser, notebook and code-review steps; no canonical counterpart",
+	"Auggie remove-files, codebase-retrieval and the process and task tools": "no canonical counterpart (deleting files, Augment's context engine, kill-/read-/write-/list-processes, the task list)",
+	"Antigravity browser_* and others":                                       "browser, notebook and code-review steps; no canonical counterpart",
 }
 
 // byName maps every spelling of every agent to its canonical tool. Built once; the
@@ -195,6 +204,7 @@ var preferred = map[string]map[string]string{
 	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
 	Factory: {Edit: "Edit"},
 	Crush:   {WebFetch: "fetch"},
+	Auggie:  {Edit: "str-replace-editor"},
 	Claude:  {Task: "Task"},
 	// Cline CLI 3.0.65 sends the 3.x names; the extension's older names stay readable.
 	Cline: {Bash: "run_commands", Read: "read_files", Edit: "editor", Grep: "search_codebase", WebFetch: "fetch_web_content", Task: "spawn_agent"},
@@ -322,6 +332,10 @@ var events = map[string][]Event{
 		{"SessionStart", "SessionStart", ""}, {"PreToolUse", "PreToolUse", ""},
 		{"PostToolUse", "PostToolUse", ""}, {"Stop", "Stop", ""},
 	},
+	// auggie 0.36.0's settings schema (tests/live/auggie): Claude Code's names, except the
+	// prompt's event, PromptSubmit.
+	Auggie: append(claudeNames("PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd", "Notification"),
+		Event{"PromptSubmit", "UserPromptSubmit", ""}),
 	// docs.factory.ai/reference/hooks-reference: Claude Code's names.
 	Factory: claudeNames("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
 		"SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
