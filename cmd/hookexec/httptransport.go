@@ -70,6 +70,10 @@ func ensureHTTPDaemon() error {
 			}
 		}
 	}
+	uid, uidErr := daemon.ListenerUID(cfg.Port)
+	if uidErr == nil && uid != os.Getuid() {
+		return fmt.Errorf("127.0.0.1:%d is held by uid %d, not by you (uid %d): another user's process would receive your hook calls and answer them", cfg.Port, uid, os.Getuid())
+	}
 	if st.HTTPPort != cfg.Port {
 		why := st.HTTPError
 		if why == "" {
@@ -77,12 +81,8 @@ func ensureHTTPDaemon() error {
 		}
 		return fmt.Errorf("the daemon does not listen on 127.0.0.1:%d: %s", cfg.Port, why)
 	}
-	uid, err := daemon.ListenerUID(cfg.Port)
-	if err != nil {
-		return fmt.Errorf("who listens on 127.0.0.1:%d cannot be told: %w", cfg.Port, err)
-	}
-	if uid != os.Getuid() {
-		return fmt.Errorf("127.0.0.1:%d is held by uid %d, not by you (uid %d): another user's process would receive your hook calls and answer them", cfg.Port, uid, os.Getuid())
+	if uidErr != nil {
+		return fmt.Errorf("who listens on 127.0.0.1:%d cannot be told: %w", cfg.Port, uidErr)
 	}
 	return nil
 }
@@ -126,10 +126,15 @@ func httpDaemonStatus(dir string) (daemon.Status, error) {
 	return st, json.Unmarshal(raw, &st)
 }
 
-// stopSession is Claude Code's answer that ends the session before its first prompt, with
-// the reason for the user.
+// stopSession ends the session before its first prompt, with the reason for the user: the
+// answer that asks Claude Code to stop (continue:false), and, since Claude Code 2.1.330
+// runs on regardless, the agent ended (stopAgent). Its http hooks would otherwise post
+// to whatever holds the port.
 func stopSession(err error) dispatch.Reply {
 	msg := "hookexec: the http transport cannot be used, so this session is stopped: " + err.Error()
+	if pid := stopAgent(); pid > 0 {
+		msg += fmt.Sprintf(" (Claude Code, pid %d, was sent SIGTERM: it runs a session on after a SessionStart hook's continue:false)", pid)
+	}
 	out, _ := json.Marshal(map[string]any{"continue": false, "stopReason": msg, "systemMessage": msg})
 	return dispatch.Reply{ExitCode: 0, Stdout: string(out) + "\n", Stderr: msg + "\n"}
 }
