@@ -18,6 +18,7 @@ type Options struct {
 	Dir      string
 	Idle     time.Duration
 	Identity string
+	HTTPDir  string
 }
 
 // Run reports that the platform has no daemon.

@@ -2,11 +2,7 @@
 
 package daemon
 
-import (
-	"errors"
-
-	"github.com/hookexec/hookexec/core/dispatch"
-)
+import "errors"
 
 // serveHTTP: the HTTP transport needs Linux, where the daemon can tell which user's
 // process is at the other end of a TCP connection; elsewhere it is not served.
@@ -18,6 +14,3 @@ func (d *daemon) serveHTTP() {
 
 // ListenerUID: no way to tell elsewhere than Linux.
 func ListenerUID(int) (int, error) { return -1, errors.New("hookexec: the http transport needs Linux") }
-
-// HTTPAnswer is served on Linux only.
-func HTTPAnswer(dispatch.Reply) ([]byte, int) { return nil, 500 }

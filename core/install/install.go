@@ -150,6 +150,11 @@ func installFile(a *native.Agent, f native.File, root, command string, h *HTTP) 
 	if err := atomicfile.Write(f.Settings, p.settings, 0o644); err != nil {
 		return c, err
 	}
+	if h != nil && h.Secret != "" {
+		if err := os.Chmod(f.Settings, 0o600); err != nil { // it now holds the transport's secret
+			return c, err
+		}
+	}
 	c.Action = "installed"
 	return c, nil
 }
