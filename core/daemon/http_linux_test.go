@@ -51,15 +51,20 @@ func TestHTTPAnswer(t *testing.T) {
 		{"exit 2 block", dispatch.Reply{ExitCode: 2, Stderr: "no\n"}, http.StatusInternalServerError},
 		{"exit 2, nothing said", dispatch.Reply{ExitCode: 2}, http.StatusInternalServerError},
 		{"exit 1", dispatch.Reply{ExitCode: 1, Stderr: "oops"}, http.StatusInternalServerError},
-		{"plain text on exit 0", dispatch.Reply{Stdout: "context"}, http.StatusInternalServerError},
+		{"plain text on exit 0", dispatch.Reply{Stdout: "context"}, http.StatusOK},
 		{"broken JSON", dispatch.Reply{Stdout: `{"decision":`}, http.StatusInternalServerError},
+		{"a JSON array", dispatch.Reply{Stdout: `[1]`}, http.StatusInternalServerError},
 	} {
-		body, status := HTTPAnswer(c.reply)
+		body, status := HTTPAnswer("PreToolUse", c.reply)
 		assert.Equal(t, c.status, status, c.name)
 		if status != http.StatusOK {
 			assert.NotEmpty(t, body, c.name+": a refusal says why")
 		}
 	}
+	// A command's plain stdout is context on UserPromptSubmit: the JSON form of it.
+	body, status := HTTPAnswer("UserPromptSubmit", dispatch.Reply{Stdout: "shell-is-bash\n"})
+	assert.Equal(t, http.StatusOK, status)
+	assert.JSONEq(t, `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"shell-is-bash"}}`, string(body))
 }
 
 // The transport's files: made private, kept across setups, refused when open to others.

@@ -97,31 +97,32 @@ func (d *daemon) httpHandler(secret string) http.Handler {
 		d.active.Add(1)
 		defer d.active.Add(-1)
 		body, err := io.ReadAll(io.LimitReader(r.Body, serve.MaxMessageBytes+1))
+		event := payload.TopString(body, "hook_event_name")
 		req := dispatch.Request{Agent: ag.Name, Payload: body}
 		switch {
 		case err != nil:
-			d.writeReply(w, dispatch.Refuse(req, fmt.Errorf("reading the payload: %w", err)))
+			d.writeReply(w, event, dispatch.Refuse(req, fmt.Errorf("reading the payload: %w", err)))
 			return
 		case len(body) > serve.MaxMessageBytes:
-			d.writeReply(w, dispatch.Refuse(req, fmt.Errorf("payload longer than %d bytes", serve.MaxMessageBytes)))
+			d.writeReply(w, event, dispatch.Refuse(req, fmt.Errorf("payload longer than %d bytes", serve.MaxMessageBytes)))
 			return
 		}
 		base, ok := d.session(ag.Name, payload.TopString(body, "session_id"))
 		if !ok {
-			d.writeReply(w, dispatch.Refuse(req, errors.New("no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one")))
+			d.writeReply(w, event, dispatch.Refuse(req, errors.New("no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one")))
 			return
 		}
 		base.Payload = body
-		d.writeReply(w, d.run(base))
+		d.writeReply(w, event, d.run(base))
 		if payload.TopString(body, "hook_event_name") == "SessionEnd" {
 			d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base)
 		}
 	})
 }
 
-// writeReply writes a dispatcher reply as an http hook's answer.
-func (d *daemon) writeReply(w http.ResponseWriter, r dispatch.Reply) {
-	body, status := HTTPAnswer(r)
+// writeReply writes a dispatcher reply to a call of event as an http hook's answer.
+func (d *daemon) writeReply(w http.ResponseWriter, event string, r dispatch.Reply) {
+	body, status := HTTPAnswer(event, r)
 	if status == http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
 	} else {
@@ -132,12 +133,27 @@ func (d *daemon) writeReply(w http.ResponseWriter, r dispatch.Reply) {
 	_, _ = w.Write(body)
 }
 
-// HTTPAnswer is the HTTP form of a dispatcher reply: 200 and the stdout when the reply is
-// exit 0 with a JSON object or nothing on stdout, else 500 and the stderr (the reason).
-func HTTPAnswer(r dispatch.Reply) ([]byte, int) {
+// HTTPAnswer is the HTTP form of a dispatcher reply to a call of event: 200 and the stdout
+// when the reply is exit 0 with a JSON object or nothing on stdout. Plain text on exit 0
+// is what a command hook's stdout is to Claude Code: context on UserPromptSubmit and
+// UserPromptExpansion (sent as hookSpecificOutput.additionalContext, the JSON form of the
+// same), nothing a decision rests on elsewhere (200 with {}). Anything else — an exit-2
+// block, a failure — is a 500 with the stderr (the reason), which an http hook with
+// onFailure "block" blocks on.
+func HTTPAnswer(event string, r dispatch.Reply) ([]byte, int) {
 	out := bytes.TrimSpace([]byte(r.Stdout))
-	if r.ExitCode == 0 && (len(out) == 0 || out[0] == '{' && json.Valid(out)) {
+	switch {
+	case r.ExitCode != 0:
+	case len(out) == 0 || out[0] == '{' && json.Valid(out):
 		return []byte(r.Stdout), http.StatusOK
+	case out[0] == '{' || out[0] == '[':
+		// Broken or non-object JSON: Claude Code would take a command's as an error.
+	case event == "UserPromptSubmit" || event == "UserPromptExpansion":
+		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": event, "additionalContext": strings.TrimRight(r.Stdout, "\n")}})
+		return b, http.StatusOK
+	default:
+		return []byte("{}"), http.StatusOK
 	}
 	msg := strings.TrimSpace(r.Stderr)
 	if msg == "" {

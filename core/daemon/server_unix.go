@@ -160,14 +160,14 @@ type session struct {
 // call; while one is kept the daemon does not exit idle (its HTTP calls would be refused).
 const SessionKeep = 24 * time.Hour
 
-// register remembers the request of a session's call on the socket (its environment,
+// register remembers, while the http transport is served, the request of a session's call on the socket (its environment,
 // project, home and log file) for that session's HTTP calls, and forgets the session at its
 // SessionEnd. Every socket call registers, not only SessionStart, so a session whose
 // daemon was restarted is known again from its next command-transport call (a Stop).
 func (d *daemon) register(req dispatch.Request) {
 	id := payload.TopString(req.Payload, "session_id")
-	if id == "" {
-		return
+	if id == "" || d.httpPort.Load() == 0 {
+		return // without the http transport nothing needs a session (nor keeps the daemon up)
 	}
 	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req)
 }
