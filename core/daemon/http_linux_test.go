@@ -90,3 +90,21 @@ func TestSetupHTTP(t *testing.T) {
 	_, err = LoadHTTP(dir)
 	assert.Error(t, err, "a directory open to others is refused")
 }
+
+// The uid check's cost per accepted connection: one scan of /proc/net/tcp.
+func BenchmarkTCPPeerUID(b *testing.B) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	require.NoError(b, err)
+	defer ln.Close()
+	client, err := net.Dial("tcp4", ln.Addr().String())
+	require.NoError(b, err)
+	defer client.Close()
+	server, err := ln.Accept()
+	require.NoError(b, err)
+	defer server.Close()
+	for i := 0; i < b.N; i++ {
+		if !tcpPeerAllowed(server, os.Getuid()) {
+			b.Fatal("refused")
+		}
+	}
+}
