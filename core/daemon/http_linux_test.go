@@ -3,6 +3,7 @@ package daemon
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,6 +31,15 @@ func TestTCPPeerUID(t *testing.T) {
 	server, err := ln.Accept()
 	require.NoError(t, err)
 	defer server.Close()
+	// The kernel's exact lookup and the /proc/net/tcp scan agree on the peer's owner.
+	peer, _ := netip.ParseAddrPort(client.LocalAddr().String())
+	ours, _ := netip.ParseAddrPort(server.LocalAddr().String())
+	viaDiag, err := sockDiagUID(peer, ours)
+	require.NoError(t, err)
+	viaProc, err := tcpUID(peer, ours)
+	require.NoError(t, err)
+	assert.Equal(t, os.Getuid(), viaDiag)
+	assert.Equal(t, viaProc, viaDiag)
 	assert.True(t, tcpPeerAllowed(server, os.Getuid()))
 	assert.False(t, tcpPeerAllowed(server, os.Getuid()+1))
 	ln.Close()

@@ -64,8 +64,12 @@ func tcpPeerAllowed(c net.Conn, uid int) bool {
 	if err1 != nil || err2 != nil || !remote.Addr().Unmap().IsLoopback() {
 		return false
 	}
-	// The peer's socket is listed with its own address as local and ours as remote.
-	got, err := tcpUID(remote, local)
+	// The peer's socket has its own address as local and ours as remote. The kernel's
+	// exact lookup first; /proc/net/tcp (a scan) where netlink is not allowed.
+	got, err := sockDiagUID(remote, local)
+	if err != nil {
+		got, err = tcpUID(remote, local)
+	}
 	return err == nil && got == uid
 }
 
