@@ -27,6 +27,7 @@ import (
 func init() {
 	var agentName string
 	var user bool
+	var installTransport string
 	agentFlags := func(fs *flag.FlagSet) {
 		fs.StringVar(&agentName, "agent", "", "the `AGENT`: "+strings.Join(native.Names(), ", "))
 		fs.BoolVar(&user, "user", false, "the user's settings (in --home) instead of the project's (--project)")
@@ -54,8 +55,12 @@ groups used into the settings. Groups with a handler the agent evaluates itself 
 prompt, agent, mcp_tool) stay. The original file is kept in .settings[.local].json.hookexec-backup;
 a second install changes nothing; nothing is written through a link leading out of the scope.`,
 		example: `hookexec install --agent claude
-hookexec install --agent claude --user`,
-		flags: agentFlags,
+hookexec install --agent claude --user
+hookexec install --agent claude --user --transport http`,
+		flags: func(fs *flag.FlagSet) {
+			agentFlags(fs)
+			fs.StringVar(&installTransport, "transport", "command", "`command` (the dispatcher, the default) or http (Claude Code: the daemon's URL on 127.0.0.1, no process per call; opt-in, docs/daemon.md)")
+		},
 		run: func(a *app, args []string) int {
 			if err := noArgs("install", args); err != nil {
 				return a.fail(err)
@@ -77,7 +82,17 @@ hookexec install --agent claude --user`,
 			if fast := filepath.Join(filepath.Dir(exe), "hookexec-hook"); isExecutable(fast) {
 				command = shellWord(fast) + " --agent " + ag.Name
 			}
-			changes, err := install.Install(ag, s, dir, command)
+			var h *install.HTTP
+			switch installTransport {
+			case "command":
+			case "http":
+				if h, err = httpInstall(ag, s, a.homeDir(), shellWord(exe)+" "+install.Marker(ag.Name)+install.SessionFlag); err != nil {
+					return a.fail(fmt.Errorf("install: %w", err))
+				}
+			default:
+				return a.fail(usagef("install: --transport command or --transport http"))
+			}
+			changes, err := install.InstallWith(ag, s, dir, command, h)
 			a.printChanges(changes)
 			if err != nil {
 				return a.fail(err)
@@ -116,6 +131,7 @@ hookexec uninstall --agent claude --user`,
 	var showBundle, fetchBundle bool
 	var dropped bool
 	var timeoutMs int64
+	var transport string
 	register(&verb{
 		name:    "daemon",
 		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
@@ -146,7 +162,7 @@ hookexec daemon --idle 30m`,
 				a.printRawJSON(res)
 				return exitOK
 			}
-			o := daemon.Options{Dir: daemon.RuntimeDir(), Idle: idle}
+			o := daemon.Options{Dir: daemon.RuntimeDir(), Idle: idle, HTTPDir: daemon.HTTPDir()}
 			if o.Idle <= 0 {
 				o.Idle = daemon.Idle()
 			}
@@ -201,6 +217,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
+			fs.StringVar(&transport, "transport", "", "`http`: the command entry of an http-transport install (its SessionStart): start and check the daemon, hand it the call")
 			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
@@ -219,7 +236,10 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if timeoutMs < 0 {
 				return a.refuse(usagef("--timeout-ms: want a number of milliseconds, 0 (none) or more"))
 			}
-			return a.dispatch(ag, dropped, time.Duration(timeoutMs)*time.Millisecond)
+			if transport != "" && transport != "http" {
+				return a.refuse(usagef("hook: --transport http or none"))
+			}
+			return a.dispatch(ag, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
 		},
 	})
 }
@@ -239,7 +259,7 @@ func (a *app) refuse(err error) int {
 // report of such a call). timeout is the agent's for this dispatcher entry (0: the agent's
 // default timeout for a hook; install does not write it): a daemon that has not answered shortly before it
 // (daemon.AnswerWait) counts as having dropped the call.
-func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (code int) {
+func (a *app) dispatch(ag *native.Agent, dropped, viaHTTP bool, timeout time.Duration) (code int) {
 	if timeout <= 0 {
 		timeout = ag.DefaultTimeout
 	}
@@ -276,6 +296,9 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (c
 	if dropped {
 		startDaemon() // the one that dropped it is likely gone
 		return a.answer(dispatch.Lost(req))
+	}
+	if viaHTTP {
+		return a.dispatchHTTPSession(req, deadline)
 	}
 	if !daemon.Off() {
 		dir := daemon.RuntimeDir()

@@ -124,6 +124,11 @@ type Status struct {
 	Requests int64  `json:"requests"`
 	// Bundles are the bundle.json files whose policy bundle the daemon polls.
 	Bundles []string `json:"bundles"`
+	// HTTPPort is the port the HTTP transport listens on (0: none), HTTPError why it does
+	// not when it should, Sessions the sessions registered for it.
+	HTTPPort  int    `json:"http_port,omitempty"`
+	HTTPError string `json:"http_error,omitempty"`
+	Sessions  int    `json:"sessions"`
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -132,4 +137,46 @@ func mustJSON(v any) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return b
+}
+
+// Names in the HTTP directory, and the variables of the transport.
+const (
+	HTTPPortName   = "port"
+	HTTPSecretName = "secret"
+	EnvHTTPDir     = "HOOKEXEC_HTTP_DIR"    // the HTTP directory; default HTTPDir
+	EnvHTTPSecret  = "HOOKEXEC_HTTP_SECRET" // the agent's copy of the secret, sent as a header
+)
+
+// HTTPPath is the URL path of an agent's hook calls: /hookexec/hook/AGENT.
+func HTTPPath(agent string) string { return "/hookexec/hook/" + agent }
+
+// HTTPDir is $HOOKEXEC_HTTP_DIR, else $XDG_CONFIG_HOME/hookexec/http, else
+// $HOME/.config/hookexec/http ("" when none of them is set). It outlives a reboot, unlike
+// the runtime directory, because the agent's settings name the port and the user's
+// environment holds the secret.
+func HTTPDir() string {
+	if d := os.Getenv(EnvHTTPDir); d != "" {
+		return d
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "hookexec", "http")
+	}
+	if h := os.Getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "hookexec", "http")
+	}
+	return ""
+}
+
+// HTTPConfig is the transport's port and secret.
+type HTTPConfig struct {
+	Port   int
+	Secret string
+}
+
+// ErrNoHTTP: the HTTP directory has no port file (the transport is not installed).
+var ErrNoHTTP = errors.New("hookexec: the http transport is not set up (no port file)")
+
+// HTTPURL is the URL an agent posts its hook calls to.
+func HTTPURL(port int, agent string) string {
+	return "http://127.0.0.1:" + strconv.Itoa(port) + HTTPPath(agent)
 }

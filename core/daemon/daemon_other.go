@@ -18,6 +18,7 @@ type Options struct {
 	Dir      string
 	Idle     time.Duration
 	Identity string
+	HTTPDir  string
 }
 
 // Run reports that the platform has no daemon.
@@ -36,3 +37,12 @@ func Start(string) error { return errPlatform }
 
 // PrivateDir reports that the platform has no daemon (and no no-match index).
 func PrivateDir(string) error { return errPlatform }
+
+// LoadHTTP: no HTTP transport without the daemon.
+func LoadHTTP(string) (HTTPConfig, error) { return HTTPConfig{}, ErrNoHTTP }
+
+// SetupHTTP reports that the platform has no daemon.
+func SetupHTTP(string) (HTTPConfig, error) { return HTTPConfig{}, errPlatform }
+
+// ListenerUID reports that the platform has no daemon.
+func ListenerUID(int) (int, error) { return -1, errPlatform }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookexec/hookexec/core/bundle/fetch"
 	"github.com/hookexec/hookexec/core/dispatch"
+	"github.com/hookexec/hookexec/core/payload"
 	"github.com/hookexec/hookexec/core/serve"
 	"github.com/hookexec/hookexec/core/version"
 )
@@ -28,6 +29,9 @@ type Options struct {
 	Dir      string        // "" means RuntimeDir()
 	Idle     time.Duration // 0 means Idle()
 	Identity string        // "" means Identity()
+	// HTTPDir is the HTTP transport's directory (HTTPDir()): the daemon serves HTTP on
+	// 127.0.0.1 when it holds a port file; "" serves none.
+	HTTPDir string
 }
 
 // PrivateDir creates dir (0700) or checks that an existing one is a real directory of
@@ -36,6 +40,11 @@ func PrivateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	return checkPrivate(dir)
+}
+
+// checkPrivate checks that dir is a real directory of this user that nobody else can enter.
+func checkPrivate(dir string) error {
 	st, err := os.Lstat(dir)
 	if err != nil {
 		return err
@@ -110,6 +119,7 @@ func Run(o Options) error {
 	d.disp.IndexTo(o.Dir, o.Identity) // the C client's no-match index (core/nomatch)
 	d.touch()
 	go d.watchIdle()
+	d.serveHTTP()
 	d.serve()
 	// Remove the socket only if it is still ours.
 	if now, err := os.Stat(sock); err == nil && mine != nil && os.SameFile(now, mine) {
@@ -133,6 +143,74 @@ type daemon struct {
 	stop     chan struct{}
 	pollMu   sync.Mutex
 	pollers  map[string]*fetch.Poller // bundle.json path → its poller
+	httpPort atomic.Int64             // the port the HTTP transport listens on (0: none)
+	httpErr  atomic.Value             // string: why the HTTP transport does not listen
+	sessMu   sync.Mutex
+	sessions map[string]*session // agent\x00session_id → what its last socket call brought
+}
+
+// session is what a session's last call on the socket brought: its environment,
+// project, home and log file, which its hook calls over HTTP (the payload alone) run with.
+type session struct {
+	req  dispatch.Request // without payload
+	used time.Time
+}
+
+// SessionKeep is how long a session registered for the HTTP transport is kept without a
+// call; while one is kept the daemon does not exit idle (its HTTP calls would be refused).
+const SessionKeep = 24 * time.Hour
+
+// register remembers, while the http transport is served, the request of a session's call on the socket (its environment,
+// project, home and log file) for that session's HTTP calls, and forgets the session at its
+// SessionEnd. Every socket call registers, not only SessionStart, so a session whose
+// daemon was restarted is known again from its next command-transport call (a Stop).
+func (d *daemon) register(req dispatch.Request) {
+	id := payload.TopString(req.Payload, "session_id")
+	if id == "" || d.httpPort.Load() == 0 {
+		return // without the http transport nothing needs a session (nor keeps the daemon up)
+	}
+	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req)
+}
+
+// remember keeps req (without its payload) as session id's, or forgets the session when
+// event is SessionEnd.
+func (d *daemon) remember(agent, id, event string, req dispatch.Request) {
+	key := agent + "\x00" + id
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	if d.sessions == nil {
+		d.sessions = map[string]*session{}
+	}
+	if event == "SessionEnd" {
+		delete(d.sessions, key)
+		return
+	}
+	req.Payload = nil
+	d.sessions[key] = &session{req: req, used: time.Now()}
+}
+
+// session is the request a session's HTTP calls run with.
+func (d *daemon) session(agent, id string) (dispatch.Request, bool) {
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	s := d.sessions[agent+"\x00"+id]
+	if id == "" || s == nil {
+		return dispatch.Request{}, false
+	}
+	s.used = time.Now()
+	return s.req, true
+}
+
+// liveSessions drops the sessions unused for SessionKeep and counts the others.
+func (d *daemon) liveSessions() int {
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	for k, s := range d.sessions {
+		if time.Since(s.used) > SessionKeep {
+			delete(d.sessions, k)
+		}
+	}
+	return len(d.sessions)
 }
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
@@ -183,7 +261,7 @@ func (d *daemon) watchIdle() {
 		}
 		released = d.releaseIfQuiet(released, time.Now())
 		d.disp.CloseIdle(d.o.Idle)
-		if d.active.Load() == 0 && time.Since(time.Unix(0, d.last.Load())) > d.o.Idle {
+		if d.active.Load() == 0 && time.Since(time.Unix(0, d.last.Load())) > d.o.Idle && d.liveSessions() == 0 {
 			d.shutdown()
 			return
 		}
@@ -194,8 +272,11 @@ func (d *daemon) serve() {
 	methods := map[string]serve.Method{
 		"dispatch": d.dispatch,
 		"status": func(json.RawMessage) (json.RawMessage, error) {
-			return mustJSON(Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
-				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled()}), nil
+			st := Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
+				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled(),
+				HTTPPort: int(d.httpPort.Load()), Sessions: d.liveSessions()}
+			st.HTTPError, _ = d.httpErr.Load().(string)
+			return mustJSON(st), nil
 		},
 		"shutdown": func(json.RawMessage) (json.RawMessage, error) {
 			go d.shutdown()
@@ -234,12 +315,25 @@ func (d *daemon) dispatch(params json.RawMessage) (json.RawMessage, error) {
 	}
 	d.requests.Add(1)
 	defer d.touch()
+	d.register(p.Request)
 	d.poll(dispatch.BundleConfig(p.Request))
 	r, err := d.disp.Dispatch(p.Request)
 	if err != nil {
 		return nil, err
 	}
 	return mustJSON(r), nil
+}
+
+// run runs a request as the dispatch method does, a failure answered as dispatch.Refuse.
+func (d *daemon) run(req dispatch.Request) dispatch.Reply {
+	d.requests.Add(1)
+	defer d.touch()
+	d.poll(dispatch.BundleConfig(req))
+	r, err := d.disp.Dispatch(req)
+	if err != nil {
+		return dispatch.Refuse(req, err)
+	}
+	return r
 }
 
 // poll starts polling the bundle of a bundle.json the first time a dispatch reads it

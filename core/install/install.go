@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,12 +54,20 @@ type Change struct {
 // Install installs the dispatcher command into every settings file of the scope (dir is
 // the project for Project, the home for User).
 func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, error) {
+	return InstallWith(a, s, dir, command, nil)
+}
+
+// InstallWith is Install with the http transport when h is not nil (see HTTP).
+func InstallWith(a *native.Agent, s native.Scope, dir, command string, h *HTTP) ([]Change, error) {
 	if err := a.Refuse(s, dir); err != nil {
 		return nil, err
 	}
+	if h != nil && a.Name != "claude" {
+		return nil, fmt.Errorf("the http transport is Claude Code's only: %s has no http hooks (docs/daemon.md)", a.Display)
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
-		c, err := installFile(a, f, dir, command)
+		c, err := installFile(a, f, dir, command, h)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", f.Settings, err)
 		}
@@ -96,9 +105,13 @@ func hasTOMLHooks(path string) (bool, error) {
 	return ok, nil
 }
 
-func installFile(a *native.Agent, f native.File, root, command string) (Change, error) {
+func installFile(a *native.Agent, f native.File, root, command string, h *HTTP) (Change, error) {
 	c := Change{File: f}
 	orig, err := os.ReadFile(f.Settings)
+	if errors.Is(err, fs.ErrNotExist) && h != nil && h.Secret != "" {
+		// The user's settings carry the secret's variable whether or not they have hooks.
+		orig, err = []byte("{}\n"), nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		c.Action = "no settings"
 		return c, nil
@@ -110,12 +123,12 @@ func installFile(a *native.Agent, f native.File, root, command string) (Change, 
 		c.Action = "already installed"
 		return c, nil
 	}
-	p, err := plan(a, orig, command)
+	p, err := plan(a, orig, command, h)
 	if err != nil {
 		return c, err
 	}
 	c.Moved, c.Kept, c.Events = p.moved, p.kept, p.events
-	if p.moved == 0 {
+	if p.settings == nil {
 		c.Action = "no hooks"
 		return c, nil
 	}
@@ -137,6 +150,11 @@ func installFile(a *native.Agent, f native.File, root, command string) (Change, 
 	if err := atomicfile.Write(f.Settings, p.settings, 0o644); err != nil {
 		return c, err
 	}
+	if h != nil && h.Secret != "" {
+		if err := os.Chmod(f.Settings, 0o600); err != nil { // it now holds the transport's secret
+			return c, err
+		}
+	}
 	c.Action = "installed"
 	return c, nil
 }
@@ -148,6 +166,7 @@ type group struct {
 	keep     bool          // holds a handler the agent evaluates itself
 	timeout  time.Duration // the longest handler timeout
 	command  string        // the dispatcher command, for a dispatcher entry
+	url      string        // the daemon's URL, for an http dispatcher entry
 }
 
 // event is one key of the hooks object: an event's matcher groups, or a setting the
@@ -166,11 +185,14 @@ type planned struct {
 }
 
 // plan computes both files' new text from the settings file's original text.
-func plan(a *native.Agent, orig []byte, command string) (planned, error) {
+func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error) {
 	var p planned
 	hooksRaw, err := jsontext.Get(orig, jsontext.K("hooks"))
 	if errors.Is(err, jsontext.ErrNotFound) {
-		return p, nil
+		if h == nil || h.Secret == "" {
+			return p, nil
+		}
+		hooksRaw, err = []byte("{}"), nil
 	}
 	if err != nil {
 		return p, err
@@ -219,9 +241,8 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 		var groups []any
 		if moved > 0 {
 			p.events = append([]string{ev.name}, p.events...)
-			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{jsontext.Object{
-				{Key: "type", Value: "command"}, {Key: "command", Value: command},
-				{Key: "timeout", Value: a.TimeoutValue(longest + DispatchTimeoutMargin)}}}}})
+			groups = append(groups, jsontext.Object{{Key: "hooks", Value: []any{
+				entry(a, ev.name, command, h, longest)}}})
 		}
 		groups = append(groups, kept...)
 		if len(groups) > 0 {
@@ -230,12 +251,23 @@ func plan(a *native.Agent, orig []byte, command string) (planned, error) {
 		p.moved += moved
 		p.kept += len(kept)
 	}
-	if p.moved == 0 {
+	if h != nil && (p.moved > 0 || h.Secret != "") && !slices.Contains(p.events, "SessionStart") {
+		// The http transport's session entry, whether or not SessionStart has hooks.
+		p.events = append(p.events, "SessionStart")
+		newHooks = append(newHooks, jsontext.Field{Key: "SessionStart", Value: []any{jsontext.Object{{Key: "hooks",
+			Value: []any{entry(a, "SessionStart", command, h, sessionWait)}}}}})
+	}
+	if p.moved == 0 && (h == nil || h.Secret == "") {
 		return p, nil
 	}
 	p.managed = managed
 	if p.settings, err = jsontext.Set(orig, newHooks, jsontext.K("hooks")); err != nil {
 		return p, err
+	}
+	if h != nil && h.Secret != "" {
+		if p.settings, err = jsontext.Set(p.settings, h.Secret, jsontext.K("env"), jsontext.K(SecretEnv)); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
 }
@@ -289,6 +321,7 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 				Hooks []struct {
 					Type    string  `json:"type"`
 					Command string  `json:"command"`
+					URL     string  `json:"url"`
 					Timeout float64 `json:"timeout"`
 				} `json:"hooks"`
 			}
@@ -302,6 +335,9 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 				}
 				if strings.Contains(h.Command, Marker(a.Name)) {
 					gr.dispatch, gr.command = true, h.Command
+				}
+				if h.Type == "http" && strings.HasSuffix(h.URL, httpPath(a.Name)) {
+					gr.dispatch, gr.url = true, h.URL
 				}
 				t := a.TimeoutOf(h.Timeout)
 				if t <= 0 {
@@ -353,11 +389,17 @@ func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) 
 	}
 	restored := backup
 	c.Action = "restored"
-	if p, err := plan(a, backup, dispatcherCommand(a, current)); err != nil || !bytes.Equal(p.settings, current) || !bytes.Equal(p.managed, managed) {
+	command, h := installed(a, current)
+	if p, err := plan(a, backup, command, h); err != nil || !bytes.Equal(p.settings, current) || !bytes.Equal(p.managed, managed) {
 		// Something changed since install: the current settings without our entries, plus
 		// the managed hooks as they are now.
 		if restored, err = merge(a, current, managed); err != nil {
 			return c, err
+		}
+		if h != nil && h.Secret != "" {
+			if restored, err = jsontext.Delete(restored, jsontext.K("env"), jsontext.K(SecretEnv)); err != nil && !errors.Is(err, jsontext.ErrNotFound) {
+				return c, err
+			}
 		}
 		c.Action = "merged"
 	}
@@ -372,24 +414,39 @@ func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) 
 	return c, nil
 }
 
-// dispatcherCommand finds the dispatcher command in settings text ("" if none).
-func dispatcherCommand(a *native.Agent, settings []byte) string {
+// installed finds the dispatcher command in settings text ("" if none), and what the http
+// transport installed (nil: not installed).
+func installed(a *native.Agent, settings []byte) (string, *HTTP) {
 	raw, err := jsontext.Get(settings, jsontext.K("hooks"))
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	events, err := parseHooks(a, raw)
 	if err != nil {
-		return ""
+		return "", nil
 	}
+	command, session, url := "", "", ""
 	for _, ev := range events {
 		for _, g := range ev.groups {
-			if g.dispatch {
-				return g.command
+			switch {
+			case !g.dispatch:
+			case g.url != "":
+				url = g.url
+			case strings.HasSuffix(g.command, SessionFlag):
+				session = g.command
+			case command == "":
+				command = g.command
 			}
 		}
 	}
-	return ""
+	if session == "" {
+		return command, nil
+	}
+	h := &HTTP{URL: url, SessionCommand: session}
+	if raw, err := jsontext.Get(settings, jsontext.K("env"), jsontext.K(SecretEnv)); err == nil {
+		_ = json.Unmarshal(raw, &h.Secret)
+	}
+	return command, h
 }
 
 // merge removes the dispatcher groups from settings and appends the managed file's groups

@@ -26,6 +26,9 @@ type runningDaemon struct {
 func startDaemon(hookexec, runtime string) (*runningDaemon, time.Duration, error) {
 	cmd := exec.Command(hookexec, "daemon", "--idle", "10m")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOOKEXEC_RUNTIME_DIR=" + runtime}
+	if httpDir != "" {
+		cmd.Env = append(cmd.Env, "HOOKEXEC_HTTP_DIR="+httpDir)
+	}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, 0, err

@@ -38,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookexec/hookexec/core/daemon"
 	"github.com/hookexec/hookexec/tests/live/agents"
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
 )
@@ -62,6 +63,9 @@ if __name__ == "__main__":
 `
 
 type kind int
+
+// httpDir is the http transport's directory (HOOKEXEC_HTTP_DIR) in a run with its row.
+var httpDir string
 
 const (
 	noHook kind = iota
@@ -262,6 +266,15 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 		return err
 	}
 	runtime := filepath.Join(root, "run")
+	httpDir = ""
+	if slices.Contains(kinds, httpTransport) {
+		// The http transport's port and secret, before the daemon starts (it reads them
+		// then); install --transport http finds and keeps them.
+		httpDir = filepath.Join(root, "http")
+		if _, err := daemon.SetupHTTP(httpDir); err != nil {
+			return err
+		}
+	}
 	d, took, err := startDaemon(hookexec, runtime)
 	if err != nil {
 		return err
@@ -599,14 +612,21 @@ func setup(a benchAgent, root string, k kind, hookexec, python, guardURL string,
 		return "", err
 	}
 	if k.installed() {
-		args := []string{"--project", project, "--home", home, "install", "--agent", a.name}
+		scopes := [][]string{nil}
 		if k == httpTransport {
-			args = append(args, "--transport", "http")
+			// The user's install carries the transport's secret, which the project's needs.
+			scopes = [][]string{{"--user", "--transport", "http"}, {"--transport", "http"}}
 		}
-		cmd := exec.Command(hookexec, args...)
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("hookexec install: %v\n%s", err, out)
+		for _, scope := range scopes {
+			args := append([]string{"--project", project, "--home", home, "install", "--agent", a.name}, scope...)
+			cmd := exec.Command(hookexec, args...)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+			if httpDir != "" {
+				cmd.Env = append(cmd.Env, "HOOKEXEC_HTTP_DIR="+httpDir)
+			}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return "", fmt.Errorf("hookexec install: %v\n%s", err, out)
+			}
 		}
 	}
 	return project, nil
@@ -630,6 +650,9 @@ func session(a benchAgent, bin, project, runtime string, api model, base string,
 	cmd.Dir = project
 	cmd.Env = append(c.Env, "PATH="+os.Getenv("PATH"), "HOME="+filepath.Join(dir, "home"), "LANG=C.UTF-8",
 		"HOOKEXEC_RUNTIME_DIR="+runtime)
+	if httpDir != "" {
+		cmd.Env = append(cmd.Env, "HOOKEXEC_HTTP_DIR="+httpDir)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s", a.bin, err, out)

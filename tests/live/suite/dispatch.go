@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	hookdaemon "github.com/hookexec/hookexec/core/daemon"
 	"github.com/hookexec/hookexec/tests/live/livetest"
 )
 
@@ -27,6 +28,12 @@ import (
 
 // DispatchMode says whether the suite runs in dispatch mode.
 func DispatchMode() bool { return os.Getenv("HOOKEXEC_LIVE_DISPATCH") != "" }
+
+// TransportHTTP (HOOKEXEC_LIVE_TRANSPORT=http, with dispatch mode; Claude Code) installs
+// hookexec with --transport http: the run's daemon serves the http transport on a port and
+// secret of the run (daemon.SetupHTTP before it starts), and each vector's install writes
+// them into its home's settings.
+func TransportHTTP() bool { return os.Getenv("HOOKEXEC_LIVE_TRANSPORT") == "http" }
 
 // buildHookexec builds cmd/hookexec into dir ($HOOKEXEC_BIN when set).
 func buildHookexec(dir string) (string, error) {
@@ -111,10 +118,15 @@ func installHookexec(t *testing.T, tree livetest.Tree, v *Vector) {
 		v.Env = map[string]string{}
 	}
 	v.Env["HOOKEXEC_RUNTIME_DIR"] = state.daemon.runtime
+	var transport []string
+	if state.daemon.httpDir != "" {
+		v.Env["HOOKEXEC_HTTP_DIR"] = state.daemon.httpDir
+		transport = []string{"--transport", "http"}
+	}
 	for _, scope := range [][]string{{"--user"}, nil} {
 		args := append([]string{"--project", tree.Project, "--home", tree.Home, "install", "--agent", state.a.Name}, scope...)
-		cmd := exec.Command(state.hookexec, args...)
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tree.Home}
+		cmd := exec.Command(state.hookexec, append(args, transport...)...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tree.Home, "HOOKEXEC_HTTP_DIR=" + state.daemon.httpDir}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("hookexec install %v: %v\n%s", scope, err, out)
@@ -126,6 +138,7 @@ func installHookexec(t *testing.T, tree livetest.Tree, v *Vector) {
 // environment, so vectors stay apart, and every hook call of the run is a warm one.
 type daemon struct {
 	runtime string
+	httpDir string // the http transport's (TransportHTTP), else ""
 	cmd     *exec.Cmd
 	exited  chan error
 }
@@ -136,6 +149,13 @@ func startDaemon(dir string) (*daemon, error) {
 	d := &daemon{runtime: filepath.Join(dir, "run"), exited: make(chan error, 1)}
 	d.cmd = exec.Command(state.hookexec, "daemon", "--idle", "30m")
 	d.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOOKEXEC_RUNTIME_DIR=" + d.runtime}
+	if TransportHTTP() {
+		d.httpDir = filepath.Join(dir, "http")
+		if _, err := hookdaemon.SetupHTTP(d.httpDir); err != nil {
+			return nil, err
+		}
+		d.cmd.Env = append(d.cmd.Env, "HOOKEXEC_HTTP_DIR="+d.httpDir)
+	}
 	d.cmd.Stderr = os.Stderr
 	if err := d.cmd.Start(); err != nil {
 		return nil, err

@@ -795,3 +795,7 @@ func carries(stdin, payload map[string]any) bool {
 	}
 	return true
 }
+
+// Bin is the pinned agent's binary, Hookexec the built CLI (after Main).
+func Bin() string      { return state.bin }
+func Hookexec() string { return state.hookexec }

@@ -1,0 +1,16 @@
+//go:build unix && !linux
+
+package daemon
+
+import "errors"
+
+// serveHTTP: the HTTP transport needs Linux, where the daemon can tell which user's
+// process is at the other end of a TCP connection; elsewhere it is not served.
+func (d *daemon) serveHTTP() {
+	if _, err := LoadHTTP(d.o.HTTPDir); !errors.Is(err, ErrNoHTTP) {
+		d.httpErr.Store("the http transport needs Linux (the uid of a TCP peer)")
+	}
+}
+
+// ListenerUID: no way to tell elsewhere than Linux.
+func ListenerUID(int) (int, error) { return -1, errors.New("hookexec: the http transport needs Linux") }
