@@ -14,8 +14,8 @@ import (
 // {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash", "powershell", "cwd",
 // "env", "timeoutSec", "matcher"}]}}. Timeouts are seconds (default 30); the hooks of an
 // event run in order. Two payload spellings, chosen by how the file names the event:
-// camelCase events (preToolUse) get camelCase fields (toolName, toolArgs as a JSON string,
-// timestamp in ms), PascalCase ones (PreToolUse) the VS Code compatible snake_case fields.
+// camelCase events (preToolUse) get camelCase fields (toolName, toolArgs as an object — the
+// reference says a JSON string, 1.0.102 sends an object — timestamp in ms), PascalCase ones (PreToolUse) the VS Code compatible snake_case fields.
 // Hooks answer with permissionDecision (allow, deny, ask) and permissionDecisionReason,
 // modifiedArgs, additionalContext, or decision "block" on agentStop.
 var Copilot = &Dialect{
@@ -114,10 +114,17 @@ func copilotStdin(f Fire) []byte {
 	}
 	out := object{"timestamp": millis(f.Frame.Time), "cwd": cwd, "sessionId": session}
 	switch f.Event {
-	case "preToolUse", "postToolUse", "permissionRequest":
+	case "permissionRequest":
+		// 1.0.102 (tests/live/copilot): {hookName, sessionId, timestamp, cwd, toolName,
+		// toolInput (an object), permissionSuggestions}.
+		out = object{"hookName": f.Event, "sessionId": session, "timestamp": millis(f.Frame.Time), "cwd": cwd,
+			"toolName": spellTool(vocab.Copilot, str(p, "tool_name")), "toolInput": obj(p, "tool_input"),
+			"permissionSuggestions": orEmpty(p["permission_suggestions"])}
+	case "preToolUse", "postToolUse", "postToolUseFailure":
+		// toolArgs is an object, as 1.0.102 sends it (the reference says a JSON string).
 		out["toolName"] = spellTool(vocab.Copilot, str(p, "tool_name"))
-		out["toolArgs"] = jsonText(obj(p, "tool_input"))
-		if f.Event == "postToolUse" {
+		out["toolArgs"] = obj(p, "tool_input")
+		if f.Event != "preToolUse" {
 			result := "success"
 			if p["error"] != nil {
 				result = "failure"
@@ -129,6 +136,18 @@ func copilotStdin(f Fire) []byte {
 	case "sessionStart":
 		out["source"] = firstStr(p, "source")
 		out["initialPrompt"] = p["initial_prompt"]
+	case "agentStop", "subagentStop":
+		if t := firstStr(p, "transcript_path"); t != "" {
+			out["transcriptPath"] = t
+		} else if f.Frame.TranscriptPath != "" {
+			out["transcriptPath"] = f.Frame.TranscriptPath
+		}
+		out["stopReason"] = firstStr(p, "stopReason", "stop_reason")
+		if out["stopReason"] == "" {
+			out["stopReason"] = "end_turn"
+		}
+		active, _ := p["stop_hook_active"].(bool)
+		out["stop_hook_active"] = active
 	case "sessionEnd":
 		out["reason"] = firstStr(p, "reason", "session_end_reason")
 	case "errorOccurred":
@@ -180,4 +199,12 @@ func parentDir(path string) string {
 		}
 	}
 	return ""
+}
+
+// orEmpty is v, or an empty list when v is absent.
+func orEmpty(v any) any {
+	if v == nil {
+		return []any{}
+	}
+	return v
 }
