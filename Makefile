@@ -28,7 +28,7 @@ C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 GOTAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -59,7 +59,7 @@ hookexec: $(CLI) ## alias for build/hookexec
 # the dynamic loader's work is a fifth of a dynamic program's start (docs/performance.md).
 # Without a static libc (macOS, a distribution without libc.a) it is linked dynamically.
 HOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -DHOOKEXEC_VERSION='"$(VERSION)"'
-$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
+$(BUILD)/hookexec-hook: capi/hook/hookexec-hook.c capi/hook/nomatch.c VERSION ## the dispatcher's fast path in C (beside build/hookexec; install registers it)
 	@mkdir -p $(BUILD)
 	$(CC) $(HOOK_CFLAGS) -static -o $@ $< 2>/dev/null || $(CC) $(HOOK_CFLAGS) -o $@ $<
 
@@ -76,7 +76,7 @@ $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hooke
 
 # The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
 # dispatch mode (the same checks, and each vector through hookexec install as well).
-LIVE ?= test-claude test-gemini test-codex test-qwen
+LIVE ?= test-claude test-gemini test-codex test-qwen test-cline test-droid
 test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs test-frameworks $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the agent frameworks, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
@@ -175,18 +175,20 @@ test-dispatch: $(CLI) $(BUILD)/hookexec-hook ## every live suite natively and th
 			$(CURDIR)/$(BUILD)/live-$$a.test -test.count=1 $(if $(V),-test.v) ) || status=1; \
 	done; exit $$status
 
-# Telemetry mode (tests/live/suite/telemetry.go): one real collector for the run; every fire the
-# dispatcher served (its audit log) must reach it as its span. A few Claude Code vectors (CI runs
-# them: 25 s, 2m38s at load 17) through the dispatcher with telemetry on, Claude Code's own tracing
-# too (HOOKEXEC_LIVE_TELEMETRY=agent: each fire span's parent must be a span Claude Code
-# exported); TELEMETRY_TRACE=FILE keeps the traces file as the collector's file exporter wrote it.
-TELEMETRY_VECTORS ?= decision_block_pretooluse|events_and_subjects|async_first_line|http_hook|subagent_events
-test-claude-telemetry: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## Claude Code through the dispatcher with telemetry on to a real collector, the vectors TELEMETRY_VECTORS (a regexp)
+# Telemetry mode (tests/live/suite/telemetry.go): the Claude Code suite through the dispatcher
+# (as test-dispatch runs it) with telemetry on to one real collector for the run and Claude
+# Code's own tracing on: every fire the dispatcher served (its audit log) must be one the
+# agent fired on an event install gave a dispatcher entry, and must reach the collector as its
+# span, a child of the span Claude Code exported. CI runs it in place of Claude Code's plain
+# dispatch run. TELEMETRY_VECTORS (a regexp of vector names) narrows it; TELEMETRY_TRACE=FILE
+# keeps the traces file as the collector's file exporter wrote it.
+TELEMETRY_VECTORS ?=
+test-claude-telemetry: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## Claude Code through the dispatcher with telemetry on to a real collector, every fire's span checked (TELEMETRY_VECTORS="regexp" narrows it)
 	$(GO) test -c -o $(BUILD)/live-claude.test ./tests/live/claude
 	cd tests/live/claude && env HOOKEXEC_LIVE_CLAUDE=1 HOOKEXEC_LIVE_DISPATCH=1 HOOKEXEC_LIVE_TELEMETRY=agent \
 		HOOKEXEC_LIVE_TELEMETRY_TRACE=$(if $(TELEMETRY_TRACE),$(abspath $(TELEMETRY_TRACE))) HOOKEXEC_BIN=$(CURDIR)/$(CLI) \
 		HOOKEXEC_OTELCOL=$(CURDIR)/$(OTELCOL) HOOKEXEC_REQUIRE_COLLECTOR=1 \
-		$(CURDIR)/$(BUILD)/live-claude.test -test.count=1 -test.run 'TestClaudeLive/^($(TELEMETRY_VECTORS))$$' $(if $(V),-test.v)
+		$(CURDIR)/$(BUILD)/live-claude.test -test.count=1 $(if $(TELEMETRY_VECTORS),-test.run 'TestClaudeLive/^($(TELEMETRY_VECTORS))$$') $(if $(V),-test.v)
 
 # Gemini CLI, Codex and Qwen Code: the same shape as test-claude (tests/live/suite).
 live = $(GO) test -c -o $(BUILD)/live-$(1).test ./tests/live/$(1) && \
@@ -200,6 +202,16 @@ test-codex: ## Codex live conformance: the pinned codex exec vs hookexec on ever
 
 test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every vector
 	$(call live,qwen,QWEN)
+
+# Drift: every live suite against its agent's newest npm release instead of its pin, and a
+# report of what changed (tests/live/latest.sh; build/live-latest/report.md). Not in make test:
+# it follows the registry, so its result changes without a commit.
+test-latest: ## every live suite against each agent's newest release on npm (not the pin), and a drift report in build/live-latest/report.md; LATEST_AGENTS="claude codex" picks some
+	GO=$(GO) tests/live/latest.sh
+test-cline: ## Cline CLI live conformance: the pinned cline vs hookexec on every vector (3½ min quiet, 17 min at load 8+)
+	$(call live,cline,CLINE)
+test-droid: ## Factory Droid live conformance: the pinned droid exec (@factory/cli-linux-x64) vs hookexec on every vector
+	$(call live,droid,DROID)
 
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
 	tests/ci/run.sh

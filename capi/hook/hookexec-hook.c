@@ -6,7 +6,9 @@
  * execs the hookexec binary beside it with the same arguments and the payload on stdin,
  * which runs the call in-process and starts a daemon. A call the daemon read but never
  * answered (it died mid-call) is not run again: the same binary with --dropped gives the
- * agent's fail-closed answer. So it never decides anything itself.
+ * agent's fail-closed answer. So it never decides anything itself, but for one case: a call
+ * the no-match index (nomatch.c, core/nomatch) proves no hook can match gets the answer the
+ * dispatcher gives such a call, without the daemon.
  *
  *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
  *
@@ -314,6 +316,15 @@ static const char *runtime_dir(char *path, size_t n) {
     return path;
 }
 
+/* the variable the agent gives its hooks the project dir in (native.Agent.ProjectEnv); NULL:
+ * Codex names none, the payload's cwd is the project */
+static const char *project_var(const char *agent) {
+    return !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
+         : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : NULL;
+}
+
+#include "nomatch.c" /* nomatch_answer: a call no hook can match, answered without the daemon */
+
 int main(int argc, char **argv) {
     long long start = now_ms();
     args = calloc((size_t)argc + 3, sizeof *args);
@@ -367,6 +378,8 @@ int main(int argc, char **argv) {
 
     char dir[PATH_MAX];
     runtime_dir(dir, sizeof dir);
+    int nm_code = EXIT_BLOCKED;
+    if (nomatch_answer(agent, payload.p, payload.n, identity, dir, &nm_code)) return nm_code;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
     /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection
@@ -375,8 +388,7 @@ int main(int argc, char **argv) {
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa)) fallback(payload.p, payload.n);
 
     /* the request, one line; the project dir is in the variable the agent sets (native.Agent.ProjectEnv) */
-    const char *penv = !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
-                     : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : NULL; /* Codex names none: the payload's cwd */
+    const char *penv = project_var(agent);
     const char *project = penv ? getenv(penv) : NULL, *home = getenv("HOME"), *log = getenv("HOOKEXEC_LOG");
     if (project && *project && project[0] != '/') fallback(payload.p, payload.n); /* the Go side makes it absolute */
     buf q = {0};

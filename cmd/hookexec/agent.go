@@ -290,7 +290,12 @@ func (a *app) dispatch(ag *native.Agent, dropped bool, timeout time.Duration) (c
 		// Not taken by the daemon: this call runs in-process now.
 	}
 	firstFetch(req, timeout)
-	_, err = dispatch.Once(req, func(r dispatch.Reply) { answered, code = true, a.answer(r) })
+	// The C client's no-match index (core/nomatch) goes beside the daemon's socket.
+	indexDir := ""
+	if dir := daemon.RuntimeDir(); !daemon.Off() && daemon.PrivateDir(dir) == nil {
+		indexDir = dir
+	}
+	_, err = dispatch.OnceIndexed(req, indexDir, daemon.Identity(), func(r dispatch.Reply) { answered, code = true, a.answer(r) })
 	if err != nil {
 		return a.answer(dispatch.Refuse(req, err))
 	}

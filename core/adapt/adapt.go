@@ -114,7 +114,7 @@ func Run(r Request) (native.Answer, error) {
 	if err != nil {
 		return native.Answer{}, err
 	}
-	fallback(r.To, c.spelled, res)
+	fallback(r.To, c.spelled, c.tool, res)
 	return native.AnswerAs(r.To, c.spelled, res)
 }
 
@@ -140,14 +140,14 @@ func config(from, ev, tool, command string) ([]byte, error) {
 
 // fallback turns what the running agent cannot do into a block: a new input it cannot
 // apply, an "ask" it cannot put to the user.
-func fallback(to, spelled string, res *engine.Result) {
+func fallback(to, spelled, tool string, res *engine.Result) {
 	if res.Blocked {
 		return
 	}
 	display := native.Display(to)
 	rewrite := len(res.UpdatedInput) > 0 && string(res.UpdatedInput) != "null"
 	switch {
-	case rewrite && !rewrites(to, spelled, res.Event):
+	case rewrite && !rewrites(to, spelled, res.Event, tool):
 		block(res, "the hook rewrites the tool input, which "+display+" cannot apply here: blocked instead")
 	case res.Decision == "ask" && res.Event == "PreToolUse" && !asks(to, spelled):
 		block(res, "the hook asks for confirmation, which "+display+" cannot ask for here: blocked instead"+orEmpty(res.Reason))
@@ -159,8 +159,11 @@ func fallback(to, spelled string, res *engine.Result) {
 // stops reports whether the agent's answer on the event can say continue:false: Codex's
 // parser rejects it on PreToolUse and PermissionRequest (core/native drops it there, and a
 // bare continue:false would have failed the hook open); every other agent has it on every
-// event, Windsurf as exit 2 on pre_ events.
+// event, Windsurf as exit 2 on pre_ events, Crush as halt; Antigravity nowhere.
 func stops(to, ev string) bool {
+	if to == vocab.Antigravity {
+		return ev == "Stop" // its answers have no continue: false (core/native)
+	}
 	return to != vocab.Codex || ev != "PreToolUse" && ev != "PermissionRequest"
 }
 
@@ -168,9 +171,12 @@ func stops(to, ev string) bool {
 // Codex and Gemini CLI on PreToolUse, Qwen Code nowhere, Cursor on preToolUse
 // (updated_input; its beforeShellExecution, beforeMCPExecution and beforeReadFile take a
 // permission only), Copilot CLI on preToolUse (modifiedArgs), Windsurf nowhere (it reads
-// the exit status only).
-func rewrites(to, spelled, ev string) bool {
+// the exit status only), Crush on PreToolUse (updated_input), Antigravity on PreToolUse of
+// a shell command (overwrite: the only tool whose arguments' names hookexec knows).
+func rewrites(to, spelled, ev, tool string) bool {
 	switch to {
+	case vocab.Antigravity:
+		return ev == "PreToolUse" && tool == vocab.Bash
 	case vocab.Qwen, vocab.Windsurf:
 		return false
 	case vocab.Cursor:
@@ -182,12 +188,13 @@ func rewrites(to, spelled, ev string) bool {
 }
 
 // asks reports whether the agent can ask the user about a tool call on the event: Codex
-// fails such a hook open; Cursor's permission "ask" exists on beforeShellExecution,
+// fails such a hook open, and Crush has no ask (silence would let a call run wherever its
+// permission prompt is off); Cursor's permission "ask" exists on beforeShellExecution,
 // beforeMCPExecution and preToolUse (not beforeReadFile); Windsurf has no answer but the
 // exit status.
 func asks(to, spelled string) bool {
 	switch to {
-	case vocab.Codex, vocab.Windsurf:
+	case vocab.Codex, vocab.Windsurf, vocab.Crush:
 		return false
 	case vocab.Cursor:
 		return spelled == "beforeShellExecution" || spelled == "beforeMCPExecution" || spelled == "preToolUse"

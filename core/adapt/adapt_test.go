@@ -116,3 +116,30 @@ func TestBadRequestsFail(t *testing.T) {
 		require.Error(t, err, "%+v", r)
 	}
 }
+
+// Cline's payload (cline 3.0.65, tests/live/cline) in canonical words: run_commands is Bash
+// with the commands one per line, editor an Edit or a Write.
+func TestReadCline(t *testing.T) {
+	c, err := read("cline", "", []byte(`{"hookName":"tool_call","taskId":"conv_1","workspaceRoots":["/p"],
+		"tool_call":{"id":"call_0_0","name":"run_commands","input":{"commands":["ls","pwd"]}},
+		"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"ls\",\"pwd\"]"}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "PreToolUse", c.event)
+	require.Equal(t, "Bash", c.tool)
+	require.Equal(t, "/p", c.cwd)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(c.payload, &p))
+	require.Equal(t, "ls\npwd", p["tool_input"].(map[string]any)["command"])
+	require.Equal(t, "conv_1", p["session_id"])
+	require.Equal(t, "call_0_0", p["tool_use_id"])
+	require.Nil(t, p["preToolUse"])
+
+	c, err = read("cline", "", []byte(`{"hookName":"tool_result","taskId":"t","workspaceRoots":["/p"],
+		"tool_result":{"id":"c","name":"editor","input":{"path":"/p/a","old_text":"x","new_text":"y"},"output":"ok"}}`))
+	require.NoError(t, err)
+	require.Equal(t, "PostToolUse", c.event)
+	require.Equal(t, "Edit", c.tool)
+
+	_, err = read("cline", "", []byte(`{"hookName":"what"}`))
+	require.Error(t, err, "an unknown hookName is an error, not a guess")
+}

@@ -40,6 +40,12 @@ func read(to, spelled string, raw []byte) (call, error) {
 		return readCopilot(spelled, p)
 	case vocab.Windsurf:
 		return readWindsurf(spelled, p)
+	case vocab.Crush:
+		return readCrush(p)
+	case vocab.Antigravity:
+		return readAntigravity(spelled, p)
+	case vocab.Cline:
+		return readCline(spelled, p)
 	}
 	return readClaude(spelled, raw)
 }
@@ -199,6 +205,55 @@ func readCopilot(spelled string, p map[string]any) (call, error) {
 	}
 	if er, ok := p["error"].(map[string]any); ok {
 		out["error"], out["error_code"] = er["message"], er["name"]
+	}
+	return finish(e, out)
+}
+
+// readCrush reads Crush's payload ({event, session_id, cwd, tool_name, tool_input}; its
+// docs/hooks/README.md): PreToolUse, the only event Crush has.
+func readCrush(p map[string]any) (call, error) {
+	e, ok := vocab.EventOf(vocab.Crush, "PreToolUse")
+	if ev := str(p, "event"); ev != "" && !strings.EqualFold(strings.ReplaceAll(ev, "_", ""), "pretooluse") || !ok {
+		return call{}, fmt.Errorf("hookexec: adapt: Crush has no event %q", ev)
+	}
+	out := rest(p, "event")
+	tool := str(p, "tool_name")
+	if c := vocab.Tool(tool); c != "" {
+		tool = c
+	}
+	out["tool_name"] = tool
+	return finish(e, out)
+}
+
+// readAntigravity reads Antigravity CLI's camelCase payload (its hooks reference):
+// conversationId, workspacePaths, transcriptPath, and on tool events toolCall {name, args}
+// with the arguments in PascalCase; the event is not in it (--event says it).
+func readAntigravity(spelled string, p map[string]any) (call, error) {
+	if spelled == "" {
+		return call{}, fmt.Errorf("hookexec: adapt: an Antigravity payload does not name its event: say --event")
+	}
+	e, ok := vocab.EventOf(vocab.Antigravity, spelled)
+	if !ok {
+		return call{}, fmt.Errorf("hookexec: adapt: unknown Antigravity event %q", spelled)
+	}
+	out := rest(p, "conversationId", "workspacePaths", "transcriptPath", "toolCall", "stepIdx")
+	out["session_id"] = str(p, "conversationId")
+	if t := str(p, "transcriptPath"); t != "" {
+		out["transcript_path"] = t
+	}
+	if ws, ok := p["workspacePaths"].([]any); ok && len(ws) > 0 {
+		if cwd, ok := ws[0].(string); ok {
+			out["cwd"] = cwd
+		}
+	}
+	if tc, ok := p["toolCall"].(map[string]any); ok {
+		tool := str(tc, "name")
+		args, _ := tc["args"].(map[string]any)
+		in := vocab.CanonicalArgs(vocab.Antigravity, tool, args)
+		if c := vocab.Tool(tool); c != "" {
+			tool = c
+		}
+		out["tool_name"], out["tool_input"] = tool, in
 	}
 	return finish(e, out)
 }
@@ -371,4 +426,88 @@ func Canonical(to, spelled string, raw []byte) (string, []byte, error) {
 		return "", nil, err
 	}
 	return c.event, c.payload, nil
+}
+
+// clineEvents are Cline's internal event names (its payloads' hookName) as its hook files
+// spell them (cline 3.0.65).
+var clineEvents = map[string]string{
+	"agent_start": "TaskStart", "agent_resume": "TaskResume", "agent_abort": "TaskCancel",
+	"agent_end": "TaskComplete", "agent_error": "TaskError", "tool_call": "PreToolUse",
+	"tool_result": "PostToolUse", "prompt_submit": "UserPromptSubmit", "session_shutdown": "SessionShutdown",
+}
+
+// readCline reads Cline's payload (core/dialect/cline.go): hookName, taskId, workspaceRoots
+// and tool_call {id, name, input} or tool_result {…, output, error}. run_commands' commands
+// are Bash's one command, one per line; editor is an Edit (a Write without old_text).
+func readCline(spelled string, p map[string]any) (call, error) {
+	if name, ok := clineEvents[str(p, "hookName")]; ok {
+		p = rest(p)
+		p["hookName"] = name
+	}
+	e, err := eventOf(vocab.Cline, spelled, "hookName", p)
+	if err != nil {
+		return call{}, err
+	}
+	out := rest(p, "hookName", "taskId", "workspaceRoots", "tool_call", "tool_result", "preToolUse", "postToolUse",
+		"userPromptSubmit", "taskStart", "taskResume", "taskComplete", "taskCancel")
+	out["session_id"] = str(p, "taskId")
+	if roots, ok := p["workspaceRoots"].([]any); ok && len(roots) > 0 {
+		out["cwd"] = roots[0]
+	}
+	tc, _ := p["tool_call"].(map[string]any)
+	if tr, ok := p["tool_result"].(map[string]any); ok {
+		tc = tr
+		out["tool_response"] = jsonValue(tr["output"])
+		if tr["error"] != nil {
+			out["error"] = tr["error"]
+		}
+	}
+	if tc != nil {
+		name, input := clineTool(str(tc, "name"), tc["input"])
+		out["tool_name"], out["tool_input"], out["tool_use_id"] = name, input, tc["id"]
+	}
+	if up, ok := p["userPromptSubmit"].(map[string]any); ok {
+		out["prompt"] = up["prompt"]
+	}
+	return finish(e, out)
+}
+
+// clineTool is a Cline tool call in canonical words.
+func clineTool(name string, input any) (string, any) {
+	in, _ := input.(map[string]any)
+	switch name {
+	case "run_commands":
+		var lines []string
+		switch c := in["commands"].(type) {
+		case []any:
+			for _, x := range c {
+				if s, ok := x.(string); ok {
+					lines = append(lines, s)
+				} else if m, ok := x.(map[string]any); ok {
+					lines = append(lines, str(m, "command"))
+				}
+			}
+		case string:
+			lines = append(lines, c)
+		}
+		if s := str(in, "command"); s != "" {
+			lines = append(lines, s)
+		}
+		out := rest(in)
+		out["command"] = strings.Join(lines, "\n")
+		return vocab.Bash, out
+	case "editor":
+		out := rest(in)
+		out["file_path"], out["new_string"] = in["path"], in["new_text"]
+		if old, ok := in["old_text"].(string); ok && old != "" {
+			out["old_string"] = old
+			return vocab.Edit, out
+		}
+		out["content"] = in["new_text"]
+		return vocab.Write, out
+	}
+	if c := vocab.Tool(name); c != "" {
+		return c, input
+	}
+	return name, input
 }

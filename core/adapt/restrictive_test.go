@@ -21,6 +21,10 @@ func preToolPayload(to, dir string) (payload, event string) {
 		return `{"timestamp":1704614600000,"cwd":"` + dir + `","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`, "preToolUse"
 	case vocab.Windsurf:
 		return `{"agent_action_name":"pre_run_command","tool_info":{"command_line":"ls","cwd":"` + dir + `"}}`, ""
+	case vocab.Crush:
+		return `{"event":"PreToolUse","session_id":"s","cwd":"` + dir + `","tool_name":"bash","tool_input":{"command":"ls"}}`, ""
+	case vocab.Antigravity:
+		return `{"conversationId":"s","workspacePaths":["` + dir + `"],"toolCall":{"name":"run_command","args":{"CommandLine":"ls"}},"stepIdx":1}`, "PreToolUse"
 	}
 	return `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + dir + `","session_id":"s"}`, ""
 }
@@ -38,6 +42,12 @@ func restrictiveAnswers(from string) map[string]string {
 		return map[string]string{"deny": `echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'`, "ask": `echo '{"permissionDecision":"ask"}'`, "continue false": `echo '{"continue":false,"stopReason":"no"}'`, "exit 2": exit2}
 	case vocab.Windsurf:
 		return map[string]string{"exit 2": exit2}
+	case vocab.Crush:
+		return map[string]string{"deny": `echo '{"decision":"deny","reason":"no"}'`, "halt": `echo '{"halt":true,"reason":"no"}'`,
+			"exit 2": exit2, "exit 49": `echo no >&2; exit 49`, "claude deny": `echo '{"hookSpecificOutput":{"permissionDecision":"deny"}}'`}
+	case vocab.Antigravity: // it denies what it cannot read
+		return map[string]string{"deny": `echo '{"decision":"deny","reason":"no"}'`, "ask": `echo '{"decision":"ask"}'`,
+			"force_ask": `echo '{"decision":"force_ask"}'`, "empty object": `echo '{}'`, "text": `echo no`, "exit 1": `exit 1`, "exit 2": exit2}
 	case vocab.Codex: // Codex itself fails an ask or a continue:false before a tool open
 		return map[string]string{"deny": `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`, "exit 2": exit2}
 	}
@@ -58,8 +68,14 @@ func stopsTool(to string, ans native.Answer) bool {
 	if ans.ExitCode != 0 {
 		return false // a non-blocking error: the tool runs
 	}
+	if to == vocab.Antigravity && len(strings.TrimSpace(string(ans.Stdout))) > 0 {
+		var d struct{ Decision string }
+		// Antigravity denies an answer it cannot read or that has no decision, and asks on ask.
+		return json.Unmarshal(ans.Stdout, &d) != nil || d.Decision != "allow"
+	}
 	var out struct {
 		Continue           *bool
+		Halt               bool
 		Decision           string
 		Permission         string
 		PermissionDecision string
@@ -79,8 +95,10 @@ func stopsTool(to string, ans native.Answer) bool {
 		return out.Permission == "deny" || out.Permission == "ask"
 	case vocab.Copilot:
 		return out.PermissionDecision == "deny" || out.PermissionDecision == "ask"
-	case vocab.Windsurf:
+	case vocab.Windsurf, vocab.Antigravity:
 		return false
+	case vocab.Crush: // no ask: silence is the permission flow, which --yolo skips
+		return out.Decision == "deny" || out.Halt || out.HookSpecificOutput.PermissionDecision == "deny"
 	}
 	d := out.HookSpecificOutput.PermissionDecision
 	return d == "deny" || d == "ask" && canAsk

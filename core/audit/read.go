@@ -17,6 +17,10 @@ const maxLine = 64 << 20
 // does not know past, so a reader built now reads later versions. A partial last line (a
 // writer stopped mid-write) is skipped; any other line that is not an entry is an error
 // naming its line number.
+// ErrNoLog is returned when a log has no file at all; it wraps os.ErrNotExist, so a
+// caller for whom a missing log means "nothing was logged" can tell it apart.
+var ErrNoLog = fmt.Errorf("no such log (%w)", os.ErrNotExist)
+
 func Read(r io.Reader, fn func(Entry) error) error {
 	return lines(r, func(n int, line []byte, complete bool) error {
 		var e Entry
@@ -37,7 +41,7 @@ func ReadFiles(path string, fn func(Entry) error) error {
 		return fmt.Errorf("audit: %v", err)
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("audit: %s: no such log", path)
+		return fmt.Errorf("audit: %s: %w", path, ErrNoLog)
 	}
 	for _, name := range files {
 		if err := readFile(name, fn); err != nil {

@@ -49,7 +49,7 @@ func Verify(path string, o VerifyOptions) (*Report, error) {
 		return nil, fmt.Errorf("audit: %v", err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("audit: %s: no such log", path)
+		return nil, fmt.Errorf("audit: %s: %w", path, ErrNoLog)
 	}
 	rep := &Report{Files: files, Head: Genesis}
 	if o.Head != "" && !isHex64(o.Head) {

@@ -63,6 +63,10 @@ type SourceInfo struct {
 	Dialect string `json:"dialect,omitempty"`
 	Status  string `json:"status"` // "loaded", "missing", "error"
 	Hooks   int    `json:"hooks"`
+	// Digest is the SHA-256 of the bytes read from a file source (hex); "" for a missing
+	// one, one that could not be read, and sources that are not files. The no-match index
+	// (core/nomatch) checks that the files it describes still hold what was loaded.
+	Digest string `json:"-"`
 }
 
 // Set is the merged configuration, hooks in precedence (= config) order.
@@ -257,6 +261,13 @@ func (l *loader) loadFile(loc Location) {
 		return
 	}
 	l.loadBytes(path, data, loc.Dialect)
+	sum := sha256.Sum256(data)
+	for i := len(l.set.Sources) - 1; i >= 0; i-- {
+		if l.set.Sources[i].Path == path {
+			l.set.Sources[i].Digest = hex.EncodeToString(sum[:])
+			break
+		}
+	}
 	if last := l.set.Sources[len(l.set.Sources)-1]; loc.HooksOnly && last.Status == "loaded" && last.Hooks == 0 {
 		l.warn(path, "", "no hooks in this file: a hooks/*.json drop-in holds {\"hooks\": {\"Event\": [...]}}")
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -211,15 +212,20 @@ var agentProfiles = []*Profile{
 				filepath.Join(home, ".codeium/windsurf/hooks.json"),
 				filepath.Join(project, ".windsurf/hooks.json"))
 		}},
-	// Factory Droid: hooks.json, else the "hooks" of settings.json, per scope (project first).
+	// Factory Droid (droid 0.225.2, tests/live/droid): per folder, project first, hooks.json
+	// (else the legacy hooks/hooks.json) and the "hooks" of settings.json, the hooks file's
+	// events replacing settings.json's (dialect.Factory); settings.local.json holds no hooks.
 	{Name: "factory", file: ".factory/settings.json", Dialect: dialect.Factory, DefaultTimeout: 60 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
-			return files(dialect.Factory,
-				filepath.Join(project, ".factory/settings.local.json"),
-				filepath.Join(project, ".factory/hooks.json"),
-				filepath.Join(project, ".factory/settings.json"),
-				filepath.Join(home, ".factory/hooks.json"),
-				filepath.Join(home, ".factory/settings.json"))
+			var paths []string
+			for _, dir := range []string{filepath.Join(project, ".factory"), filepath.Join(home, ".factory")} {
+				hooks := filepath.Join(dir, "hooks.json")
+				if _, err := os.Stat(hooks); err != nil {
+					hooks = filepath.Join(dir, "hooks", "hooks.json")
+				}
+				paths = append(paths, hooks, filepath.Join(dir, "settings.json"))
+			}
+			return files(dialect.Factory, paths...)
 		}},
 	// Kiro: one hook per file in the workspace's .kiro/hooks (*.kiro.hook, *.json).
 	{Name: "kiro", file: ".kiro/hooks/hook.kiro.hook", Dialect: dialect.Kiro, DefaultTimeout: 60 * time.Second,
@@ -227,24 +233,57 @@ var agentProfiles = []*Profile{
 			return append(glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.kiro.hook")),
 				glob(dialect.Kiro, filepath.Join(project, ".kiro/hooks/*.json"))...)
 		}},
-	// Cline: one executable per event, named after it, in the project's .clinerules/hooks
-	// and the global ~/Documents/Cline/Hooks.
-	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 30 * time.Second,
+	// Cline: one file per event, named after it (any case, an extension or none), in
+	// ~/Documents/Cline/Hooks, $CLINE_DIR/hooks (default ~/.cline/hooks), and the project's
+	// .clinerules/hooks and .cline/hooks; Cline runs them all, ordered by path.
+	{Name: "cline", file: ".clinerules/hooks/PreToolUse", Dialect: dialect.Cline, DefaultTimeout: 120 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
+			clineDir := filepath.Join(home, ".cline")
+			if d := strings.TrimSpace(getenv("CLINE_DIR")); d != "" {
+				clineDir = d
+			}
 			var locs []Location
-			for _, dir := range []string{filepath.Join(project, ".clinerules/hooks"), filepath.Join(home, "Documents/Cline/Hooks")} {
-				for _, e := range clineEvents {
-					if _, err := os.Stat(filepath.Join(dir, e)); err == nil {
-						locs = append(locs, Location{Path: filepath.Join(dir, e), Dialect: dialect.Cline})
+			for _, dir := range []string{filepath.Join(home, "Documents/Cline/Hooks"), filepath.Join(clineDir, "hooks"),
+				filepath.Join(project, ".clinerules/hooks"), filepath.Join(project, ".cline/hooks")} {
+				entries, err := os.ReadDir(dir)
+				if err != nil {
+					continue
+				}
+				for _, e := range entries {
+					if _, ok := dialect.ClineEvent(e.Name()); ok && e.Type().IsRegular() {
+						locs = append(locs, Location{Path: filepath.Join(dir, e.Name()), Dialect: dialect.Cline})
 					}
 				}
 			}
-			return locs
+			slices.SortStableFunc(locs, func(a, b Location) int { return strings.Compare(a.Path, b.Path) })
+			return slices.CompactFunc(locs, func(a, b Location) bool { return a.Path == b.Path })
+		}},
+	// Crush: the project's .crush.json, then its crush.json, then the user's crush.json
+	// ($XDG_CONFIG_HOME/crush, else ~/.config/crush); hooks of every file run, project
+	// first (docs/agents/crush.md).
+	{Name: "crush", file: ".crush.json", Dialect: dialect.Crush, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			user := filepath.Join(home, ".config/crush/crush.json")
+			if x := getenv("XDG_CONFIG_HOME"); x != "" {
+				user = filepath.Join(x, "crush/crush.json")
+			}
+			return files(dialect.Crush,
+				filepath.Join(project, ".crush.json"),
+				filepath.Join(project, "crush.json"),
+				user)
+		}},
+	// Antigravity CLI: hooks.json of the project's customization roots (.agents, .agent,
+	// _agents, _agent), then the global one, ~/.gemini/config/hooks.json.
+	{Name: "antigravity", file: ".agents/hooks.json", Dialect: dialect.Antigravity, DefaultTimeout: 30 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			return files(dialect.Antigravity,
+				filepath.Join(project, ".agents/hooks.json"),
+				filepath.Join(project, ".agent/hooks.json"),
+				filepath.Join(project, "_agents/hooks.json"),
+				filepath.Join(project, "_agent/hooks.json"),
+				filepath.Join(home, ".gemini/config/hooks.json"))
 		}},
 }
-
-// clineEvents are Cline's hook file names, in its reference's order.
-var clineEvents = []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"}
 
 // systemSettings is where Gemini CLI (or its fork Qwen Code) keeps the system settings and
 // system defaults files: $<PREFIX>_SYSTEM_SETTINGS_PATH, else /etc/<dir>/settings.json

@@ -5,8 +5,8 @@
 // severity "dropped", which callers must not pass over silently (the CLI fails on it).
 //
 // It converts files and does not run hooks or write to disk. Targets are the agents whose
-// hooks live in one JSON file: claude, factory, gemini, codex, qwen, cursor, copilot and
-// windsurf (Kiro and Cline keep one hook per file, the seeds' commands are templates or
+// hooks live in one JSON file: claude, factory, gemini, codex, qwen, cursor, copilot,
+// windsurf, crush and antigravity (Kiro and Cline keep one hook per file, the seeds' commands are templates or
 // their files YAML or whole agent configs: they are sources only; docs/convert.md).
 //
 // A command whose answer the target reads in other words than the source's is written to
@@ -36,11 +36,12 @@ import (
 var ErrTarget = errors.New("hookexec: convert: unsupported target")
 
 // Targets lists the agents convert can write.
-var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
+var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity}
 
-// Adapted lists the targets whose hooks can run a command through "hookexec adapt": the
-// agents hookexec answers natively (core/native).
-var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf}
+// Adapted lists the agents whose hooks can run a command through "hookexec adapt": the
+// agents hookexec answers natively (core/native). Cline is one though convert cannot write
+// its hook files yet: a Cline hook file runs "hookexec adapt --from claude --to cline".
+var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity, vocab.Cline}
 
 // Options tune a conversion.
 type Options struct {
@@ -150,6 +151,10 @@ func answers(agent string) string {
 		return "Kiro's (exit code 2, stdout as context)"
 	case vocab.Cline:
 		return "Cline's (cancel, contextModification, errorMessage)"
+	case vocab.Crush:
+		return "Crush's (exit 2 or 49, decision allow/deny, halt, updated_input as a patch)"
+	case vocab.Antigravity:
+		return "Antigravity's (a required decision: silence runs the tool, {} denies it)"
 	}
 	return agent + "'s"
 }
@@ -193,6 +198,10 @@ func (c *conv) hook(h *dialect.Hook) {
 		c.copilot(h, ev, tools, exact)
 	case vocab.Windsurf:
 		c.windsurf(h, ev, tools, exact)
+	case vocab.Crush:
+		c.crush(h, ev, tools, exact)
+	case vocab.Antigravity:
+		c.antigravity(h, ev, tools, exact)
 	}
 }
 
@@ -620,6 +629,70 @@ func (c *conv) windsurf(h *dialect.Hook, ev event.Info, tools []string, exact bo
 	}
 }
 
+// crush writes Crush's flat entries: PreToolUse only, the matcher an unanchored Go regexp
+// (so exact names are anchored), the timeout in seconds.
+func (c *conv) crush(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if !c.typeOK(h, "command") {
+		return
+	}
+	names, matchers, ok := c.placed(h, ev, tools, exact)
+	if !ok {
+		return
+	}
+	c.common(h, "timeout")
+	for i, name := range names {
+		entry := object{"command": c.cmd}
+		switch matchers[i] {
+		case "":
+		case "?":
+			entry["matcher"] = h.Matcher
+		default:
+			entry["matcher"] = "^(" + matchers[i] + ")$"
+		}
+		if h.TimeoutSet {
+			entry["timeout"] = seconds(h.Timeout)
+		}
+		if h.Name != "" {
+			entry["name"] = h.Name
+		}
+		c.add(name, entry)
+	}
+}
+
+// antigravity writes Antigravity's hooks.json: one named hook holding every event, tool
+// events in matcher groups, the others as handler lists. Its PreToolUse fails closed as
+// written, and an answer it cannot read denies: a command that answers in other words
+// runs through "hookexec adapt".
+func (c *conv) antigravity(h *dialect.Hook, ev event.Info, tools []string, exact bool) {
+	if !c.typeOK(h, "command") {
+		return
+	}
+	names, matchers, ok := c.placed(h, ev, tools, exact)
+	if !ok {
+		return
+	}
+	c.common(h, "timeout", "failClosed", "onFailure")
+	for i, name := range names {
+		handler := object{"type": "command", "command": c.cmd}
+		if c.inner != "" {
+			// Antigravity's payload does not name its event.
+			handler["command"] = wrap(c.adapter, c.from, c.to, name, c.inner)
+		}
+		if h.TimeoutSet {
+			handler["timeout"] = seconds(h.Timeout)
+		}
+		if name != "PreToolUse" && name != "PostToolUse" {
+			c.add(name, handler)
+			continue
+		}
+		m := matchers[i]
+		if m == "?" {
+			m = h.Matcher
+		}
+		c.add(name, object{"matcher": m, "hooks": []any{handler}})
+	}
+}
+
 // blockMeaning says what a block on ev does in the source agent.
 func blockMeaning(ev event.Info) string {
 	switch {
@@ -640,6 +713,9 @@ func (c *conv) output() []byte {
 	doc := object{"hooks": hooks}
 	if c.to == vocab.Cursor || c.to == vocab.Copilot {
 		doc["version"] = 1
+	}
+	if c.to == vocab.Antigravity {
+		doc = object{"hookexec-converted": hooks} // top-level keys name hooks
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -33,3 +33,6 @@ func Ask(string, string) (json.RawMessage, error) { return nil, ErrUnavailable }
 
 // Start reports that the platform has no daemon.
 func Start(string) error { return errPlatform }
+
+// PrivateDir reports that the platform has no daemon (and no no-match index).
+func PrivateDir(string) error { return errPlatform }

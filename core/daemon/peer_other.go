@@ -5,5 +5,5 @@ package daemon
 import "net"
 
 // peerAllowed: without SO_PEERCRED the runtime directory's 0700 mode is what keeps other
-// users out (privateDir checks it).
+// users out (PrivateDir checks it).
 func peerAllowed(net.Conn, int) bool { return true }

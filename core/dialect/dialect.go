@@ -99,15 +99,30 @@ type Dialect struct {
 	// names, tool names, event as the hook's file spells it) instead of Envelope around
 	// the host's payload.
 	Stdin func(f Fire) []byte
+	// OwnEvent, when set, names the event as the dialect spells it from the host's payload
+	// (get reads a top-level string field); the fire then runs only the dialect's hooks
+	// whose file spells the event so (Cline's TaskStart and TaskResume are both
+	// SessionStart; its payload's hookName says which). "" means the payload does not say:
+	// every hook of the canonical event runs.
+	OwnEvent func(get func(key string) string) string
 	// Answer, when set, reads a hook's exit code and stdout in the agent's own vocabulary
 	// and returns them in the canonical one (Claude Code's exit codes and JSON fields),
 	// which package decide reads. Nil stdout means "no answer".
 	Answer func(event string, exit int, stdout []byte) (int, []byte)
 	// ProjectEnv names extra variables set to the project directory ($FACTORY_PROJECT_DIR).
 	ProjectEnv []string
-	// PayloadEnv sets extra variables from top-level payload fields when present
-	// ({"USER_PROMPT", "prompt"}: Kiro's shell commands read the prompt there).
+	// PayloadEnv sets extra variables from payload fields when present ({"USER_PROMPT",
+	// "prompt"}: Kiro's shell commands read the prompt there); a dotted name is a path
+	// ("tool_input.command": Crush's CRUSH_TOOL_INPUT_COMMAND).
 	PayloadEnv [][2]string
+	// Env are variables every hook of the dialect sees ("CRUSH=1", "AGENT=crush").
+	Env []string
+	// ToolEnv names a variable set to the fire's tool as the dialect spells it
+	// (CRUSH_TOOL_NAME=bash for Claude Code's Bash); "" sets none.
+	ToolEnv string
+	// HaltExit is an exit status that stops the agent's turn (continue: false) with stderr
+	// as the reason (Crush's 49); 0 means none.
+	HaltExit int
 }
 
 // Fire is what a dialect's Stdin sees of one fire.
@@ -178,7 +193,7 @@ func (d *Dialect) Accepts(t string) bool {
 
 // detectOrder is the order in which shapes are tried: the most specific first, Claude
 // Code's (the shape the others extend) last.
-var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Factory, Autohand, AutoAgent, Mycode, Gemini, Codex, Qwen, Claude}
+var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Crush, Antigravity, Factory, Autohand, AutoAgent, Mycode, Gemini, Codex, Qwen, Claude}
 
 // All lists every dialect, in detection order, then those never detected from shape.
 func All() []*Dialect { return append(append([]*Dialect{}, detectOrder...), CliAgent) }

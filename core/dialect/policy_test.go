@@ -42,6 +42,11 @@ func policyFile(d *Dialect, handler map[string]any) (string, []byte) {
 			}
 		}
 		return "/p/.iteratr.hooks.yml", []byte(b.String())
+	case Crush:
+		h["matcher"] = "^bash$"
+		return "/p/crush.json", js(map[string]any{"hooks": map[string]any{"PreToolUse": []any{h}}})
+	case Antigravity:
+		return "/p/.agents/hooks.json", js(map[string]any{"guard": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "run_command", "hooks": []any{h}}}}})
 	case Gemini:
 		return "/p/.gemini/settings.json", group("BeforeTool")
 	case Codex:

@@ -29,6 +29,7 @@ import (
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
+	"github.com/hookexec/hookexec/core/nomatch"
 	"github.com/hookexec/hookexec/core/payload"
 )
 
@@ -66,6 +67,9 @@ type Dispatcher struct {
 	engines  map[string][]*entry        // per group (agent, project, home, log file); see engine
 	rewrites map[string]json.RawMessage // session\x00tool_use_id → original tool_input
 	order    []string                   // rewrites keys, oldest first
+	// indexDir and identity: where and for which build the no-match index of each engine
+	// is written (IndexTo); "" writes none.
+	indexDir, identity string
 }
 
 type entry struct {
@@ -81,6 +85,10 @@ type entry struct {
 	load       sync.Mutex
 	eng        *engine.Engine // guarded by load
 	fresh      freshness      // the files the engine read, as last seen; guarded by load
+	// gen counts the engine's loads; indexed is the gen whose no-match index is written
+	// (or cannot be), tried at indexTry. Guarded by load.
+	gen, indexed int
+	indexTry     time.Time
 }
 
 // New makes a Dispatcher that keeps its engines (warm persistent hooks, per-session
@@ -89,11 +97,21 @@ func New() *Dispatcher {
 	return &Dispatcher{keep: true, engines: map[string][]*entry{}, rewrites: map[string]json.RawMessage{}}
 }
 
+// IndexTo makes d write the no-match index (core/nomatch) of every engine it loads into
+// dir, a private directory of this user, for the hookexec build identity: the C client
+// reads it to answer calls no hook can match without the daemon. Call it before Dispatch.
+func (d *Dispatcher) IndexTo(dir, identity string) { d.indexDir, d.identity = dir, identity }
+
 // Once runs one request on an engine of its own and closes it (async hooks finish first).
 // afterAnswer is called with the reply before the engine closes, so the agent's answer
 // does not wait for async hooks.
 func Once(req Request, afterAnswer func(Reply)) (Reply, error) {
-	d := &Dispatcher{engines: map[string][]*entry{}, rewrites: map[string]json.RawMessage{}}
+	return OnceIndexed(req, "", "", afterAnswer)
+}
+
+// OnceIndexed is Once writing the engine's no-match index into indexDir (IndexTo).
+func OnceIndexed(req Request, indexDir, identity string, afterAnswer func(Reply)) (Reply, error) {
+	d := &Dispatcher{engines: map[string][]*entry{}, rewrites: map[string]json.RawMessage{}, indexDir: indexDir, identity: identity}
 	r, err := d.Dispatch(req)
 	if err == nil && afterAnswer != nil {
 		afterAnswer(r)
@@ -323,6 +341,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 			return nil, err
 		}
 		e.eng = eng
+		e.gen++
 		e.watch(eng)
 		if twin := d.settle(group, e, eng.EnvRead(), eng.PerSession()); twin != nil {
 			// Another request opened the same engine meanwhile: keep one. Nothing has
@@ -336,6 +355,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 			d.release(e)
 			return nil, err
 		}
+		e.gen++
 		e.watch(e.eng)
 		d.mu.Lock()
 		e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
@@ -346,7 +366,31 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 			return nil, nil
 		}
 	}
+	d.writeIndex(e, ag, project, req.Home)
 	return e, nil
+}
+
+// indexRetry is how long after a try that found the files unsettled the next one is made.
+const indexRetry = 250 * time.Millisecond
+
+// writeIndex writes e's no-match index once per load, when d writes them (IndexTo);
+// e.load held. Files changed too recently are tried again on a later call.
+func (d *Dispatcher) writeIndex(e *entry, ag *native.Agent, project, home string) {
+	if d.indexDir == "" || e.indexed == e.gen || time.Since(e.indexTry) < indexRetry {
+		return
+	}
+	e.indexTry = time.Now()
+	nm, err := e.eng.NoMatch()
+	if err == nil {
+		err = nomatch.Write(d.indexDir, d.identity, nomatch.Key{Agent: ag.Name, Project: project, Home: home}, nm,
+			func(r *engine.Result) (int, []byte, []byte) {
+				ans := ag.Answer(r)
+				return ans.ExitCode, ans.Stdout, ans.Stderr
+			})
+	}
+	if !errors.Is(err, nomatch.ErrUnsettled) {
+		e.indexed = e.gen
+	}
 }
 
 // settle records what the new engine of e read, unless the group already has a loaded

@@ -295,6 +295,7 @@ func (e *Engine) load() (*plan, error) {
 	sessionEndDefaults(set, getenv)
 	p := index(set)
 	p.closed = bun.closed
+	p.bundleConfig, p.bundlePresent = bun.config, bun.present
 	p.notify = notifies(set, e.opts.Notifications)
 	p.sessionEnd = sessionEndBudget(set, getenv)
 	e.gateProjectHooks(p)

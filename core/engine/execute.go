@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -209,7 +211,15 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 // readCommand reads how a command hook ended, in the words of its dialect (spelling is the
 // event as the hook saw it).
 func readCommand(cfg *config.Hook, ev event.Info, spelling string, exit int, stdout, stderr []byte, failure string) decide.Verdict {
-	if answer := cfg.Dialect.Answer; answer != nil && failure == "" {
+	if halt := cfg.Dialect.HaltExit; halt != 0 && exit == halt && failure == "" {
+		// The exit status that ends the agent's turn, stderr the reason (Crush's 49).
+		reason := strings.TrimSpace(string(stderr))
+		if reason == "" {
+			reason = fmt.Sprintf("turn halted by hook (exit %d)", halt)
+		}
+		out, _ := json.Marshal(map[string]any{"continue": false, "stopReason": reason, "decision": "block", "reason": reason})
+		exit, stdout = 0, out
+	} else if answer := cfg.Dialect.Answer; answer != nil && failure == "" {
 		// The hook answered in its agent's vocabulary; decide reads the canonical one.
 		exit, stdout = answer(spelling, exit, stdout)
 	}

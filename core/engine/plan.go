@@ -22,6 +22,10 @@ type plan struct {
 	// closed is why every fire that can stop an action is blocked (a policy bundle is
 	// configured, fail closed, and none is cached yet: bundle.go); "" when fires run.
 	closed string
+	// bundleConfig is bundle.json's path ("" when bundles are off) and bundlePresent
+	// whether it existed at this load (nomatch.go).
+	bundleConfig  string
+	bundlePresent bool
 }
 
 // hook is one configured hook in the index.

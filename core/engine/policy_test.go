@@ -264,6 +264,10 @@ func TestPolicyAnswerIsACommandsAnswer(t *testing.T) {
 		{"cursor", ".cursor/hooks.json", list("beforeShellExecution", map[string]any{"version": 1})},
 		{"copilot", ".github/hooks/hooks.json", list("preToolUse", map[string]any{"version": 1})},
 		{"windsurf", ".windsurf/hooks.json", list("pre_run_command", nil)},
+		{"crush", "crush.json", list("PreToolUse", nil)},
+		{"antigravity", ".agents/hooks.json", func(h map[string]any) any {
+			return map[string]any{"guard": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "run_command", "hooks": []any{h}}}}}
+		}},
 		{"kiro", ".kiro/hooks/guard.kiro.hook", func(h map[string]any) any {
 			return map[string]any{"name": "guard", "when": map[string]any{"type": "preToolUse", "toolTypes": []any{"shell"}}, "then": h}
 		}},

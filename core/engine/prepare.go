@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/payload"
@@ -128,18 +130,38 @@ func (f *fire) envOf(d *dialect.Dialect, spelling string) []string {
 		v.env = slices.Clone(f.env)
 		v.env[f.eventAt] = "HOOK_EVENT=" + n
 	}
-	if len(d.ProjectEnv) > 0 || len(d.PayloadEnv) > 0 {
+	if len(d.ProjectEnv) > 0 || len(d.PayloadEnv) > 0 || len(d.Env) > 0 || d.ToolEnv != "" {
 		v.env = slices.Clone(v.env)
+		v.env = append(v.env, d.Env...)
+		if tool := f.doc.String("tool_name"); d.ToolEnv != "" && tool != "" && len(tool) <= maxEnvValue && !strings.Contains(tool, "\x00") {
+			if s := d.ToolName(tool); s != "" {
+				tool = s
+			}
+			v.env = append(v.env, d.ToolEnv+"="+tool)
+		}
 		for _, name := range d.ProjectEnv {
 			v.env = append(v.env, name+"="+f.e.opts.ProjectDir)
 		}
 		for _, kv := range d.PayloadEnv {
-			if s := f.doc.String(kv[1]); s != "" && len(s) <= maxEnvValue && !strings.Contains(s, "\x00") {
+			if s := f.payloadString(kv[1]); s != "" && len(s) <= maxEnvValue && !strings.Contains(s, "\x00") {
 				v.env = append(v.env, kv[0]+"="+s)
 			}
 		}
 	}
 	return v.env
+}
+
+// payloadString is the string at a payload field, a dotted name being a path
+// ("tool_input.command"); "" when it is absent or not a string.
+func (f *fire) payloadString(name string) string {
+	if !strings.Contains(name, ".") {
+		return f.doc.String(name)
+	}
+	if v := f.doc.Root().Get(strings.Split(name, ".")...); v != nil && v.Type() == fastjson.TypeString {
+		b, _ := v.StringBytes()
+		return string(b)
+	}
+	return ""
 }
 
 // render looks a placeholder's value up in the payload. When the payload lacks them,

@@ -37,6 +37,11 @@ func (p *plan) selectHooks(ev event.Info, doc *payload.Doc, subject, cwd string)
 		if h.cfg.Rule != nil && !h.cfg.Rule.Match(doc.String("tool_name"), toolInput(doc), cwd) {
 			continue
 		}
+		if d := h.cfg.Dialect; d != nil && d.OwnEvent != nil {
+			if own := d.OwnEvent(doc.String); own != "" && own != h.cfg.Spelling {
+				continue // Cline's TaskResume hook on a TaskStart fire
+			}
+		}
 		out = append(out, h)
 	}
 	return out

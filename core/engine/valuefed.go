@@ -53,6 +53,9 @@ var valueEnv = func() map[string]bool {
 		for _, kv := range d.PayloadEnv {
 			names[kv[0]] = true
 		}
+		if d.ToolEnv != "" {
+			names[d.ToolEnv] = true
+		}
 	}
 	return names
 }()

@@ -53,6 +53,9 @@ type Change struct {
 // Install installs the dispatcher command into every settings file of the scope (dir is
 // the project for Project, the home for User).
 func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, error) {
+	if err := a.Refuse(s, dir); err != nil {
+		return nil, err
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
 		c, err := installFile(a, f, dir, command)

@@ -71,6 +71,8 @@ type Agent struct {
 	unmoved func(s Scope, dir string) []string
 	// ProjectEnv is the variable the agent gives its hooks the project directory in.
 	ProjectEnv string
+	// refuse says why install must not touch a scope (nil: it may); Droid's hooks.json.
+	refuse func(s Scope, dir string) error
 }
 
 var agents = map[string]*Agent{
@@ -107,6 +109,16 @@ var agents = map[string]*Agent{
 		answer:      qwenAnswer,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second, timeoutOf: qwenTimeout,
 		ProjectEnv: "QWEN_PROJECT_DIR",
+	},
+	"factory": {
+		Name: "factory", Display: "Factory Droid", Profile: "factory",
+		files: func(_ Scope, dir string) []File {
+			return []File{file(filepath.Join(dir, ".factory"), "settings.json")}
+		},
+		answer:      factoryAnswer,
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		ProjectEnv: "FACTORY_PROJECT_DIR",
+		refuse:     factoryRefuse,
 	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
@@ -191,6 +203,14 @@ func (a *Agent) TimeoutValue(d time.Duration) int64 {
 		n = int64((d + time.Millisecond - 1) / time.Millisecond)
 	}
 	return n
+}
+
+// Refuse says why install must leave a scope as it is (nil: it may install there).
+func (a *Agent) Refuse(s Scope, dir string) error {
+	if a.refuse == nil {
+		return nil
+	}
+	return a.refuse(s, dir)
 }
 
 // Unmoved lists the files of a scope whose hooks install leaves with the agent.

@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // Some agents are answered only as the agent running one converted hook ("hookexec adapt"),
-// not as agents whose settings install manages: Cursor, GitHub Copilot CLI and Windsurf.
+// not as agents whose settings install manages: Cursor, GitHub Copilot CLI, Windsurf, Crush
+// and Antigravity CLI.
 // Their answer depends on the event as the agent spells it (Cursor's beforeShellExecution
 // and preToolUse take different fields), so their writers take the spelled event.
 
@@ -20,9 +22,12 @@ type spelledAgent struct {
 }
 
 var spelledAgents = map[string]spelledAgent{
-	"cursor":   {"Cursor", cursorAnswer},
-	"copilot":  {"GitHub Copilot CLI", copilotAnswer},
-	"windsurf": {"Windsurf", windsurfAnswer},
+	"cursor":      {"Cursor", cursorAnswer},
+	"copilot":     {"GitHub Copilot CLI", copilotAnswer},
+	"windsurf":    {"Windsurf", windsurfAnswer},
+	"crush":       {"Crush", crushAnswer},
+	"antigravity": {"Antigravity CLI", antigravityAnswer},
+	"cline":       {"Cline", clineAnswer},
 }
 
 // Display names an agent for people ("Claude Code", "Cursor"); the name itself when unknown.
@@ -203,4 +208,82 @@ func windsurfAnswer(spelled string, r *engine.Result) Answer {
 		a.Stderr = []byte(r.Reason + "\n")
 	}
 	return a
+}
+
+// crushAnswer answers in Crush's words (its docs/hooks/README.md, v0.90): decision allow or
+// deny with reason, halt with reason for a fire that stops the agent, context, and
+// updated_input (Crush merges it into the tool input key by key, so the whole new input
+// is given). Crush has no ask: an ask arrives here already turned into a block
+// (core/adapt). Crush hooks exist for PreToolUse only.
+func crushAnswer(_ string, r *engine.Result) Answer {
+	out := map[string]any{}
+	switch {
+	case r.Blocked || r.Decision == "deny":
+		out["decision"], out["reason"] = "deny", orText(r.Reason, "blocked by hook")
+	case r.Decision == "allow":
+		out["decision"] = "allow"
+	}
+	if !r.Continue {
+		out["halt"] = true
+		out["reason"] = orText(r.StopReason, orText(r.Reason, "stopped by hook"))
+	}
+	if r.AdditionalContext != "" {
+		out["context"] = r.AdditionalContext
+	}
+	if r.UpdatedInput != nil && !r.Blocked {
+		out["updated_input"] = json.RawMessage(r.UpdatedInput)
+	}
+	if len(out) == 0 {
+		return Answer{}
+	}
+	return jsonAnswer(out)
+}
+
+// antigravityAnswer answers in Antigravity CLI's words (the hooks reference its harness
+// embeds). PreToolUse: nothing when no hook decided (Antigravity denies "{}", so an empty
+// object is never printed), else decision allow, deny or ask with reason, and overwrite
+// (the whole new input, spelled as the tool's arguments; a rewrite needs a decision, and
+// ask is given where the hooks gave none, so that a rewrite never approves a call on the
+// user's behalf). Stop: a block is decision "continue" with the reason, which keeps the
+// agent going. SessionStart: context is an injected system message. Other events read
+// nothing but "{}".
+func antigravityAnswer(spelled string, r *engine.Result) Answer {
+	out := map[string]any{}
+	switch spelled {
+	case "PreToolUse":
+		switch {
+		case r.Blocked || r.Decision == "deny" || !r.Continue:
+			out["decision"] = "deny"
+			out["reason"] = orText(r.Reason, orText(r.StopReason, "blocked by hook"))
+			return jsonAnswer(out)
+		case r.Decision == "allow" || r.Decision == "ask":
+			out["decision"] = r.Decision
+		case r.UpdatedInput != nil:
+			out["decision"] = "ask"
+		default:
+			return Answer{}
+		}
+		if r.Reason != "" {
+			out["reason"] = r.Reason
+		}
+		if r.UpdatedInput != nil {
+			var in map[string]any
+			if json.Unmarshal(r.UpdatedInput, &in) == nil {
+				out["overwrite"] = vocab.SpellArgs(vocab.Antigravity, "run_command", in) // core/adapt lets through rewrites of shell commands only
+			}
+		}
+	case "Stop":
+		if !r.Blocked {
+			return Answer{Stdout: []byte("{}\n")}
+		}
+		out["decision"], out["reason"] = "continue", orText(r.Reason, "a hook asked to continue")
+	case "SessionStart":
+		if r.AdditionalContext == "" {
+			return Answer{Stdout: []byte("{}\n")}
+		}
+		out["injectSteps"] = []any{map[string]any{"systemMessage": map[string]any{"systemMessage": r.AdditionalContext}}}
+	default:
+		return Answer{Stdout: []byte("{}\n")}
+	}
+	return jsonAnswer(out)
 }

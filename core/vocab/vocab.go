@@ -34,10 +34,15 @@ const (
 	Factory   = "factory"
 	Kiro      = "kiro"
 	Cline     = "cline"
+	// Crush (charmbracelet/crush) and Antigravity CLI (agy, Google): dialects read from
+	// their own source and documentation; neither runs here (docs/agents/crush.md,
+	// docs/agents/antigravity.md).
+	Crush       = "crush"
+	Antigravity = "antigravity"
 )
 
 // Agents lists every agent of the table, Claude Code first, then the seeds, then the rest.
-var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline}
+var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity}
 
 // Canonical tool names (Claude Code's).
 const (
@@ -62,7 +67,9 @@ const (
 // docs/tools/*.md; codex-rs core/src/tools (shell, exec_command, apply_patch); Cursor's
 // hooks reference (preToolUse tool_name); Copilot CLI's hooks reference (toolName);
 // qwen-code packages/core/src/tools; Factory's tools reference; Kiro CLI's built-in
-// tools; Cline's tools reference (src/shared/tools.ts).
+// tools; Cline's tools reference (src/shared/tools.ts); Crush's internal/agent/tools
+// (v0.90); Antigravity's hooks reference ("the step type, lowercased": run_command,
+// view_file; the file tools as agy 1.0.5 reported them, write_to_file and edit_file).
 var tools = map[string]map[string]string{
 	Claude: {
 		"Bash": Bash, "PowerShell": PowerShell, "Read": Read, "Write": Write, "Edit": Edit,
@@ -101,6 +108,19 @@ var tools = map[string]map[string]string{
 	Cline: {
 		"execute_command": Bash, "read_file": Read, "write_to_file": Write, "replace_in_file": Edit,
 		"search_files": Grep, "list_files": LS, "web_fetch": WebFetch, "new_task": Task,
+		// The CLI 3.x tools (@cline/core 0.0.86, sent as tool_call.name by cline 3.0.65).
+		"run_commands": Bash, "read_files": Read, "editor": Edit, "search_codebase": Grep,
+		"fetch_web_content": WebFetch, "spawn_agent": Task,
+	},
+	Crush: {
+		"bash": Bash, "view": Read, "write": Write, "edit": Edit, "multiedit": MultiEdit,
+		"glob": Glob, "grep": Grep, "ls": LS, "fetch": WebFetch, "web_fetch": WebFetch,
+		"web_search": WebSearch, "agent": Task, "todos": TodoWrite,
+	},
+	Antigravity: {
+		"run_command": Bash, "view_file": Read, "write_to_file": Write, "edit_file": Edit,
+		"grep_search": Grep, "list_directory": LS, "find": Glob, "read_url_content": WebFetch,
+		"search_web": WebSearch, "invoke_subagent": Task,
 	},
 }
 
@@ -118,6 +138,9 @@ var Unmapped = map[string]string{
 	"Codex view_image":                  "no image tool elsewhere",
 	"Windsurf (every tool)":             "Windsurf names actions by event (pre_run_command, pre_write_code, ...), not by tool: see Events",
 	"Kiro IDE toolTypes read/write/...": "categories, not tools: read, write, shell, web map to Read, Write|Edit, Bash, WebFetch|WebSearch",
+	"Crush mcp_<server>_<tool>":         "Crush joins the MCP server and tool with one underscore, which both may contain: a guard on MCP tools must be written as Crush spells them",
+	"Crush lsp_* and job_*":             "language-server and background-job tools; no canonical counterpart",
+	"Antigravity browser_* and others":  "browser, notebook and code-review steps; no canonical counterpart",
 }
 
 // byName maps every spelling of every agent to its canonical tool. Built once; the
@@ -171,7 +194,10 @@ var preferred = map[string]map[string]string{
 	Codex:   {Bash: "Bash", Edit: "apply_patch"},
 	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
 	Factory: {Edit: "Edit"},
+	Crush:   {WebFetch: "fetch"},
 	Claude:  {Task: "Task"},
+	// Cline CLI 3.0.65 sends the 3.x names; the extension's older names stay readable.
+	Cline: {Bash: "run_commands", Read: "read_files", Edit: "editor", Grep: "search_codebase", WebFetch: "fetch_web_content", Task: "spawn_agent"},
 }
 
 // SpellingsOf returns every spelling agent has for the canonical tool, the preferred one
@@ -280,11 +306,22 @@ var events = map[string][]Event{
 		{"fileEdited", "FileChanged", ""}, {"fileCreated", "FileChanged", ""}, {"fileDeleted", "FileChanged", ""},
 		{"agentSpawn", "SessionStart", ""}, {"userPromptSubmit", "UserPromptSubmit", ""}, {"stop", "Stop", ""},
 	},
-	// docs.cline.bot/features/hooks/hook-reference: the file names of the hooks.
+	// docs.cline.bot/features/hooks/hook-reference: the file names of the hooks; TaskError
+	// and SessionShutdown are in the binary's list only (@cline/core 0.0.86, cline 3.0.65).
 	Cline: {
 		{"TaskStart", "SessionStart", ""}, {"TaskResume", "SessionStart", ""}, {"TaskCancel", "SessionEnd", ""},
 		{"TaskComplete", "Stop", ""}, {"PreToolUse", "PreToolUse", ""}, {"PostToolUse", "PostToolUse", ""},
 		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreCompact", "PreCompact", ""},
+		{"TaskError", "StopFailure", ""}, {"SessionShutdown", "SessionEnd", ""},
+	},
+	// Crush's docs/hooks/README.md (v0.90): PreToolUse only, the name matched case-insensitively
+	// and snake-cased (pre_tool_use); dialect.Crush reads those spellings as this one.
+	Crush: claudeNames("PreToolUse"),
+	// Antigravity's hooks reference (hooks.json, as the Antigravity harness embeds it):
+	// PreInvocation and PostInvocation, around every model call, are in UnmappedEvents.
+	Antigravity: {
+		{"SessionStart", "SessionStart", ""}, {"PreToolUse", "PreToolUse", ""},
+		{"PostToolUse", "PostToolUse", ""}, {"Stop", "Stop", ""},
 	},
 	// docs.factory.ai/reference/hooks-reference: Claude Code's names.
 	Factory: claudeNames("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
@@ -326,6 +363,8 @@ var UnmappedEvents = map[string]string{
 	"gemini BeforeModel":                             "model requests are not hook events elsewhere",
 	"gemini AfterModel":                              "model responses are not hook events elsewhere",
 	"gemini BeforeToolSelection":                     "tool selection is not a hook event elsewhere",
+	"antigravity PreInvocation":                      "runs before every model call; model requests are not hook events elsewhere",
+	"antigravity PostInvocation":                     "runs after every model call's tool calls; no canonical event carries it",
 }
 
 // Events returns agent's hook events in its spelling (a copy), nil for an unknown agent.
@@ -384,6 +423,53 @@ func splitBar(s string) []string {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
+	}
+	return out
+}
+
+// args names, per agent and tool (as the agent spells it), the canonical tool-input fields
+// the agent's tool calls otherwise: Antigravity's arguments are PascalCase (its hooks
+// reference shows run_command's CommandLine).
+var args = map[string]map[string]map[string]string{
+	Antigravity: {
+		"run_command":   {"command": "CommandLine", "cwd": "Cwd"},
+		"view_file":     {"file_path": "AbsolutePath"},
+		"write_to_file": {"file_path": "TargetFile", "content": "CodeContent"},
+	},
+}
+
+// SpellArgs returns a copy of a canonical tool input with its fields named as agent's tool
+// (in the agent's spelling) names them; other fields, and other tools' inputs, as they are.
+func SpellArgs(agent, tool string, in map[string]any) map[string]any {
+	names := args[agent][tool]
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// CanonicalArgs is SpellArgs' inverse: a copy of agent's tool arguments with the fields
+// named canonically. tool "" reads the names of any of the agent's tools (an answer that
+// patches arguments does not say which tool it is for; no two tools use a name for two
+// fields).
+func CanonicalArgs(agent, tool string, in map[string]any) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		for t, names := range args[agent] {
+			if tool != "" && t != tool {
+				continue
+			}
+			for canon, n := range names {
+				if n == k {
+					k = canon
+				}
+			}
+		}
+		out[k] = v
 	}
 	return out
 }

@@ -6,9 +6,11 @@ drained (tests/bench/floor.c does exactly that for any command, once per line it
 Rows, each against a baseline measured in the same run:
   /bin/true                   the start of the cheapest hook an agent can run
   dispatch, no matching hook  the dispatcher for a tool no hook matches: the C client
-                              (build/hookexec-hook, what install registers) and the Go
-                              `hookexec hook --agent claude`, with the warm daemon, and the Go
-                              one without it (HOOKEXEC_DAEMON=off, in-process)
+                              (build/hookexec-hook, what install registers) answering from
+                              the no-match index (core/nomatch) without the daemon, the same
+                              client with the index off (HOOKEXEC_INDEX=off: a round trip to
+                              the warm daemon), the Go `hookexec hook --agent claude` with the
+                              warm daemon, and the Go one without it (HOOKEXEC_DAEMON=off)
   Python guard, one-shot      the guard script as the agent runs it without hookexec
   Python guard, dispatcher    the same guard, installed with "persistent": true, through the
                               dispatcher (C client, then Go) and the warm daemon
@@ -16,6 +18,9 @@ Rows, each against a baseline measured in the same run:
                               session id and a random variable, as Claude Code gives each
                               session's hooks): each one's first call, the daemon's RSS after
                               1 and after 20 sessions, its engines and its hook processes
+  C client's memory           the client's maximum RSS (GNU time's %M) on a call answered
+                              from the index, one through the daemon and the guard's call,
+                              against /bin/true's
 
 The rows are sampled in turns, ten calls of each row per turn, so that a machine whose load
 changes from second to second loads them alike; measuring starts once the settings files
@@ -126,11 +131,17 @@ def main() -> int:
             time.sleep(0.05)
         subprocess.run(hook, input=bash, capture_output=True, text=True, env=env, cwd=project)
         time.sleep(2.5)  # the files install wrote settle (core/dispatch settleTime)
+        # A call the daemon answers after that writes the no-match index (core/nomatch).
+        subprocess.run(hook, input=read, capture_output=True, text=True, env=env, cwd=project)
+        if fast and not list(run.glob("nomatch-*")):
+            print("bench_dispatch: no no-match index was written; the index row goes through the daemon", file=sys.stderr)
         try:
             off = dict(env, HOOKEXEC_DAEMON="off")
             plan: List[Row] = [("/bin/true", n(400), read, ["/bin/true"], env)]
+            noindex = dict(env, HOOKEXEC_INDEX="off")
             if fast:
-                plan.append(("dispatch, no matching hook (C client + daemon)", n(400), read, fast, env))
+                plan.append(("dispatch, no matching hook (C client, index)", n(400), read, fast, env))
+                plan.append(("dispatch, no matching hook (C client + daemon)", n(400), read, fast, noindex))
             plan += [
                 ("dispatch, no matching hook (Go + daemon)", n(400), read, hook, env),
                 ("dispatch, no matching hook (Go, in-process)", n(200), read, hook, off),
@@ -143,6 +154,10 @@ def main() -> int:
             rows = in_turns(floor, plan, str(project))
             load = max(load, os.getloadavg()[0])
             sessions = session_rows(fast or hook, env, project, bash)
+            memory = [(label, max_rss_kib(argv, payload, e, project)) for label, argv, payload, e in (
+                ("/bin/true", ["/bin/true"], read, env),
+                ("no matching hook, from the index", fast, read, env), ("no matching hook, through the daemon", fast, read, noindex),
+                ("Python guard, through the daemon", fast, bash, env))] if fast else []
         finally:
             subprocess.run([HOOKEXEC, "daemon", "--ask", "shutdown"], capture_output=True, env=env)
     med = {name: statistics.median(s) for name, s in rows}
@@ -156,7 +171,11 @@ def main() -> int:
         ratio = med[name] / base
         print(f"{name:48}{fmt(med[name]):>10}{fmt(p90):>10}  {ratio:.2f}× /bin/true")
     best = "C client" if fast else "Go"
-    guard_d, guard_1, none = med[f"Python guard, {best} + daemon"], med["Python guard, one-shot"], med[f"dispatch, no matching hook ({best} + daemon)"]
+    guard_d, guard_1 = med[f"Python guard, {best} + daemon"], med["Python guard, one-shot"]
+    none = med["dispatch, no matching hook (C client, index)" if fast else "dispatch, no matching hook (Go + daemon)"]
+    if fast:
+        idx, via = med["dispatch, no matching hook (C client, index)"], med["dispatch, no matching hook (C client + daemon)"]
+        print(f"no matching hook, C client: from the index {fmt(idx)}, through the daemon {fmt(via)}: {idx / via:.2f}×")
     targets = [
         f"persistent guard through the dispatcher ≤ 3 ms median: {fmt(guard_d)} {'met' if guard_d <= 3e-3 else 'MISSED'}",
         f"≥ 10× faster than one-shot: {guard_1 / guard_d:.1f}× {'met' if guard_1 / guard_d >= 10 else 'MISSED'}",
@@ -164,7 +183,25 @@ def main() -> int:
     ]
     print(f"targets ({best} dispatcher): " + "; ".join(targets))
     print_sessions(sessions, med[f"Python guard, {best} + daemon"])
+    if memory:
+        print()
+        print("C client's maximum RSS (tests/bench/bench_dispatch.py, GNU time's %M): " +
+              "; ".join(f"{label} {kib} KiB" for label, kib in memory))
     return 0
+
+
+def max_rss_kib(cmd: List[str], payload: str, env: Dict[str, str], cwd: Path) -> int:
+    """The maximum RSS of one run of cmd in KiB, the largest of five runs, as GNU time reports
+    it (its %M: the process's own high-water mark; a process forked from Python would carry
+    the interpreter's pages until its exec into it). 0 without /usr/bin/time."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        return 0
+    most = 0
+    with tempfile.NamedTemporaryFile(prefix="hookexec-rss-") as out:
+        for _ in range(5):
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *cmd], input=payload, capture_output=True, text=True, env=env, cwd=cwd)
+            most = max(most, int(Path(out.name).read_text().split()[-1]))
+    return most
 
 
 def rss_kib(pid: int) -> int:

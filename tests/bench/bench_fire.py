@@ -17,7 +17,7 @@ Runners:
                    persistent Python guard
 
 Environment: HOOKEXEC_BENCH_SCALE=0.2 shortens every run (iterations × scale);
-HOOKEXEC_BENCH_ONLY=policy runs the policy rows alone.
+HOOKEXEC_BENCH_ONLY=policy runs the policy rows alone, HOOKEXEC_BENCH_ONLY=telemetry the telemetry rows.
 """
 from __future__ import annotations
 
@@ -218,8 +218,12 @@ def main() -> None:
     notes: List[str] = []
     if ref_note:
         notes.append(ref_note)
-    if os.environ.get("HOOKEXEC_BENCH_ONLY") == "policy":  # the policy rows alone
-        policy_rows(rows, tools, tmp, project, guard)
+    only = os.environ.get("HOOKEXEC_BENCH_ONLY")
+    if only in ("policy", "telemetry"):  # the policy rows, or the telemetry rows, alone
+        if only == "policy":
+            policy_rows(rows, tools, tmp, project, guard)
+        else:
+            telemetry_rows(rows, project, sh_true)
         shutil.rmtree(tmp, ignore_errors=True)
         report(rows, notes)
         return
@@ -240,12 +244,7 @@ def main() -> None:
     def floor_once(argv: List[str]) -> Callable[[], float]:
         return lambda: run_lines([tools["floor"] or "", "1", payload_json + "\n", *argv], cwd=project)[0]
 
-    def one_fire(fn: Callable[[], object]) -> Callable[[], float]:
-        def one() -> float:
-            t = time.perf_counter()
-            fn()
-            return time.perf_counter() - t
-        return one
+    one_fire = timed_fire
 
     def cli_once(cfg: dict) -> Optional[Callable[[], float]]:
         if ref is None:
@@ -376,18 +375,7 @@ def main() -> None:
         rows.append(Row(env_scenario, "Python, env unchanged", plain))
         rows.append(Row(env_scenario, "Python, env set each fire", changed))
 
-    # Telemetry off and on (core/telemetry), the same matching fire from two engines in turns,
-    # one-shot `true` and a persistent sh hook: what a fire pays to hand its record to the
-    # exporter's queue. The exporter points at a port where nothing listens, so every export
-    # fails (invisibly, as with a collector that is down) while the fires go on.
-    telemetry_on = {"enabled": True, "endpoint": "http://127.0.0.1:9", "protocol": "http/protobuf"}
-    for tscen, tcfg, count in (("1 hook `true`, telemetry", settings("true"), n(400)),
-                               ("persistent `sh`, telemetry", settings(f"sh {sh_true}", persistent=True), n(20000))):
-        with engine(tcfg) as off, hookexec.Engine(project_dir=project, home=project, config=tcfg, telemetry=telemetry_on) as on:
-            got = interleaved({"Python, telemetry off": one_fire(lambda: off.fire("PreToolUse", PAYLOAD)),
-                               "Python, telemetry on": one_fire(lambda: on.fire("PreToolUse", PAYLOAD))}, count)
-            for runner, samples in got.items():
-                rows.append(Row(tscen, runner, samples))
+    telemetry_rows(rows, project, sh_true)
 
     # 3: a Python guard script, one-shot and persistent (the same file, unchanged).
     scenario = "Python guard script"
@@ -513,6 +501,33 @@ def main() -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     report(rows, notes + [rss_note])
     print_growth(grows)
+
+
+def telemetry_rows(rows: List[Row], project: Path, sh_true: Path) -> None:
+    """Telemetry off and on (core/telemetry), the same matching fire from two engines in turns,
+    one-shot `true` and a persistent sh hook: what a fire pays to hand its record to the
+    exporter's queue, and what the exporting goroutine takes from the fires on a machine whose
+    cores are busy. The exporter points at a port where nothing listens, so every export fails
+    (invisibly, as with a collector that is down) while the fires go on."""
+    telemetry_on = {"enabled": True, "endpoint": "http://127.0.0.1:9", "protocol": "http/protobuf"}
+    env = {"PYTHONPATH": str(REPO / "pybind")}
+    for tscen, tcfg, count in (("1 hook `true`, telemetry", settings("true"), n(400)),
+                               ("persistent `sh`, telemetry", settings(f"sh {sh_true}", persistent=True), n(20000))):
+        with hookexec.Engine(project_dir=project, home=project, config=tcfg, env=env) as off, \
+                hookexec.Engine(project_dir=project, home=project, config=tcfg, env=env, telemetry=telemetry_on) as on:
+            got = interleaved({"Python, telemetry off": timed_fire(lambda: off.fire("PreToolUse", PAYLOAD)),
+                               "Python, telemetry on": timed_fire(lambda: on.fire("PreToolUse", PAYLOAD))}, count)
+            for runner, samples in got.items():
+                rows.append(Row(tscen, runner, samples))
+
+
+def timed_fire(fn: Callable[[], object]) -> Callable[[], float]:
+    """A runner for interleaved: the seconds of one call of fn."""
+    def one() -> float:
+        t = time.perf_counter()
+        fn()
+        return time.perf_counter() - t
+    return one
 
 
 def policy_rows(rows: List[Row], tools: Dict[str, Optional[str]], tmp: Path, project: Path, guard: Path) -> None:

@@ -42,7 +42,7 @@ venv=""
 "$bin/python3" -c 'import ensurepip' 2>/dev/null || venv=" python3-venv" # Debian's python3 without it
 want_install="apt-get install -y -qq --no-install-recommends pkg-config npm$venv zsh busybox mksh jq chromium"
 grep -qxF "$want_install" "$root/log" || fail "want: $want_install, .ci/run ran:"$'\n'"$(cat "$root/log")"
-grep -qx "make test LIVE=test-dispatch test-claude-telemetry HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1" "$root/log" || fail "make test without HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1:"$'\n'"$(cat "$root/log")"
+grep -qx "make test LIVE=test-dispatch test-claude-telemetry test-cline DISPATCH_AGENTS=gemini codex qwen HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1" "$root/log" || fail "make test without HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1:"$'\n'"$(cat "$root/log")"
 # With everything there, nothing is installed.
 run
 ! grep -q "^apt-get" "$root/log" || fail "installed with everything present:"$'\n'"$(cat "$root/log")"

@@ -66,7 +66,11 @@ var policyDialects = []policyDialect{
 	claudeLike("cli-agent", "cli-agent", "project/.config/agent/settings.json", map[string]any{"fail_closed": true}),
 	claudeLike("mycode", "mycode", "project/.gen/settings.json", map[string]any{"blocking": true}),
 	claudeLike("autoagent", "autoagent", "project/.autoagent/config.json", map[string]any{"blocking": true}),
-	claudeLike("factory", "factory", "project/.factory/settings.json", map[string]any{"fail_closed": true}),
+	func() policyDialect {
+		d := claudeLike("factory", "factory", "project/.factory/settings.json", map[string]any{"fail_closed": true})
+		d.added, d.why = "", "droid 0.225.2 reads no additionalContext on PreToolUse (tests/live/droid, docs/agents/factory.md)"
+		return d
+	}(),
 	func() policyDialect {
 		d := claudeLike("qwen", "qwen", "project/.qwen/settings.json", map[string]any{"fail_closed": true})
 		d.rewritten, d.why = nil, "Qwen Code applies updatedInput from PermissionRequest hooks only"

@@ -19,7 +19,7 @@ def test_make_all_builds_what_a_source_tree_import_needs(tmp_path: Path) -> None
     tree.mkdir()
     for name in ("Makefile", "VERSION", "go.mod", "go.sum"):
         shutil.copy2(REPO / name, tree / name)
-    for name in ("capi/exports.map", "capi/hook/hookexec-hook.c", "include/hookexec.h", "packaging/release.mk"):
+    for name in ("capi/exports.map", "capi/hook/hookexec-hook.c", "capi/hook/nomatch.c", "include/hookexec.h", "packaging/release.mk"):
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, tree / name)
     shutil.copytree(REPO / "pybind" / "hookexec", tree / "pybind" / "hookexec",

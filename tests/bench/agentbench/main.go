@@ -1,21 +1,27 @@
 // Command agentbench is make bench's last tables: the time a PreToolUse guard adds to each
 // tool call inside a real agent — Claude Code, and Codex, which starts in milliseconds (the
 // pinned versions of tests/live/versions.json, driven offline by tests/live/fakeapi) — for
-// a Python guard run one-shot by the agent itself and for the same guard kept persistent
-// through hookexec install (the C client, the dispatcher and a warm daemon).
+// a Python guard run one-shot by the agent itself, for the same guard kept persistent
+// through hookexec install over each transport (the command transport: the C client and a
+// warm daemon; the http transport, `install --transport http`, where the build has it), for
+// the floor reference (an `http` hook to a minimal Go guard on 127.0.0.1, where the agent
+// has http hooks), and for agentjail; then each session's first call apart from its others,
+// the daemon's start (spawn to first answer) and its memory at rest and after 1, 5 and 20
+// sessions, with issue 30's targets beside the figures.
 //
 // Each session is one `claude -p` (or `codex exec`) whose scripted model asks for -calls
 // shell tool calls, one per turn. A tool call's time is the interval between two consecutive requests of the main
 // conversation (the model's answer is immediate: what remains is Claude Code handling the
 // call, its hooks and the tool). Sessions of the kinds — no hook, a /bin/true hook
-// (what Claude Code's running any hook costs), the one-shot guard, the guard through
-// hookexec, docs/policy.md's `rm -rf` policy guard in CEL and in Rego through hookexec, and
-// with -agentjail the same rule in agentjail's OPA daemon — alternate, -sessions of each,
-// and every figure is measured in the same run: the added time per call is a kind's median
-// minus the no-hook median, the ratio its median over the no-hook median.
+// (what Claude Code's running any hook costs), the http reference, the one-shot guard, the
+// guard through hookexec over each transport, docs/policy.md's `rm -rf` policy guard in CEL
+// and in Rego through hookexec, and with -agentjail agentjail's OPA daemon with its inline
+// rm -rf rule — alternate, -sessions of each, and every figure is measured in the same run:
+// a session's first call is kept apart; the added time per call is a kind's median over
+// the other calls minus the no-hook median, the ratio its median over the no-hook median.
 //
 //	agentbench -hookexec build/hookexec [-calls 20] [-sessions 3] [-agents claude,codex]
-//	           [-kinds true,cel,rego] [-agentjail DIR]
+//	           [-kinds true,http,cel,rego] [-agentjail DIR]
 package main
 
 import (
@@ -60,24 +66,29 @@ type kind int
 const (
 	noHook kind = iota
 	trueHook
+	httpRef
 	oneShot
 	dispatched
+	httpTransport
 	celPolicy
 	regoPolicy
 	agentjailKind
-	kindCount
 )
 
-var kindNames = [...]string{"no hook", "/bin/true hook (the agent runs it)", "Python guard, one-shot (the agent runs it)",
-	"Python guard, persistent (hookexec install)", "CEL policy (hookexec install)", "Rego policy (hookexec install)",
+var kindNames = [...]string{"no hook", "/bin/true hook (the agent runs it)", "http hook to a Go guard (the floor)",
+	"Python guard, one-shot (the agent runs it)", "Python guard, hookexec, command transport",
+	"Python guard, hookexec, http transport", "CEL policy (hookexec install)", "Rego policy (hookexec install)",
 	"agentjail (its hook and OPA daemon)"}
 
 // kindFlags are the -kinds names; no hook, the baseline, always runs.
-var kindFlags = map[string]kind{"true": trueHook, "oneshot": oneShot, "persistent": dispatched, "cel": celPolicy,
-	"rego": regoPolicy, "agentjail": agentjailKind}
+var kindFlags = map[string]kind{"true": trueHook, "http": httpRef, "oneshot": oneShot, "persistent": dispatched,
+	"http-transport": httpTransport, "cel": celPolicy, "rego": regoPolicy, "agentjail": agentjailKind}
 
-// installed reports whether the kind's hooks run through hookexec install.
-func (k kind) installed() bool { return k == dispatched || k == celPolicy || k == regoPolicy }
+// installed reports whether the kind's hooks run through hookexec install (and so through
+// the bench's daemon).
+func (k kind) installed() bool {
+	return k == dispatched || k == httpTransport || k == celPolicy || k == regoPolicy
+}
 
 // model is a fake model API the bench drives.
 type model interface {
@@ -92,11 +103,13 @@ type benchAgent struct {
 	name, title, pkg, bin string
 	settings              string // the project's hooks file, relative to the project
 	// refusesRm: the agent itself refuses a command running rm -f (Codex: "rm -f style
-	// commands are not permitted"), so no probe can show that an rm -rf rule ran.
+	// commands are not permitted"), so no probe can show that a rule on the path ran.
 	refusesRm bool
-	newModel  func(script []fakeapi.Turn) model
-	call      func(i int, command string) fakeapi.ToolCall // the i-th shell call
-	callID    func(i int) string
+	// noHTTP says why the agent has no `http` hook; empty when it has one.
+	noHTTP   string
+	newModel func(script []fakeapi.Turn) model
+	call     func(i int, command string) fakeapi.ToolCall // the i-th shell call
+	callID   func(i int) string
 	// command is the agent's command for a session; dir holds the kind's project and home.
 	command func(bin, dir, base string) (*exec.Cmd, error)
 }
@@ -120,6 +133,8 @@ var benchAgents = map[string]benchAgent{
 	},
 	"codex": {
 		name: "codex", title: "Codex", pkg: "@openai/codex", bin: "codex", settings: ".codex/hooks.json", refusesRm: true,
+		// Its binary's HookHandlerConfig variants (0.169.0): Command, Prompt, Agent, McpTool.
+		noHTTP:   "its hook handlers are command, prompt, agent and mcp_tool (HookHandlerConfig in its binary): no http",
 		newModel: func(script []fakeapi.Turn) model { return (&fakeapi.Responses{}).With(script) },
 		call: func(_ int, command string) fakeapi.ToolCall {
 			in, _ := json.Marshal(map[string]string{"cmd": command})
@@ -154,8 +169,8 @@ func main() {
 	sessions := flag.Int("sessions", 3, "sessions of each kind")
 	python := flag.String("python", "python3", "the Python that runs the guard")
 	names := flag.String("agents", "claude,codex", "the agents to run, of: claude, codex")
-	only := flag.String("kinds", "true,oneshot,persistent,cel,rego,agentjail",
-		"the kinds besides no hook, of: true, oneshot, persistent, cel, rego, agentjail (agentjail only with -agentjail)")
+	only := flag.String("kinds", "true,http,oneshot,persistent,http-transport,cel,rego,agentjail",
+		"the kinds besides no hook, of: true, http, oneshot, persistent, http-transport, cel, rego, agentjail (agentjail only with -agentjail)")
 	ajSource := flag.String("agentjail", os.Getenv("HOOKEXEC_BENCH_AGENTJAIL"),
 		"agentjail's source tree (github.com/LuD1161/agentjail): its hook and daemon are built from it and run with the same rm -rf rule; without it no agentjail row")
 	flag.Parse()
@@ -219,19 +234,56 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 		return err
 	}
 	defer os.RemoveAll(root)
-	runtime := filepath.Join(root, "run")
-	daemon := exec.Command(hookexec, "daemon", "--idle", "10m")
-	daemon.Env = []string{"PATH=" + os.Getenv("PATH"), "HOOKEXEC_RUNTIME_DIR=" + runtime}
-	if err := daemon.Start(); err != nil {
+	load0 := loadAvg()
+	// The kinds this agent and this build can run; each one left out says why.
+	transport, err := hasHTTPTransport(hookexec)
+	if err != nil {
 		return err
 	}
-	defer func() {
-		ask := exec.Command(hookexec, "daemon", "--ask", "shutdown")
-		ask.Env = daemon.Env
-		_ = ask.Run()
-		_ = daemon.Wait()
-	}()
-	if aj != nil {
+	kinds = slices.DeleteFunc(slices.Clone(kinds), func(k kind) bool {
+		why := ""
+		switch {
+		case (k == httpRef || k == httpTransport) && a.noHTTP != "":
+			why = a.title + " " + version + ": " + a.noHTTP
+		case k == httpTransport && !transport:
+			why = "not available in this build (`hookexec install --help` has no --transport)"
+		case a.refusesRm && (k == celPolicy || k == regoPolicy):
+			why = a.title + " refuses rm -f commands itself, so no probe shows that a rule on the path ran"
+		}
+		if why != "" {
+			fmt.Printf("%s: %s: %s\n", a.title, kindNames[k], why)
+		}
+		return why != ""
+	})
+	// The daemon's start, spawn to first answer: five daemons started and stopped in turn,
+	// then the one the sessions use.
+	starts, err := startTimes(hookexec, root, 5)
+	if err != nil {
+		return err
+	}
+	runtime := filepath.Join(root, "run")
+	d, took, err := startDaemon(hookexec, runtime)
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	starts = append(starts, took)
+	mems := []memory{}
+	rest, err := daemonMemory(runtime, "at rest")
+	if err != nil {
+		return err
+	}
+	mems = append(mems, rest)
+	var guardURL string
+	if slices.Contains(kinds, httpRef) {
+		g, err := startHTTPGuard()
+		if err != nil {
+			return fmt.Errorf("the http guard: %w", err)
+		}
+		defer g.Close()
+		guardURL = g.url
+	}
+	if aj != nil && slices.Contains(kinds, agentjailKind) {
 		stop, err := aj.start(root)
 		if err != nil {
 			return fmt.Errorf("agentjail: %w", err)
@@ -239,31 +291,24 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 		defer stop()
 	}
 	// One project and one fake API per kind, made once: the agent's environment (the API's
-	// URL in it) stays the same from session to session, so the daemon keeps the dispatched
-	// kind's engine and its guard's process warm across sessions, as on a user's machine.
+	// URL in it) stays the same from session to session, as on a user's machine; the
+	// agent still gives each session's hooks an environment of its own (its session id).
 	var script []fakeapi.Turn
 	for i := 0; i < calls; i++ {
 		script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(i, fmt.Sprintf("echo call-%d", i))}})
 	}
 	// The probe removes a directory outside every project (there is none: rm -f succeeds)
-	// and prints; each guard refuses it, the Python guards for its rm -rf, the policies
+	// and prints; each guard refuses it, those matching "rm -rf" for its text, the policies
 	// because the path is outside the project. An agent that refuses rm -f itself gets a
-	// probe only the Python guards refuse, and no kind with the rm -rf rule.
+	// probe only the guards matching the text refuse, and no kind with the path rule.
 	probe := fmt.Sprintf("rm -rf %s && echo rm -rf probe | tr a-z A-Z", filepath.Join(root, "probe-absent"))
 	if a.refusesRm {
 		probe = "echo rm -rf probe | tr a-z A-Z"
-		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k kind) bool {
-			if k == celPolicy || k == regoPolicy || k == agentjailKind {
-				fmt.Printf("%s: %s skipped: %s refuses rm -f commands itself, so no probe shows the rule ran\n", a.title, kindNames[k], a.title)
-				return true
-			}
-			return false
-		})
 	}
 	script = append(script, fakeapi.Turn{Tools: []fakeapi.ToolCall{a.call(calls, probe)}}, fakeapi.Turn{Text: "done"})
 	projects, apis, bases := map[kind]string{}, map[kind]model{}, map[kind]string{}
 	for _, k := range kinds {
-		dir, err := setup(a, root, k, hookexec, python, aj)
+		dir, err := setup(a, root, k, hookexec, python, guardURL, aj)
 		if err != nil {
 			return err
 		}
@@ -274,32 +319,87 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 		}
 		defer apis[k].Close()
 	}
+	// served counts the sessions through the daemon; its memory is read after the 1st, 5th
+	// and 20th.
+	served := 0
+	afterSession := func(k kind) error {
+		if !k.installed() {
+			return nil
+		}
+		served++
+		if served == 1 || served == 5 || served == 20 {
+			m, err := daemonMemory(runtime, fmt.Sprintf("after %d session(s)", served))
+			if err != nil {
+				return err
+			}
+			mems = append(mems, m)
+		}
+		return nil
+	}
 	// A first round warms what a user's machine has warm (the agent's files in the page
-	// cache, the daemon's engine and the persistent guard); not counted.
-	samples := map[kind][]time.Duration{}
+	// cache, the daemon's engines and the persistent guard); not counted.
+	// agentjail's hook fails open (it allows the call) when its daemon has not answered
+	// within 45 ms: on a loaded machine some of its sessions let the probe through. That is
+	// its behaviour, counted and reported; every other guard letting it through fails the
+	// bench.
+	first, other := map[kind][]time.Duration{}, map[kind][]time.Duration{}
+	leaked := 0
 	for s := -1; s < sessions; s++ {
 		for _, k := range kinds {
 			d, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, k != noHook && k != trueHook)
+			if k == agentjailKind && errors.Is(err, errProbeRan) {
+				leaked++
+				err = nil
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", kindNames[k], err)
 			}
 			if s >= 0 {
-				samples[k] = append(samples[k], d...)
+				first[k] = append(first[k], d[0])
+				other[k] = append(other[k], d[1:]...)
+			}
+			if err := afterSession(k); err != nil {
+				return err
 			}
 		}
 	}
-	med := map[kind]time.Duration{}
-	for k, d := range samples {
-		med[k] = median(d)
+	// Up to 20 sessions through the daemon (untimed): more of the first installed kind.
+	if i := slices.IndexFunc(kinds, kind.installed); i >= 0 {
+		for k := kinds[i]; served < 20; {
+			if _, err := session(a, bin, projects[k], runtime, apis[k], bases[k], calls, true); err != nil {
+				return fmt.Errorf("%s: %w", kindNames[k], err)
+			}
+			if err := afterSession(k); err != nil {
+				return err
+			}
+		}
 	}
-	fmt.Printf("\nhookexec inside the real agent: %s %s, %d sessions × %d shell calls per kind (tests/bench/agentbench)\n", a.title, version, sessions, calls)
-	fmt.Printf("%-48s%12s%12s%14s%10s\n", "", "per call", "p90", "added", "ratio")
+	load1 := loadAvg()
+	report(a, version, calls, sessions, kinds, first, other, starts, mems, aj, load0, load1)
+	if leaked > 0 {
+		fmt.Printf("agentjail let the probe through in %d of its %d sessions: its hook fails open when its daemon has not answered within 45 ms\n",
+			leaked, sessions+1)
+	}
+	return nil
+}
+
+// report prints the run's tables and issue 30's targets beside the figures.
+func report(a benchAgent, version string, calls, sessions int, kinds []kind, first, other map[kind][]time.Duration,
+	starts []time.Duration, mems []memory, aj *agentjail, load0, load1 string) {
+	med, med1 := map[kind]time.Duration{}, map[kind]time.Duration{}
+	for k := range other {
+		med[k], med1[k] = median(other[k]), median(first[k])
+	}
+	fmt.Printf("\nhookexec inside the real agent: %s %s, %d sessions × %d shell calls per kind, in turns; load %s → %s (tests/bench/agentbench)\n",
+		a.title, version, sessions, calls, load0, load1)
+	fmt.Printf("%-46s%12s%11s%11s%8s%13s%13s\n", "", "other calls", "p90", "added", "ratio", "first call", "first/other")
 	for _, k := range kinds {
 		added := "—"
 		if k != noHook {
 			added = ms(med[k] - med[noHook])
 		}
-		fmt.Printf("%-48s%12s%12s%14s%9.2f×\n", kindNames[k], ms(med[k]), ms(p90(samples[k])), added, float64(med[k])/float64(med[noHook]))
+		fmt.Printf("%-46s%12s%11s%11s%7.2f×%13s%12.2f×\n", kindNames[k], ms(med[k]), ms(p90(other[k])), added,
+			float64(med[k])/float64(med[noHook]), ms(med1[k]), float64(med1[k])/float64(med[k]))
 	}
 	has := func(ks ...kind) bool {
 		for _, k := range ks {
@@ -333,11 +433,113 @@ func run(a benchAgent, hookexec, python string, calls, sessions int, kinds []kin
 			fmt.Printf("%s per call: %s\n", kindNames[k], strings.Join(than, "; "))
 		}
 	}
-	return nil
+	fmt.Printf("\nthe daemon (the one the sessions used, %s)\n", a.title)
+	sorted := slices.Clone(starts)
+	slices.Sort(sorted)
+	fmt.Printf("start, spawn to first answer: median %s (%s–%s, %d starts)\n", ms(median(starts)), ms(sorted[0]), ms(sorted[len(sorted)-1]), len(starts))
+	fmt.Printf("%-22s%12s%14s%9s%28s\n", "memory", "RSS", "of it anon", "engines", "hook processes (RSS)")
+	for _, m := range mems {
+		fmt.Printf("%-22s%12s%14s%9d%28s\n", m.label, mib(m.rss), mib(m.anon), m.engines, fmt.Sprintf("%d (%s)", m.children, mib(m.childrenRSS)))
+	}
+	if aj != nil && aj.pid != 0 && has(agentjailKind) {
+		if rss, err := procStatus(aj.pid, "VmRSS"); err == nil {
+			fmt.Printf("agentjail's daemon after its sessions: RSS %s\n", mib(rss))
+		}
+	}
+
+	fmt.Printf("\ntargets (issue 30), this run:\n")
+	verdict := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "MISSED"
+	}
+	// ratio of two added times; a reference adding nothing measurable gives no ratio.
+	ratio := func(k, ref kind, limit float64) string {
+		if !has(k, ref) {
+			return "no figure"
+		}
+		got, base := med[k]-med[noHook], med[ref]-med[noHook]
+		if got <= 0 {
+			return fmt.Sprintf("adds nothing measurable (%s; the reference %s) met", ms(got), ms(base))
+		}
+		if base <= 0 {
+			return fmt.Sprintf("%s vs %s: the reference adds nothing measurable, no ratio", ms(got), ms(base))
+		}
+		r := float64(got) / float64(base)
+		return fmt.Sprintf("%s / %s = %.2f× %s", ms(got), ms(base), r, verdict(r <= limit))
+	}
+	guards := []kind{}
+	for _, k := range []kind{dispatched, httpTransport} {
+		if has(k) {
+			guards = append(guards, k)
+		}
+	}
+	for _, t := range []struct {
+		ref   kind
+		limit float64
+		name  string
+	}{{httpRef, 1.15, "the http reference's"}, {agentjailKind, 0.6, "agentjail's"}} {
+		var parts []string
+		for _, k := range guards {
+			parts = append(parts, kindNames[k]+": "+ratio(k, t.ref, t.limit))
+		}
+		if !has(t.ref) {
+			parts = []string{"no " + kindNames[t.ref] + " row in this run"}
+		}
+		fmt.Printf("- hookexec's added ≤ %.2f× %s added: %s\n", t.limit, t.name, strings.Join(parts, "; "))
+	}
+	var parts []string
+	for _, k := range guards {
+		r := float64(med1[k]) / float64(med[k])
+		parts = append(parts, fmt.Sprintf("%s: %s / %s = %.2f× %s", kindNames[k], ms(med1[k]), ms(med[k]), r, verdict(r <= 1.2)))
+	}
+	fmt.Printf("- a session's first call ≤ 1.2× its other calls (medians over %d sessions): %s (no hook: %.2f×, the agent's own)\n",
+		sessions, strings.Join(parts, "; "), float64(med1[noHook])/float64(med[noHook]))
+	var one, twenty *memory
+	for i := range mems {
+		switch mems[i].label {
+		case "after 1 session(s)":
+			one = &mems[i]
+		case "after 20 session(s)":
+			twenty = &mems[i]
+		}
+	}
+	worst := 0
+	for _, m := range mems {
+		worst = max(worst, m.rss)
+	}
+	fmt.Printf("- daemon RSS ≤ 30 MiB plus the hook processes it keeps: at most %s %s", mib(worst), verdict(worst <= 30*1024))
+	if one != nil && twenty != nil {
+		r := float64(twenty.rss) / float64(one.rss)
+		fmt.Printf("; flat from 1 to 20 sessions (≤ 1.05×): %.2f× %s, hook processes %d → %d",
+			r, verdict(r <= 1.05), one.children, twenty.children)
+	}
+	fmt.Println()
+}
+
+// hasHTTPTransport reports whether this build's install has --transport (issue 30's http
+// transport, `install --agent claude --transport http`).
+func hasHTTPTransport(hookexec string) (bool, error) {
+	out, err := exec.Command(hookexec, "install", "--help").CombinedOutput()
+	if err != nil {
+		return false, fmt.Errorf("hookexec install --help: %v\n%s", err, out)
+	}
+	return strings.Contains(string(out), "--transport"), nil
+}
+
+// loadAvg is the machine's load average over the last minute.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // setup makes a project and a home for one kind and returns the project.
-func setup(a benchAgent, root string, k kind, hookexec, python string, aj *agentjail) (string, error) {
+// guardURL is the http guard's (for httpRef).
+func setup(a benchAgent, root string, k kind, hookexec, python, guardURL string, aj *agentjail) (string, error) {
 	dir := filepath.Join(root, fmt.Sprint(int(k)))
 	project, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
 	if err := os.MkdirAll(filepath.Dir(filepath.Join(project, a.settings)), 0o755); err != nil {
@@ -357,7 +559,9 @@ func setup(a benchAgent, root string, k kind, hookexec, python string, aj *agent
 	switch k {
 	case trueHook:
 		group["hooks"] = []any{map[string]any{"type": "command", "command": "/bin/true"}}
-	case dispatched:
+	case httpRef:
+		group["hooks"] = []any{map[string]any{"type": "http", "url": guardURL}}
+	case dispatched, httpTransport:
 		group["hooks"].([]any)[0].(map[string]any)["persistent"] = true // hookexec's; Claude Code ignores it
 	case celPolicy, regoPolicy:
 		rule, err := docRule()
@@ -383,7 +587,11 @@ func setup(a benchAgent, root string, k kind, hookexec, python string, aj *agent
 		return "", err
 	}
 	if k.installed() {
-		cmd := exec.Command(hookexec, "--project", project, "--home", home, "install", "--agent", a.name)
+		args := []string{"--project", project, "--home", home, "install", "--agent", a.name}
+		if k == httpTransport {
+			args = append(args, "--transport", "http")
+		}
+		cmd := exec.Command(hookexec, args...)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("hookexec install: %v\n%s", err, out)
@@ -393,7 +601,7 @@ func setup(a benchAgent, root string, k kind, hookexec, python string, aj *agent
 }
 
 // session runs one session of calls shell calls, the script's, on api (which may have served
-// earlier sessions) and returns each call's time. The script's last call, which the guard
+// earlier sessions) and returns each call's time, the session's first call first. The script's last call, which the guard
 // refuses ("echo rm -rf probe | tr a-z A-Z", not timed), shows that the guard did run
 // (guarded) or that nothing refused it.
 func session(a benchAgent, bin, project, runtime string, api model, base string, calls int, guarded bool) ([]time.Duration, error) {
@@ -432,12 +640,15 @@ func session(a benchAgent, bin, project, runtime string, api model, base string,
 	case !ok:
 		return nil, fmt.Errorf("no result for the probe call %s", a.callID(calls))
 	case guarded && ran:
-		return nil, fmt.Errorf("the guard did not refuse the probe call: %q", probe.Text)
+		return d, fmt.Errorf("%w: %q", errProbeRan, probe.Text)
 	case !guarded && !ran:
 		return nil, fmt.Errorf("the probe call did not run without the guard: %q", probe.Text)
 	}
 	return d, nil
 }
+
+// errProbeRan: the session's guard did not refuse the probe.
+var errProbeRan = errors.New("the guard did not refuse the probe call")
 
 func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)

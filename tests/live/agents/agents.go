@@ -1,6 +1,8 @@
 // Package agents installs the pinned versions of the live agents (tests/live/versions.json)
 // into a cache directory with npm, once, and finds their binaries. It does not update
-// anything: a version moves only when versions.json does.
+// anything: a version moves only when versions.json does. With HOOKEXEC_LIVE_LATEST set
+// (make test-latest) it installs each agent's newest release instead, to show what a new
+// release changes before the pin moves.
 package agents
 
 import (
@@ -61,7 +63,9 @@ func CacheDir(pkg, version string) (string, error) {
 }
 
 // Install makes sure the pinned version of pkg is installed in its cache directory and
-// returns the path of its executable bin (node_modules/.bin/<bin>). An install that is
+// returns the path of its executable bin (node_modules/.bin/<bin>; a bin with a slash is a
+// path under node_modules, for a package that links no executable, such as Factory's
+// platform package @factory/cli-linux-x64, whose binary is bin/droid). An install that is
 // already there is reused without touching the network. npm missing or the registry
 // unreachable is ErrNoNpm (wrapped with npm's words); any other failure is an error.
 func Install(ctx context.Context, pkg, bin string) (string, string, error) {
@@ -73,11 +77,16 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 	if !ok {
 		return "", "", fmt.Errorf("agents: %s is not pinned in versions.json", pkg)
 	}
+	if os.Getenv(LatestEnv) != "" {
+		if version, err = Latest(ctx, pkg); err != nil {
+			return "", "", err
+		}
+	}
 	dir, err := CacheDir(pkg, version)
 	if err != nil {
 		return "", "", err
 	}
-	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	path := binPath(dir, bin)
 	done := filepath.Join(dir, ".installed")
 	if _, err := os.Stat(done); err == nil {
 		return path, version, nil
@@ -110,7 +119,7 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 		}
 		return "", "", fmt.Errorf("agents: npm install %s@%s: %v: %s", pkg, version, err, text)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", bin)); err != nil {
+	if _, err := os.Stat(binPath(tmp, bin)); err != nil {
 		return "", "", fmt.Errorf("agents: %s@%s installed no %s: %w", pkg, version, bin, err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".installed"), []byte(pkg+"@"+version+"\n"), 0o644); err != nil {
@@ -123,6 +132,43 @@ func Install(ctx context.Context, pkg, bin string) (string, string, error) {
 		return "", "", fmt.Errorf("agents: %w", err)
 	}
 	return path, version, nil
+}
+
+// LatestEnv, set to anything, makes Install install the newest release of a package (its
+// "latest" tag on the registry) in place of its pin.
+const LatestEnv = "HOOKEXEC_LIVE_LATEST"
+
+// Latest asks the registry for the version pkg's "latest" tag names. npm missing or the
+// registry unreachable is ErrNoNpm.
+func Latest(ctx context.Context, pkg string) (string, error) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", fmt.Errorf("%w: npm is not installed", ErrNoNpm)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, npm, "view", "--json", pkg+"@latest", "version").Output()
+	if err != nil {
+		text := string(out)
+		if ee, ok := err.(*exec.ExitError); ok {
+			text += string(ee.Stderr)
+		}
+		return "", fmt.Errorf("%w: npm view %s: %v: %s", ErrNoNpm, pkg, err, lastLine(text))
+	}
+	var version string
+	if err := json.Unmarshal(out, &version); err != nil || version == "" {
+		return "", fmt.Errorf("agents: npm view %s@latest version: unexpected answer %q", pkg, strings.TrimSpace(string(out)))
+	}
+	return version, nil
+}
+
+// binPath is where an install in dir keeps bin: node_modules/.bin/<bin>, or
+// node_modules/<bin> when bin is a path.
+func binPath(dir, bin string) string {
+	if strings.Contains(bin, "/") {
+		return filepath.Join(dir, "node_modules", filepath.FromSlash(bin))
+	}
+	return filepath.Join(dir, "node_modules", ".bin", bin)
 }
 
 func lastLine(s string) string {

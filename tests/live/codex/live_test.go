@@ -22,10 +22,11 @@ import (
 
 var agent = suite.Agent{
 	Name: "codex", Title: "Codex", Package: "@openai/codex", Bin: "codex", Gate: "HOOKEXEC_LIVE_CODEX",
-	Events:    []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
-	NewModel:  func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
-	Command:   command,
-	Normalize: normalize,
+	Events:        []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PermissionRequest", "SubagentStart", "SubagentStop"},
+	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Responses{}).With(v.Script) },
+	Command:       command,
+	Normalize:     normalize,
+	PayloadFields: "payload_fields.json",
 	ShellCommand: func(tool string, input map[string]any) string {
 		switch c := input["command"].(type) {
 		case string:

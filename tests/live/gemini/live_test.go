@@ -26,8 +26,9 @@ var agent = suite.Agent{
 	NewModel: func(v suite.Vector) suite.Model {
 		return (&fakeapi.Gemini{}).With(v.Script)
 	},
-	Command:   command,
-	Normalize: normalize,
+	Command:       command,
+	Normalize:     normalize,
+	PayloadFields: "payload_fields.json",
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "run_shell_command" {
 			return ""

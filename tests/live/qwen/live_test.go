@@ -21,8 +21,9 @@ var agent = suite.Agent{
 	Name: "qwen", Title: "Qwen Code", Package: "@qwen-code/qwen-code", Bin: "qwen", Gate: "HOOKEXEC_LIVE_QWEN",
 	Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart",
 		"SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "SubagentStop", "PreCompact"},
-	NewModel: func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
-	Command:  command,
+	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
+	Command:       command,
+	PayloadFields: "payload_fields.json",
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "run_shell_command" {
 			return ""

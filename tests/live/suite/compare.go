@@ -125,6 +125,9 @@ func Compare(c *Comparison) []string {
 			ToolInput map[string]any `json:"tool_input"`
 		}
 		_ = json.Unmarshal([]byte(f.Payload), &p)
+		if state.a.ToolCall != nil {
+			p.ToolName, p.ToolInput = state.a.ToolCall([]byte(f.Payload))
+		}
 		switch event.Canonical(f.Event) {
 		case "PreToolUse":
 			if pre >= len(calls) {

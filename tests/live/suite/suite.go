@@ -155,6 +155,9 @@ type Agent struct {
 	// ShellCommand is the tool input's shell command of a PreToolUse payload ("" when the
 	// call is not a shell call); used by the default comparison.
 	ShellCommand func(toolName string, input map[string]any) string
+	// ToolCall reads a PreToolUse payload's tool name and input where they are not
+	// tool_name and tool_input (Cline's tool_call.name and .input); nil: those two.
+	ToolCall func(payload []byte) (string, map[string]any)
 
 	// Parallel is how many vectors run at a time (0: 3).
 	Parallel int
