@@ -133,13 +133,67 @@ func cursorAnswer(spelled string, r *engine.Result) Answer {
 	return jsonAnswer(out)
 }
 
-// copilotAnswer answers in GitHub Copilot CLI's words (docs.github.com, cli-hooks-reference,
-// both payload spellings alike): permissionDecision (allow, deny, ask) with
-// permissionDecisionReason and modifiedArgs on preToolUse and permissionRequest,
-// decision "block" with reason on agentStop/subagentStop, additionalContext, and
-// continue/stopReason/systemMessage as Claude Code has them. A block on an event with no
-// JSON form of one is exit 2 with the reason on stderr.
+// copilotAnswer answers in GitHub Copilot CLI's words, as 1.0.102 reads them
+// (tests/live/copilot, core/dialect/copilot.go): on preToolUse permissionDecision (allow,
+// deny, ask) with permissionDecisionReason and modifiedArgs, a stop being a deny (1.0.102
+// ignores continue there); on permissionRequest behavior deny with message; on
+// userPromptSubmitted decision "block" with reason (exit 2 does not block there), a stop
+// too; on agentStop/subagentStop decision "block" with reason; additionalContext. A block
+// on any other event is exit 2 with the reason on stderr. PascalCase events (which 1.0.102
+// does not run from a hooks file) get Claude Code's words.
 func copilotAnswer(spelled string, r *engine.Result) Answer {
+	if spelled != "" && spelled[0] >= 'A' && spelled[0] <= 'Z' {
+		return copilotPascalAnswer(spelled, r)
+	}
+	out := map[string]any{}
+	if r.AdditionalContext != "" {
+		out["additionalContext"] = r.AdditionalContext
+	}
+	stopped := r.Blocked || !r.Continue
+	reason := orText(r.Reason, orText(r.StopReason, "blocked by hook"))
+	switch spelled {
+	case "preToolUse":
+		switch {
+		case stopped || r.Decision == "deny":
+			out["permissionDecision"], out["permissionDecisionReason"] = "deny", reason
+		case r.Decision == "ask" || r.Decision == "allow":
+			out["permissionDecision"] = r.Decision
+			if r.Reason != "" {
+				out["permissionDecisionReason"] = r.Reason
+			}
+		}
+		if r.UpdatedInput != nil && !stopped {
+			out["modifiedArgs"] = r.UpdatedInput
+		}
+	case "permissionRequest":
+		switch {
+		case stopped || r.Decision == "deny":
+			out["behavior"], out["message"] = "deny", reason
+		case r.Decision == "allow":
+			out["behavior"] = "allow"
+		}
+	case "userPromptSubmitted":
+		if stopped {
+			out["decision"], out["reason"] = "block", reason
+		}
+	case "agentStop", "subagentStop":
+		if r.Blocked {
+			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
+		}
+	default:
+		if r.Blocked {
+			return exit2(r)
+		}
+	}
+	if len(out) == 0 {
+		return Answer{}
+	}
+	return jsonAnswer(out)
+}
+
+// copilotPascalAnswer is Claude Code's words with Copilot's decision fields, for the
+// PascalCase (VS Code compatible) events.
+func copilotPascalAnswer(spelled string, r *engine.Result) Answer {
 	out := map[string]any{}
 	if !r.Continue {
 		out["continue"] = false
@@ -154,7 +208,7 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 		out["additionalContext"] = r.AdditionalContext
 	}
 	switch spelled {
-	case "preToolUse", "PreToolUse", "permissionRequest":
+	case "PreToolUse":
 		switch {
 		case r.Blocked || r.Decision == "deny":
 			out["permissionDecision"] = "deny"
@@ -168,7 +222,7 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 		if r.UpdatedInput != nil && !r.Blocked {
 			out["modifiedArgs"] = r.UpdatedInput
 		}
-	case "agentStop", "Stop", "subagentStop", "SubagentStop":
+	case "Stop", "SubagentStop":
 		if r.Blocked {
 			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
 		}
