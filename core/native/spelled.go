@@ -136,23 +136,30 @@ func cursorAnswer(spelled string, r *engine.Result) Answer {
 // copilotAnswer answers in GitHub Copilot CLI's words, as 1.0.102 reads them
 // (tests/live/copilot, core/dialect/copilot.go): on preToolUse permissionDecision (allow,
 // deny, ask) with permissionDecisionReason and modifiedArgs, a stop being a deny (1.0.102
-// ignores continue there); on permissionRequest behavior deny with message; on
-// userPromptSubmitted decision "block" with reason (exit 2 does not block there), a stop
-// too; on agentStop/subagentStop decision "block" with reason; additionalContext. A block
-// on any other event is exit 2 with the reason on stderr. PascalCase events (which 1.0.102
-// does not run from a hooks file) get Claude Code's words.
+// ignores continue on camelCase events); on permissionRequest behavior deny with message;
+// on userPromptSubmitted decision "block" with reason (exit 2 does not block there), a
+// stop too; on agentStop/subagentStop decision "block" with reason; additionalContext. A
+// block on any other event is exit 2 with the reason on stderr. The PascalCase events
+// (VS Code compatible) also get Claude Code's continue, stopReason and systemMessage.
 func copilotAnswer(spelled string, r *engine.Result) Answer {
-	if spelled != "" && spelled[0] >= 'A' && spelled[0] <= 'Z' {
-		return copilotPascalAnswer(spelled, r)
-	}
+	pascal := spelled != "" && spelled[0] >= 'A' && spelled[0] <= 'Z'
 	out := map[string]any{}
+	if pascal && !r.Continue {
+		out["continue"] = false
+		if r.StopReason != "" {
+			out["stopReason"] = r.StopReason
+		}
+	}
+	if pascal && r.SystemMessage != "" {
+		out["systemMessage"] = r.SystemMessage
+	}
 	if r.AdditionalContext != "" {
 		out["additionalContext"] = r.AdditionalContext
 	}
-	stopped := r.Blocked || !r.Continue
+	stopped := r.Blocked || !r.Continue && !pascal
 	reason := orText(r.Reason, orText(r.StopReason, "blocked by hook"))
 	switch spelled {
-	case "preToolUse":
+	case "preToolUse", "PreToolUse":
 		switch {
 		case stopped || r.Decision == "deny":
 			out["permissionDecision"], out["permissionDecisionReason"] = "deny", reason
@@ -176,53 +183,7 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 		if stopped {
 			out["decision"], out["reason"] = "block", reason
 		}
-	case "agentStop", "subagentStop":
-		if r.Blocked {
-			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
-		}
-	default:
-		if r.Blocked {
-			return exit2(r)
-		}
-	}
-	if len(out) == 0 {
-		return Answer{}
-	}
-	return jsonAnswer(out)
-}
-
-// copilotPascalAnswer is Claude Code's words with Copilot's decision fields, for the
-// PascalCase (VS Code compatible) events.
-func copilotPascalAnswer(spelled string, r *engine.Result) Answer {
-	out := map[string]any{}
-	if !r.Continue {
-		out["continue"] = false
-		if r.StopReason != "" {
-			out["stopReason"] = r.StopReason
-		}
-	}
-	if r.SystemMessage != "" {
-		out["systemMessage"] = r.SystemMessage
-	}
-	if r.AdditionalContext != "" {
-		out["additionalContext"] = r.AdditionalContext
-	}
-	switch spelled {
-	case "PreToolUse":
-		switch {
-		case r.Blocked || r.Decision == "deny":
-			out["permissionDecision"] = "deny"
-			out["permissionDecisionReason"] = orText(r.Reason, "blocked by hook")
-		case r.Decision == "ask" || r.Decision == "allow":
-			out["permissionDecision"] = r.Decision
-			if r.Reason != "" {
-				out["permissionDecisionReason"] = r.Reason
-			}
-		}
-		if r.UpdatedInput != nil && !r.Blocked {
-			out["modifiedArgs"] = r.UpdatedInput
-		}
-	case "Stop", "SubagentStop":
+	case "agentStop", "subagentStop", "Stop", "SubagentStop":
 		if r.Blocked {
 			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
 		}
