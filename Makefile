@@ -28,7 +28,7 @@ C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 GOTAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -76,7 +76,7 @@ $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hooke
 
 # The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
 # dispatch mode (the same checks, and each vector through hookexec install as well).
-LIVE ?= test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie
+LIVE ?= test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot
 test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs test-frameworks $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the agent frameworks, the live agents
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
@@ -219,6 +219,8 @@ test-droid: ## Factory Droid live conformance: the pinned droid exec (@factory/c
 	$(call live,droid,DROID)
 test-auggie: ## Augment auggie live conformance: the pinned auggie --print against a fake of Augment's backend vs hookexec on every vector
 	$(call live,auggie,AUGGIE)
+test-copilot: ## GitHub Copilot CLI live conformance: the pinned copilot -p (offline, BYOK) vs hookexec on every vector
+	$(call live,copilot,COPILOT)
 
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
 	tests/ci/run.sh

@@ -173,13 +173,26 @@ func readCopilot(spelled string, p map[string]any) (call, error) {
 		}
 		return finish(e, out)
 	}
-	out := rest(p, "sessionId", "toolName", "toolArgs", "toolResult", "initialPrompt", "error", "timestamp")
+	out := rest(p, "sessionId", "toolName", "toolArgs", "toolInput", "toolResult", "initialPrompt", "error", "timestamp",
+		"hookName", "transcriptPath", "permissionSuggestions")
 	out["session_id"] = str(p, "sessionId")
+	if t := str(p, "transcriptPath"); t != "" {
+		out["transcript_path"] = t
+	}
+	if s, ok := p["permissionSuggestions"]; ok {
+		out["permission_suggestions"] = s
+	}
 	if tool := str(p, "toolName"); tool != "" {
 		if c := vocab.Tool(tool); c != "" {
 			tool = c
 		}
-		out["tool_name"], out["tool_input"] = tool, jsonValue(p["toolArgs"])
+		// toolArgs: an object from 1.0.102, a JSON string per the reference; permissionRequest
+		// sends toolInput.
+		args, ok := p["toolArgs"]
+		if !ok {
+			args = p["toolInput"]
+		}
+		out["tool_name"], out["tool_input"] = tool, jsonValue(args)
 	}
 	if r, ok := p["toolResult"].(map[string]any); ok {
 		out["tool_response"] = jsonValue(r["textResultForLlm"])
@@ -401,6 +414,18 @@ func jsonValue(v any) any {
 func str(p map[string]any, k string) string {
 	s, _ := p[k].(string)
 	return s
+}
+
+// Canonical reads one hook payload of agent to (cursor, copilot, windsurf, or an agent
+// spelling it as Claude Code does) for the event it spells as spelled ("" when the payload
+// names it) and returns the canonical event and Claude Code's payload of it: what a host
+// fires hookexec's engine with for that agent's call.
+func Canonical(to, spelled string, raw []byte) (string, []byte, error) {
+	c, err := read(to, spelled, raw)
+	if err != nil {
+		return "", nil, err
+	}
+	return c.event, c.payload, nil
 }
 
 // clineEvents are Cline's internal event names (its payloads' hookName) as its hook files

@@ -39,7 +39,9 @@ func restrictiveAnswers(from string) map[string]string {
 	case vocab.Cursor:
 		return map[string]string{"deny": `echo '{"permission":"deny","agent_message":"no"}'`, "ask": `echo '{"permission":"ask"}'`, "continue false": `echo '{"continue":false}'`, "exit 2": exit2}
 	case vocab.Copilot:
-		return map[string]string{"deny": `echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'`, "ask": `echo '{"permissionDecision":"ask"}'`, "continue false": `echo '{"continue":false,"stopReason":"no"}'`, "exit 2": exit2}
+		// 1.0.102 ignores continue on preToolUse and denies on any failing exit (tests/live/copilot).
+		return map[string]string{"deny": `echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'`, "ask": `echo '{"permissionDecision":"ask"}'`,
+			"exit 1": `echo no >&2; exit 1`, "exit 2": exit2}
 	case vocab.Windsurf:
 		return map[string]string{"exit 2": exit2}
 	case vocab.Crush:
@@ -66,7 +68,7 @@ func stopsTool(to string, ans native.Answer) bool {
 		return true // every target reads exit 2 before a tool as a block
 	}
 	if ans.ExitCode != 0 {
-		return false // a non-blocking error: the tool runs
+		return to == vocab.Copilot // Copilot CLI denies on any failing exit; elsewhere the tool runs
 	}
 	if to == vocab.Antigravity && len(strings.TrimSpace(string(ans.Stdout))) > 0 {
 		var d struct{ Decision string }
@@ -84,7 +86,8 @@ func stopsTool(to string, ans native.Answer) bool {
 	if json.Unmarshal(ans.Stdout, &out) != nil {
 		return false
 	}
-	if out.Continue != nil && !*out.Continue && to != vocab.Codex { // Codex rejects it here: fails open
+	// Codex rejects continue:false here (fails open); Copilot CLI ignores it on preToolUse.
+	if out.Continue != nil && !*out.Continue && to != vocab.Codex && to != vocab.Copilot {
 		return true
 	}
 	canAsk := to != vocab.Codex && to != vocab.Windsurf

@@ -97,7 +97,23 @@ func TestAgentProfilesFindTheirFiles(t *testing.T) {
 		return out
 	}
 	require.Equal(t, []string{"cp/cursor/1m0s", "cu/cursor/1m0s"}, commands("cursor"))
-	require.Equal(t, []string{"ga/copilot/30s", "gb/copilot/30s", "gu/copilot/30s"}, commands("copilot"))
+	// Copilot CLI 1.0.102 runs the user's hooks first, then the project's, each directory in
+	// reverse name order (tests/live/copilot files_run_in_reverse_name_order).
+	require.Equal(t, []string{"gu/copilot/30s", "gb/copilot/30s", "ga/copilot/30s"}, commands("copilot"))
+	// With COPILOT_HOME set, its hooks directory is the user's, and ~/.copilot is not read.
+	writeAt(t, root, "ch/hooks/y.json", `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gc"}]}}`)
+	s, err := Load(Options{Profile: "copilot", ProjectDir: project, Home: home, Getenv: func(k string) string {
+		if k == "COPILOT_HOME" {
+			return filepath.Join(root, "ch")
+		}
+		return ""
+	}})
+	require.NoError(t, err)
+	var got []string
+	for _, h := range s.Hooks {
+		got = append(got, h.Command)
+	}
+	require.Equal(t, []string{"gc", "gb", "ga"}, got)
 	require.Equal(t, []string{"wu/windsurf/1m0s", "wp/windsurf/1m0s"}, commands("windsurf"), "system, user, then workspace")
 	require.Equal(t, []string{"fp/factory/1m0s", "fu/factory/1m0s"}, commands("factory"))
 	require.Equal(t, []string{"kp/kiro/1m0s"}, commands("kiro"))

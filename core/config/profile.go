@@ -197,12 +197,20 @@ var agentProfiles = []*Profile{
 				filepath.Join(project, ".cursor/hooks.json"),
 				filepath.Join(home, ".cursor/hooks.json"))
 		}},
-	// Copilot CLI: every .github/hooks/*.json of the repository, then ~/.copilot/hooks/*.json,
-	// each directory in name order.
+	// Copilot CLI 1.0.102 (tests/live/copilot two_files_*, copilot_home_*): the user's
+	// $COPILOT_HOME/hooks/*.json (~/.copilot when COPILOT_HOME is unset; only one of the
+	// two is read), then every .github/hooks/*.json of the repository, each directory in
+	// reverse name order: the order the binary runs their hooks in.
 	{Name: "copilot", file: ".github/hooks/hooks.json", Dialect: dialect.Copilot, DefaultTimeout: 30 * time.Second,
 		locations: func(project, home string, getenv func(string) string) []Location {
-			return append(glob(dialect.Copilot, filepath.Join(project, ".github/hooks/*.json")),
-				glob(dialect.Copilot, filepath.Join(home, ".copilot/hooks/*.json"))...)
+			user := getenv("COPILOT_HOME")
+			if user == "" {
+				user = filepath.Join(home, ".copilot")
+			}
+			locs := append(glob(dialect.Copilot, filepath.Join(project, ".github/hooks/*.json")),
+				glob(dialect.Copilot, filepath.Join(user, "hooks/*.json"))...)
+			slices.Reverse(locs)
+			return locs
 		}},
 	// Windsurf runs system, then user, then workspace hooks.
 	{Name: "windsurf", file: ".windsurf/hooks.json", Dialect: dialect.Windsurf, DefaultTimeout: 60 * time.Second,

@@ -67,6 +67,11 @@ func FuzzAgentDialects(f *testing.F) {
 						case agent == vocab.Cline && ans != nil:
 							// Cline reads a hook's answer whatever its exit code.
 							require.Zero(t, code, "cline: an answer is read")
+						case agent == vocab.Copilot && exit != 0 && (name == "preToolUse" || exit == 2 && (name == "permissionRequest" || name == "PreToolUse")):
+							// Copilot CLI 1.0.102 denies on a failing preToolUse hook (any exit)
+							// and a permissionRequest or PascalCase PreToolUse hook's exit 2, whatever it printed.
+							require.Zero(t, code)
+							require.Contains(t, string(ans), `"decision":"deny"`)
 						case exit != 0:
 							require.NotZero(t, code, "%s: a failure stays a failure", agent)
 						}

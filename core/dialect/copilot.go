@@ -14,8 +14,8 @@ import (
 // {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash", "powershell", "cwd",
 // "env", "timeoutSec", "matcher"}]}}. Timeouts are seconds (default 30); the hooks of an
 // event run in order. Two payload spellings, chosen by how the file names the event:
-// camelCase events (preToolUse) get camelCase fields (toolName, toolArgs as a JSON string,
-// timestamp in ms), PascalCase ones (PreToolUse) the VS Code compatible snake_case fields.
+// camelCase events (preToolUse) get camelCase fields (toolName, toolArgs as an object — the
+// reference says a JSON string, 1.0.102 sends an object — timestamp in ms), PascalCase ones (PreToolUse) the VS Code compatible snake_case fields.
 // Hooks answer with permissionDecision (allow, deny, ask) and permissionDecisionReason,
 // modifiedArgs, additionalContext, or decision "block" on agentStop.
 var Copilot = &Dialect{
@@ -24,6 +24,9 @@ var Copilot = &Dialect{
 	Timeout:    30 * time.Second,
 	Envelope:   payload.Claude,
 	Sequential: true,
+	// The first hook that denies ends the fire: the rest do not run (1.0.102,
+	// tests/live/copilot two_files_*).
+	StopOnBlock: true,
 	Detect: func(path string, v *fastjson.Value) bool {
 		if v == nil || !objectHooks(v) {
 			return false
@@ -34,6 +37,15 @@ var Copilot = &Dialect{
 	Load:   loadCopilot,
 	Stdin:  copilotStdin,
 	Answer: copilotAnswer,
+	// A preToolUse hook that errors (a failing exit, a powershell-only hook off Windows)
+	// denies the call; a timeout does not (tests/live/copilot exit1_*, exit3_*,
+	// powershell_only_*, timeout_sec_*).
+	ErrorBlocks: func(spelled string) string {
+		if spelled == "preToolUse" {
+			return copilotErrored
+		}
+		return ""
+	},
 }
 
 var copilotKeys = keySet(append([]string{"type", "bash", "powershell", "command", "cwd", "env", "timeoutSec", "matcher", "prompt", "comment", "name"}, policyKeys...)...)
@@ -114,10 +126,17 @@ func copilotStdin(f Fire) []byte {
 	}
 	out := object{"timestamp": millis(f.Frame.Time), "cwd": cwd, "sessionId": session}
 	switch f.Event {
-	case "preToolUse", "postToolUse", "permissionRequest":
+	case "permissionRequest":
+		// 1.0.102 (tests/live/copilot): {hookName, sessionId, timestamp, cwd, toolName,
+		// toolInput (an object), permissionSuggestions}.
+		out = object{"hookName": f.Event, "sessionId": session, "timestamp": millis(f.Frame.Time), "cwd": cwd,
+			"toolName": spellTool(vocab.Copilot, str(p, "tool_name")), "toolInput": obj(p, "tool_input"),
+			"permissionSuggestions": orEmpty(p["permission_suggestions"])}
+	case "preToolUse", "postToolUse", "postToolUseFailure":
+		// toolArgs is an object, as 1.0.102 sends it (the reference says a JSON string).
 		out["toolName"] = spellTool(vocab.Copilot, str(p, "tool_name"))
-		out["toolArgs"] = jsonText(obj(p, "tool_input"))
-		if f.Event == "postToolUse" {
+		out["toolArgs"] = obj(p, "tool_input")
+		if f.Event != "preToolUse" {
 			result := "success"
 			if p["error"] != nil {
 				result = "failure"
@@ -129,6 +148,18 @@ func copilotStdin(f Fire) []byte {
 	case "sessionStart":
 		out["source"] = firstStr(p, "source")
 		out["initialPrompt"] = p["initial_prompt"]
+	case "agentStop", "subagentStop":
+		if t := firstStr(p, "transcript_path"); t != "" {
+			out["transcriptPath"] = t
+		} else if f.Frame.TranscriptPath != "" {
+			out["transcriptPath"] = f.Frame.TranscriptPath
+		}
+		out["stopReason"] = firstStr(p, "stopReason", "stop_reason")
+		if out["stopReason"] == "" {
+			out["stopReason"] = "end_turn"
+		}
+		active, _ := p["stop_hook_active"].(bool)
+		out["stop_hook_active"] = active
 	case "sessionEnd":
 		out["reason"] = firstStr(p, "reason", "session_end_reason")
 	case "errorOccurred":
@@ -143,9 +174,89 @@ func copilotStdin(f Fire) []byte {
 	return encode(out)
 }
 
-// copilotAnswer: permissionDecision and its reason at the top level are the decision
-// (permissionRequest's behavior too); modifiedArgs replaces the tool's arguments. Fields Claude Code also has pass as they are.
-func copilotAnswer(_ string, exit int, stdout []byte) (int, []byte) {
+// copilotAnswer reads a hook's answer as Copilot CLI 1.0.102 does (tests/live/copilot),
+// event by event; on camelCase events Claude Code's nested answers (hookSpecificOutput),
+// decision "block" outside userPromptSubmitted and agentStop, continue and systemMessage
+// are not read:
+//
+//   - preToolUse: permissionDecision allow, deny or ask with permissionDecisionReason,
+//     modifiedArgs, additionalContext; exit 2 denies with "hook exited with code 2" (its
+//     stdout and stderr are not read); any other failing exit denies ("hook errored");
+//   - permissionRequest: behavior deny (message its reason) or allow; exit 2 denies;
+//   - postToolUse: additionalContext, modifiedResult (replaces the tool's result the model
+//     sees); exit 2 gives stderr to the model;
+//   - userPromptSubmitted: decision "block" with reason, additionalContext; exit 2 does not
+//     block;
+//   - agentStop, subagentStop: decision "block" with reason goes on; exit 2 does not;
+//   - every other event: additionalContext.
+//
+// A PascalCase (VS Code compatible) event's answer is read as Claude Code's
+// (pascal_pre_tool_use_deny: hookSpecificOutput.permissionDecision deny holds there), but
+// a PreToolUse exit 2 denies with the same words as preToolUse's (pascal_pre_tool_use_exit2).
+func copilotAnswer(spelled string, exit int, stdout []byte) (int, []byte) {
+	if spelled == "PreToolUse" && exit == 2 {
+		return 0, canonicalAnswer(object{"decision": "deny", "reason": "hook exited with code 2"})
+	}
+	if spelled == "" || spelled[0] >= 'A' && spelled[0] <= 'Z' {
+		return claudeLikeAnswer(exit, stdout)
+	}
+	switch {
+	case spelled == "preToolUse" && exit == 2:
+		return 0, canonicalAnswer(object{"decision": "deny", "reason": "hook exited with code 2"})
+	case spelled == "preToolUse" && exit != 0:
+		return 0, canonicalAnswer(object{"decision": "deny", "reason": copilotErrored})
+	case spelled == "permissionRequest" && exit == 2:
+		return 0, canonicalAnswer(object{"decision": "deny", "reason": "Permission denied by hook."})
+	case exit == 2 && (spelled == "userPromptSubmitted" || spelled == "agentStop" || spelled == "subagentStop"):
+		exit = 1 // a failure, not a block
+	}
+	m := parseAnswer(stdout)
+	if m == nil {
+		return exit, malformed(stdout)
+	}
+	out := object{}
+	if c, ok := m["additionalContext"]; ok {
+		out["additionalContext"] = c
+	}
+	switch spelled {
+	case "preToolUse":
+		if d := str(m, "permissionDecision"); d != "" {
+			out["decision"] = d
+			if r := str(m, "permissionDecisionReason"); r != "" {
+				out["reason"] = r
+			}
+		}
+		if args, ok := m["modifiedArgs"].(object); ok {
+			out["hookSpecificOutput"] = object{"updatedInput": args}
+		}
+	case "permissionRequest":
+		if b := str(m, "behavior"); b != "" {
+			out["decision"] = b
+			if r := str(m, "message"); r != "" {
+				out["reason"] = r
+			}
+		}
+	case "postToolUse", "postToolUseFailure":
+		if r, ok := m["modifiedResult"]; ok && r != nil {
+			out["hookSpecificOutput"] = object{"hookEventName": "PostToolUse", "updatedToolOutput": r}
+		}
+	case "userPromptSubmitted", "agentStop", "subagentStop":
+		if d := str(m, "decision"); d == "block" {
+			out["decision"] = d
+			if r, ok := m["reason"]; ok {
+				out["reason"] = r
+			}
+		}
+	}
+	return exit, canonicalAnswer(out)
+}
+
+// copilotErrored is the reason Copilot CLI gives the model when a preToolUse hook errored.
+const copilotErrored = "hook errored"
+
+// claudeLikeAnswer: fields Claude Code also has pass as they are; permissionDecision and
+// its reason at the top level are the decision, modifiedArgs the tool's new arguments.
+func claudeLikeAnswer(exit int, stdout []byte) (int, []byte) {
 	m := parseAnswer(stdout)
 	if m == nil {
 		return exit, malformed(stdout)
@@ -155,9 +266,6 @@ func copilotAnswer(_ string, exit int, stdout []byte) (int, []byte) {
 		if v, ok := m[k]; ok {
 			out[k] = v
 		}
-	}
-	if b := str(m, "behavior"); b != "" {
-		out["decision"] = b // permissionRequest's answer
 	}
 	if d := str(m, "permissionDecision"); d != "" {
 		out["decision"] = d
@@ -180,4 +288,12 @@ func parentDir(path string) string {
 		}
 	}
 	return ""
+}
+
+// orEmpty is v, or an empty list when v is absent.
+func orEmpty(v any) any {
+	if v == nil {
+		return []any{}
+	}
+	return v
 }

@@ -120,6 +120,10 @@ type Dialect struct {
 	// ToolEnv names a variable set to the fire's tool as the dialect spells it
 	// (CRUSH_TOOL_NAME=bash for Claude Code's Bash); "" sets none.
 	ToolEnv string
+	// ErrorBlocks gives, for an event as the dialect spells it, the reason a command hook
+	// that cannot run there (a powershell-only hook off Windows) blocks with; "" (or nil)
+	// means such a hook is a non-blocking error. Failing exits are the Answer's to read.
+	ErrorBlocks func(spelled string) string
 	// HaltExit is an exit status that stops the agent's turn (continue: false) with stderr
 	// as the reason (Crush's 49); 0 means none.
 	HaltExit int

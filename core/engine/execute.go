@@ -135,6 +135,15 @@ func (j *job) execute(ctx context.Context) (HookResult, decide.Verdict) {
 		hr := j.h.base()
 		hr.ExitCode = -1
 		v := decide.Verdict{Continue: true, Error: "shell \"powershell\" runs only on Windows; the hook was not run"}
+		if eb := j.h.cfg.Dialect.ErrorBlocks; eb != nil && j.ev.CanBlock {
+			spelling := j.h.cfg.Spelling
+			if spelling == "" {
+				spelling = j.eventName
+			}
+			if why := eb(spelling); why != "" {
+				v.Decision, v.Blocked, v.Reason = decide.Deny, true, why
+			}
+		}
 		j.finish(&hr, &v)
 		return hr, v
 	}

@@ -133,42 +133,57 @@ func cursorAnswer(spelled string, r *engine.Result) Answer {
 	return jsonAnswer(out)
 }
 
-// copilotAnswer answers in GitHub Copilot CLI's words (docs.github.com, cli-hooks-reference,
-// both payload spellings alike): permissionDecision (allow, deny, ask) with
-// permissionDecisionReason and modifiedArgs on preToolUse and permissionRequest,
-// decision "block" with reason on agentStop/subagentStop, additionalContext, and
-// continue/stopReason/systemMessage as Claude Code has them. A block on an event with no
-// JSON form of one is exit 2 with the reason on stderr.
+// copilotAnswer answers in GitHub Copilot CLI's words, as 1.0.102 reads them
+// (tests/live/copilot, core/dialect/copilot.go): on preToolUse permissionDecision (allow,
+// deny, ask) with permissionDecisionReason and modifiedArgs, a stop being a deny (1.0.102
+// ignores continue on camelCase events); on permissionRequest behavior deny with message;
+// on userPromptSubmitted decision "block" with reason (exit 2 does not block there), a
+// stop too; on agentStop/subagentStop decision "block" with reason; additionalContext. A
+// block on any other event is exit 2 with the reason on stderr. The PascalCase events
+// (VS Code compatible) also get Claude Code's continue, stopReason and systemMessage.
 func copilotAnswer(spelled string, r *engine.Result) Answer {
+	pascal := spelled != "" && spelled[0] >= 'A' && spelled[0] <= 'Z'
 	out := map[string]any{}
-	if !r.Continue {
+	if pascal && !r.Continue {
 		out["continue"] = false
 		if r.StopReason != "" {
 			out["stopReason"] = r.StopReason
 		}
 	}
-	if r.SystemMessage != "" {
+	if pascal && r.SystemMessage != "" {
 		out["systemMessage"] = r.SystemMessage
 	}
 	if r.AdditionalContext != "" {
 		out["additionalContext"] = r.AdditionalContext
 	}
+	stopped := r.Blocked || !r.Continue && !pascal
+	reason := orText(r.Reason, orText(r.StopReason, "blocked by hook"))
 	switch spelled {
-	case "preToolUse", "PreToolUse", "permissionRequest":
+	case "preToolUse", "PreToolUse":
 		switch {
-		case r.Blocked || r.Decision == "deny":
-			out["permissionDecision"] = "deny"
-			out["permissionDecisionReason"] = orText(r.Reason, "blocked by hook")
+		case stopped || r.Decision == "deny":
+			out["permissionDecision"], out["permissionDecisionReason"] = "deny", reason
 		case r.Decision == "ask" || r.Decision == "allow":
 			out["permissionDecision"] = r.Decision
 			if r.Reason != "" {
 				out["permissionDecisionReason"] = r.Reason
 			}
 		}
-		if r.UpdatedInput != nil && !r.Blocked {
+		if r.UpdatedInput != nil && !stopped {
 			out["modifiedArgs"] = r.UpdatedInput
 		}
-	case "agentStop", "Stop", "subagentStop", "SubagentStop":
+	case "permissionRequest":
+		switch {
+		case stopped || r.Decision == "deny":
+			out["behavior"], out["message"] = "deny", reason
+		case r.Decision == "allow":
+			out["behavior"] = "allow"
+		}
+	case "userPromptSubmitted":
+		if stopped {
+			out["decision"], out["reason"] = "block", reason
+		}
+	case "agentStop", "subagentStop", "Stop", "SubagentStop":
 		if r.Blocked {
 			out["decision"], out["reason"] = "block", orText(r.Reason, "blocked by hook")
 		}

@@ -295,6 +295,7 @@ var events = map[string][]Event{
 		{"postToolUse", "PostToolUse", ""}, {"errorOccurred", "SessionError", ""},
 		{"agentStop", "Stop", ""}, {"subagentStop", "SubagentStop", ""},
 		{"notification", "Notification", ""}, {"permissionRequest", "PermissionRequest", ""},
+		{"postToolUseFailure", "PostToolUseFailure", ""}, {"preCompact", "PreCompact", ""},
 		{"SessionStart", "SessionStart", ""}, {"SessionEnd", "SessionEnd", ""},
 		{"UserPromptSubmit", "UserPromptSubmit", ""}, {"PreToolUse", "PreToolUse", ""},
 		{"PostToolUse", "PostToolUse", ""}, {"PreCompact", "PreCompact", ""},

@@ -186,6 +186,10 @@ type Agent struct {
 	// Generated are vectors built by code rather than written in vectors/ (a table of
 	// cases), by name; they run, filter and report exactly as the files do (nil: none).
 	Generated func() (map[string][]byte, error)
+	// Read turns a payload the agent sent for the event it spells as event into the
+	// canonical event and payload hookexec's engine is fired with (nil: fired as sent), for
+	// agents whose payloads are not Claude Code's shape (Copilot CLI's camelCase ones).
+	Read func(event string, payload []byte) (string, []byte, error)
 }
 
 // generatedPrefix marks a generated vector where a vector's path is expected.
@@ -445,6 +449,15 @@ func runNative(t *testing.T, path string) ([]string, Vector, Outcome) {
 		}
 	} else if a.PayloadFields != "" {
 		state.fields.add(fires)
+	}
+	if a.Read != nil {
+		for i, f := range fires {
+			ev, p, err := a.Read(f.Event, []byte(f.Payload))
+			if err != nil {
+				t.Fatalf("reading %s's %s payload: %v", a.Name, f.Event, err)
+			}
+			fires[i].Event, fires[i].Payload = ev, string(p)
+		}
 	}
 	if testing.Verbose() {
 		for _, f := range fires {
