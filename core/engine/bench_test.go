@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -241,4 +242,62 @@ func BenchmarkResultJSON(b *testing.B) {
 	for b.Loop() {
 		_ = r.JSON()
 	}
+}
+
+// BenchmarkFireTelemetryTurns fires two engines of the same config in turns, telemetry off
+// and on (exporting to a port where nothing listens), one fire of each per iteration, so
+// that the load of a shared machine hits both alike; it reports each one's median and
+// their ratio (the figure tests/bench/bench_fire.py sets against its 1.03 target). The
+// exporter's goroutines run in this process, as in a host's.
+func BenchmarkFireTelemetryTurns(b *testing.B) {
+	script := filepath.Join(b.TempDir(), "echo.sh")
+	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, hook string }{
+		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
+		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var engines [2]*Engine
+			for i := range engines {
+				dir := b.TempDir()
+				o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + c.hook + `]}]}}`)}
+				if i == 1 {
+					o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+				}
+				e, err := Open(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = e.Close() })
+				engines[i] = e
+			}
+			var took [2][]time.Duration
+			fire := func(i int) {
+				t := time.Now()
+				if _, err := engines[i].Fire("PreToolUse", []byte(benchPayload)); err != nil {
+					b.Fatal(err)
+				}
+				took[i] = append(took[i], time.Since(t))
+			}
+			fire(0) // persistent processes start
+			fire(1)
+			took[0], took[1] = nil, nil
+			for b.Loop() {
+				fire(0)
+				fire(1)
+			}
+			off, on := median(took[0]), median(took[1])
+			b.ReportMetric(float64(off.Nanoseconds()), "off-ns")
+			b.ReportMetric(float64(on.Nanoseconds()), "on-ns")
+			b.ReportMetric(float64(on)/float64(off), "on/off")
+		})
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

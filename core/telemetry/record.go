@@ -8,7 +8,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/log"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/hookexec/hookexec/core/observe"
@@ -48,34 +47,124 @@ func newInstruments(m metric.Meter, dropped *atomic.Int64) instruments {
 	return in
 }
 
+// traceCarrier holds the caller's W3C trace context for the propagator to read, without
+// the map a propagation.MapCarrier would allocate at every fire.
+type traceCarrier struct{ parent, state string }
+
+func (c *traceCarrier) Get(key string) string {
+	switch key {
+	case "traceparent":
+		return c.parent
+	case "tracestate":
+		return c.state
+	}
+	return ""
+}
+func (c *traceCarrier) Set(string, string) {}
+func (c *traceCarrier) Keys() []string     { return []string{"traceparent", "tracestate"} }
+
+// scratch is the worker's reusable storage: the SDK copies every attribute it is handed
+// (span options, SetAttributes, log records, StringSlice values), so one buffer serves every
+// fire. Only the worker touches it.
+type scratch struct {
+	fire, hook     []attribute.KeyValue
+	ids, decisions []string
+	fireNames      map[string]string // "fire "+event, by event
+	hooks          map[hookStatic]*hookAttrs
+	carrier        traceCarrier
+}
+
+// hookStatic is what a hook's span shares with every other fire of the same hook.
+type hookStatic struct {
+	event, id, source, typ, exec, matcher string
+	line                                  int
+}
+
+// hookAttrs are a hook's span name and the attributes that depend only on the hook (and
+// the event), built at its first fire and kept (at most maxSets hooks; past that, built
+// each time).
+type hookAttrs struct {
+	name       string
+	head, tail []attribute.KeyValue // before and after the per-fire attributes
+}
+
+func (s *scratch) hookAttrs(event string, h *observe.Hook) *hookAttrs {
+	k := hookStatic{event, h.ID, h.Source, h.Type, h.Exec, h.Matcher, h.Line}
+	if a, ok := s.hooks[k]; ok {
+		return a
+	}
+	a := &hookAttrs{name: "execute_hook " + h.ID,
+		head: []attribute.KeyValue{keyOperation.String(operationHook), keyEvent.String(event), keyHookID.String(h.ID),
+			keyHookType.String(h.Type), keyHookExec.String(h.Exec), keyHookMatcher.String(h.Matcher)},
+		tail: []attribute.KeyValue{keyCodeFile.String(h.Source)}}
+	if h.Line > 0 {
+		a.tail = append(a.tail, keyCodeLine.Int(h.Line))
+	}
+	if s.hooks == nil {
+		s.hooks = map[hookStatic]*hookAttrs{}
+	}
+	if len(s.hooks) < maxSets {
+		s.hooks[k] = a
+	}
+	return a
+}
+
+func (s *scratch) fireName(event string) string {
+	if n, ok := s.fireNames[event]; ok {
+		return n
+	}
+	n := "fire " + event
+	if s.fireNames == nil {
+		s.fireNames = map[string]string{}
+	}
+	if len(s.fireNames) < maxSets {
+		s.fireNames[event] = n
+	}
+	return n
+}
+
 func (p *pipeline) export(f *observe.Fire, content bool) {
 	ctx := context.Background()
 	if f.TraceParent != "" {
-		ctx = p.prop.Extract(ctx, propagation.MapCarrier{"traceparent": f.TraceParent, "tracestate": f.TraceState})
+		p.scratch.carrier = traceCarrier{f.TraceParent, f.TraceState}
+		ctx = p.prop.Extract(ctx, &p.scratch.carrier)
 	}
-	fireAttrs := fireAttributes(f)
+	traces, logs := p.tp != nil, p.lp != nil
+	var fireAttrs []attribute.KeyValue
+	if traces || logs {
+		fireAttrs = p.fireAttributes(f)
+	}
 	end := f.Start.Add(f.Duration)
-	ctx, span := p.tracer.Start(ctx, "fire "+f.Event, trace.WithTimestamp(f.Start), trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(fireAttrs...))
-	if content {
-		span.SetAttributes(keyPayload.String(string(f.Payload)), keyReason.String(f.Reason))
-		if f.StopReason != "" {
-			span.SetAttributes(keyStopReason.String(f.StopReason))
+	var span trace.Span
+	if traces {
+		ctx, span = p.tracer.Start(ctx, p.scratch.fireName(f.Event), trace.WithTimestamp(f.Start), trace.WithSpanKind(trace.SpanKindInternal),
+			trace.WithAttributes(fireAttrs...))
+		if content {
+			span.SetAttributes(keyPayload.String(string(f.Payload)), keyReason.String(f.Reason))
+			if f.StopReason != "" {
+				span.SetAttributes(keyStopReason.String(f.StopReason))
+			}
+			if f.UpdatedInput != nil {
+				span.SetAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
+			}
 		}
-		if f.UpdatedInput != nil {
-			span.SetAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
-		}
+	} else {
+		ctx, span = p.tracer.Start(ctx, "") // no-op: the caller's context stays the metrics' and records'
 	}
 	byEvent := metric.WithAttributeSet(p.sets.fire(f))
 	p.inst.fires.Add(ctx, 1, byEvent)
 	p.inst.fireDuration.Record(ctx, f.Duration.Seconds(), byEvent)
-	ids, decisions := make([]string, len(f.Hooks)), make([]string, len(f.Hooks))
+	ids, decisions := p.scratch.ids[:0], p.scratch.decisions[:0]
 	for i := range f.Hooks {
 		h := &f.Hooks[i]
-		ids[i], decisions[i] = h.ID, h.Decision
-		p.hook(ctx, f, h, content)
+		ids, decisions = append(ids, h.ID), append(decisions, h.Decision)
+		p.hook(ctx, f, h, content, traces)
 	}
+	p.scratch.ids, p.scratch.decisions = ids, decisions
 	span.End(trace.WithTimestamp(end))
+	if !logs {
+		return
+	}
 
 	var rec log.Record
 	rec.SetEventName(logEventName)
@@ -97,9 +186,9 @@ func (p *pipeline) export(f *observe.Fire, content bool) {
 	p.logger.Emit(ctx, rec) // ctx holds the fire's span: the record carries its trace and span ids
 }
 
-func fireAttributes(f *observe.Fire) []attribute.KeyValue {
-	a := make([]attribute.KeyValue, 0, 16)
-	a = append(a, keyEvent.String(f.Event), keyProfile.String(f.Profile), keyAgentName.String(f.Profile),
+// fireAttributes are the fire's span and record attributes, in the worker's buffer.
+func (p *pipeline) fireAttributes(f *observe.Fire) []attribute.KeyValue {
+	a := append(p.scratch.fire[:0], keyEvent.String(f.Event), keyProfile.String(f.Profile), keyAgentName.String(f.Profile),
 		keyMatched.Int(f.Matched), keyDecision.String(f.Decision), keyBlocked.Bool(f.Blocked), keyContinue.Bool(f.Continue),
 		keyWarnings.Int(len(f.Warnings)), keyRewrote.Bool(f.UpdatedInput != nil))
 	if f.FiredAs != "" {
@@ -114,24 +203,46 @@ func fireAttributes(f *observe.Fire) []attribute.KeyValue {
 			a = append(a, keyToolName.String(f.Subject))
 		}
 	}
+	p.scratch.fire = a
 	return a
 }
 
-// hook records one hook: its span under the fire's, and its metric points.
-func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, content bool) {
+// hook records one hook: its span under the fire's (when traces are on), and its metric
+// points.
+func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, content, traces bool) {
+	if traces {
+		p.hookSpan(ctx, f, h, content)
+	}
+	hs := p.sets.hook(f.Event, h)
+	byID := metric.WithAttributeSet(hs.byID)
+	if h.FailClosed {
+		p.inst.failClosed.Add(ctx, 1, byID)
+	}
+	if !h.Ran {
+		return
+	}
+	byHook := metric.WithAttributeSet(hs.byHook)
+	p.inst.hookRuns.Add(ctx, 1, byHook)
+	p.inst.hookDuration.Record(ctx, h.Duration.Seconds(), byHook)
+	if h.TimedOut {
+		p.inst.timeouts.Add(ctx, 1, byID)
+	}
+	if h.Restarted {
+		p.inst.restarts.Add(ctx, 1, metric.WithAttributeSet(hs.id))
+	}
+}
+
+func (p *pipeline) hookSpan(ctx context.Context, f *observe.Fire, h *observe.Hook, content bool) {
 	start := h.Start
 	if start.IsZero() {
 		start = f.Start // not run: a span of no length where the fire began
 	}
-	a := []attribute.KeyValue{
-		keyOperation.String(operationHook), keyEvent.String(f.Event), keyHookID.String(h.ID), keyHookType.String(h.Type),
-		keyHookExec.String(h.Exec), keyHookMatcher.String(h.Matcher), keyHookDecision.String(h.Decision),
+	st := p.scratch.hookAttrs(f.Event, h)
+	a := append(p.scratch.hook[:0], st.head...)
+	a = append(a, keyHookDecision.String(h.Decision),
 		keyHookRan.Bool(h.Ran), keyHookAsync.Bool(h.Async), keyHookTimedOut.Bool(h.TimedOut), keyHookTruncated.Bool(h.Truncated),
-		keyHookPersistent.Bool(h.Persistent), keyHookFailClosed.Bool(h.FailClosed), keyCodeFile.String(h.Source),
-	}
-	if h.Line > 0 {
-		a = append(a, keyCodeLine.Int(h.Line))
-	}
+		keyHookPersistent.Bool(h.Persistent), keyHookFailClosed.Bool(h.FailClosed))
+	a = append(a, st.tail...)
 	if h.Persistent {
 		a = append(a, keyHookWarm.Bool(h.Warm), keyHookRestarted.Bool(h.Restarted))
 	}
@@ -157,7 +268,8 @@ func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, c
 			a = append(a, keyHookError.String(h.Error))
 		}
 	}
-	_, span := p.tracer.Start(ctx, "execute_hook "+h.ID, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(a...))
+	p.scratch.hook = a
+	_, span := p.tracer.Start(ctx, st.name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(a...))
 	if errType != "" {
 		desc := errType
 		if content {
@@ -166,24 +278,6 @@ func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, c
 		span.SetStatus(codes.Error, desc)
 	}
 	span.End(trace.WithTimestamp(start.Add(h.Duration)))
-
-	hs := p.sets.hook(f.Event, h)
-	byID := metric.WithAttributeSet(hs.byID)
-	if h.FailClosed {
-		p.inst.failClosed.Add(ctx, 1, byID)
-	}
-	if !h.Ran {
-		return
-	}
-	byHook := metric.WithAttributeSet(hs.byHook)
-	p.inst.hookRuns.Add(ctx, 1, byHook)
-	p.inst.hookDuration.Record(ctx, h.Duration.Seconds(), byHook)
-	if h.TimedOut {
-		p.inst.timeouts.Add(ctx, 1, byID)
-	}
-	if h.Restarted {
-		p.inst.restarts.Add(ctx, 1, metric.WithAttributeSet(hs.id))
-	}
 }
 
 // attrSets keeps the metric attribute sets already built: the same few combinations of event,
