@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -58,13 +59,20 @@ type pipeline struct {
 	key  string
 	refs int // sinks holding it; guarded by registry.mu
 
-	tp     *sdktrace.TracerProvider // nil when traces are off
-	mp     *sdkmetric.MeterProvider // nil when metrics are off
-	lp     *sdklog.LoggerProvider   // nil when logs are off
-	tracer trace.Tracer
-	logger log.Logger
-	inst   instruments
-	prop   propagation.TraceContext
+	tp *sdktrace.TracerProvider // nil when traces are off or written directly
+	// Direct spans (spans.go): the exporting goroutine, the batch the worker is writing,
+	// and what every span carries. nil when traces are off or go through tp.
+	batches       *spanBatches
+	batch         []sdktrace.ReadOnlySpan
+	res           *resource.Resource
+	scope         instrumentation.Scope
+	cancelExports context.CancelFunc       // ends direct span exports still running at shutdown's deadline
+	mp            *sdkmetric.MeterProvider // nil when metrics are off
+	lp            *sdklog.LoggerProvider   // nil when logs are off
+	tracer        trace.Tracer
+	logger        log.Logger
+	inst          instruments
+	prop          propagation.TraceContext
 
 	sets    attrSets // the metric attribute sets seen, by value; the worker's own
 	scratch scratch  // the worker's buffers and per-hook attributes (record.go)
@@ -136,7 +144,12 @@ func start(c *Config, ex exporters) *pipeline {
 		append([]attribute.KeyValue{attribute.String("service.name", c.Service), attribute.String("service.version", version.Version)}, c.Resource...)...))
 	p := &pipeline{queue: make(chan job, QueueSize), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	p.tracer = tracenoop.NewTracerProvider().Tracer(scope)
-	if ex.spans != nil {
+	var exportCtx context.Context
+	exportCtx, p.cancelExports = context.WithCancel(context.Background())
+	if ex.spans != nil && directSpans() {
+		p.res, p.scope = res, instrumentation.Scope{Name: scope, Version: version.Version}
+		p.batches = newSpanBatches(exportCtx, ex.spans, c.SpanDelay)
+	} else if ex.spans != nil {
 		// Blocking: when the exporter falls behind, the worker waits and the fires queue
 		// up in p.queue, where a full queue drops and counts; the SDK's own queue never
 		// drops uncounted.
@@ -180,6 +193,10 @@ func (p *pipeline) offer(j job) {
 // work exports what is queued, a Gather's worth at a time, until shutdown.
 func (p *pipeline) work() {
 	defer close(p.done)
+	if p.batches != nil {
+		defer close(p.batches.in) // after the last batch (deferred calls run last first)
+		defer p.flushSpans()
+	}
 	gather := time.NewTimer(Gather)
 	gather.Stop()
 	for {
@@ -207,13 +224,16 @@ func (p *pipeline) work() {
 	}
 }
 
-// drain exports every fire queued now.
+// drain exports every fire queued now, and hands their spans over.
 func (p *pipeline) drain() {
 	for {
 		select {
 		case j := <-p.queue:
 			p.export(j.fire, j.content)
 		default:
+			if p.batches != nil {
+				p.flushSpans()
+			}
 			return
 		}
 	}
@@ -227,6 +247,8 @@ func (p *pipeline) shutdown(deadline time.Time) error {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
+	stopExports := context.AfterFunc(ctx, p.cancelExports)
+	defer stopExports()
 	close(p.stop)
 	select {
 	case <-p.done:
@@ -241,6 +263,9 @@ func (p *pipeline) shutdown(deadline time.Time) error {
 }
 
 func (p *pipeline) stopTraces(ctx context.Context) error {
+	if p.batches != nil {
+		return p.batches.stop(ctx)
+	}
 	if p.tp == nil {
 		return nil
 	}

@@ -2,12 +2,15 @@ package telemetry
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/log"
 	"go.opentelemetry.io/otel/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/hookexec/hookexec/core/observe"
@@ -129,27 +132,32 @@ func (p *pipeline) export(f *observe.Fire, content bool) {
 		p.scratch.carrier = traceCarrier{f.TraceParent, f.TraceState}
 		ctx = p.prop.Extract(ctx, &p.scratch.carrier)
 	}
-	traces, logs := p.tp != nil, p.lp != nil
+	direct := p.batches != nil
+	traces, logs := p.tp != nil || direct, p.lp != nil
 	var fireAttrs []attribute.KeyValue
 	if traces || logs {
 		fireAttrs = p.fireAttributes(f)
 	}
 	end := f.Start.Add(f.Duration)
-	var span trace.Span
-	if traces {
-		ctx, span = p.tracer.Start(ctx, p.scratch.fireName(f.Event), trace.WithTimestamp(f.Start), trace.WithSpanKind(trace.SpanKindInternal),
+	var sdkSpan trace.Span // the SDK's, or a no-op one
+	var fs *span           // the fire's direct span; nil when not direct or not sampled
+	switch {
+	case direct:
+		name := p.scratch.fireName(f.Event)
+		sc, sampled := spanContext(ctx, name, fireAttrs)
+		if sampled {
+			fs = &span{name: name, sc: sc, parent: trace.SpanContextFromContext(ctx), start: f.Start, end: end,
+				attrs: p.withContent(fireAttrs, f, content), resource: p.res, scope: p.scope, spanKind: trace.SpanKindInternal}
+		}
+		ctx = trace.ContextWithSpanContext(ctx, sc)
+	case traces:
+		ctx, sdkSpan = p.tracer.Start(ctx, p.scratch.fireName(f.Event), trace.WithTimestamp(f.Start), trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithAttributes(fireAttrs...))
 		if content {
-			span.SetAttributes(keyPayload.String(string(f.Payload)), keyReason.String(f.Reason))
-			if f.StopReason != "" {
-				span.SetAttributes(keyStopReason.String(f.StopReason))
-			}
-			if f.UpdatedInput != nil {
-				span.SetAttributes(keyUpdatedInput.String(string(f.UpdatedInput)))
-			}
+			sdkSpan.SetAttributes(p.withContent(nil, f, content)...)
 		}
-	} else {
-		ctx, span = p.tracer.Start(ctx, "") // no-op: the caller's context stays the metrics' and records'
+	default:
+		ctx, sdkSpan = p.tracer.Start(ctx, "") // no-op: the caller's context stays the metrics' and records'
 	}
 	byEvent := metric.WithAttributeSet(p.sets.fire(f))
 	p.inst.fires.Add(ctx, 1, byEvent)
@@ -158,10 +166,15 @@ func (p *pipeline) export(f *observe.Fire, content bool) {
 	for i := range f.Hooks {
 		h := &f.Hooks[i]
 		ids, decisions = append(ids, h.ID), append(decisions, h.Decision)
-		p.hook(ctx, f, h, content, traces)
+		p.hook(ctx, f, h, content, traces, fs)
 	}
 	p.scratch.ids, p.scratch.decisions = ids, decisions
-	span.End(trace.WithTimestamp(end))
+	if sdkSpan != nil {
+		sdkSpan.End(trace.WithTimestamp(end))
+	}
+	if fs != nil {
+		p.addSpan(fs) // after its hooks' spans, in the order the SDK's spans end
+	}
 	if !logs {
 		return
 	}
@@ -184,6 +197,23 @@ func (p *pipeline) export(f *observe.Fire, content bool) {
 		}
 	}
 	p.logger.Emit(ctx, rec) // ctx holds the fire's span: the record carries its trace and span ids
+}
+
+// withContent appends to a (a copy the span keeps) the fire's content attributes when
+// content is on, in the order the SDK path sets them.
+func (p *pipeline) withContent(a []attribute.KeyValue, f *observe.Fire, content bool) []attribute.KeyValue {
+	a = slices.Clip(a)
+	if !content {
+		return slices.Clone(a)
+	}
+	a = append(a, keyPayload.String(string(f.Payload)), keyReason.String(f.Reason))
+	if f.StopReason != "" {
+		a = append(a, keyStopReason.String(f.StopReason))
+	}
+	if f.UpdatedInput != nil {
+		a = append(a, keyUpdatedInput.String(string(f.UpdatedInput)))
+	}
+	return a
 }
 
 // fireAttributes are the fire's span and record attributes, in the worker's buffer.
@@ -209,8 +239,11 @@ func (p *pipeline) fireAttributes(f *observe.Fire) []attribute.KeyValue {
 
 // hook records one hook: its span under the fire's (when traces are on), and its metric
 // points.
-func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, content, traces bool) {
-	if traces {
+func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, content, traces bool, fs *span) {
+	switch {
+	case fs != nil:
+		p.directHookSpan(ctx, f, h, content, fs)
+	case traces && p.batches == nil:
 		p.hookSpan(ctx, f, h, content)
 	}
 	hs := p.sets.hook(f.Event, h)
@@ -233,12 +266,47 @@ func (p *pipeline) hook(ctx context.Context, f *observe.Fire, h *observe.Hook, c
 }
 
 func (p *pipeline) hookSpan(ctx context.Context, f *observe.Fire, h *observe.Hook, content bool) {
-	start := h.Start
+	a, name, start, errType := p.hookAttributes(f, h, content)
+	_, span := p.tracer.Start(ctx, name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(a...))
+	if errType != "" {
+		span.SetStatus(codes.Error, errDescription(h, errType, content))
+	}
+	span.End(trace.WithTimestamp(start.Add(h.Duration)))
+}
+
+// directHookSpan writes the hook's span under the fire's direct span fs (spans.go).
+func (p *pipeline) directHookSpan(ctx context.Context, f *observe.Fire, h *observe.Hook, content bool, fs *span) {
+	a, name, start, errType := p.hookAttributes(f, h, content)
+	fs.children++
+	sc, sampled := spanContext(ctx, name, a)
+	if !sampled {
+		return
+	}
+	s := &span{name: name, sc: sc, parent: fs.sc, start: start, end: start.Add(h.Duration), attrs: slices.Clone(a),
+		resource: p.res, scope: p.scope, spanKind: trace.SpanKindInternal}
+	if errType != "" {
+		s.status = sdktrace.Status{Code: codes.Error, Description: errDescription(h, errType, content)}
+	}
+	p.addSpan(s)
+}
+
+// errDescription is a failed hook's span status: its error with content on, else its kind.
+func errDescription(h *observe.Hook, errType string, content bool) string {
+	if content {
+		return h.Error
+	}
+	return errType
+}
+
+// hookAttributes are a hook's span attributes (in the worker's buffer), its span name and
+// start, and its error.type ("" when it did not fail).
+func (p *pipeline) hookAttributes(f *observe.Fire, h *observe.Hook, content bool) (a []attribute.KeyValue, name string, start time.Time, errType string) {
+	start = h.Start
 	if start.IsZero() {
 		start = f.Start // not run: a span of no length where the fire began
 	}
 	st := p.scratch.hookAttrs(f.Event, h)
-	a := append(p.scratch.hook[:0], st.head...)
+	a = append(p.scratch.hook[:0], st.head...)
 	a = append(a, keyHookDecision.String(h.Decision),
 		keyHookRan.Bool(h.Ran), keyHookAsync.Bool(h.Async), keyHookTimedOut.Bool(h.TimedOut), keyHookTruncated.Bool(h.Truncated),
 		keyHookPersistent.Bool(h.Persistent), keyHookFailClosed.Bool(h.FailClosed))
@@ -252,7 +320,6 @@ func (p *pipeline) hookSpan(ctx context.Context, f *observe.Fire, h *observe.Hoo
 	if h.Signal != "" {
 		a = append(a, keyHookSignal.String(h.Signal))
 	}
-	errType := ""
 	switch {
 	case h.TimedOut:
 		errType = "timeout"
@@ -269,15 +336,7 @@ func (p *pipeline) hookSpan(ctx context.Context, f *observe.Fire, h *observe.Hoo
 		}
 	}
 	p.scratch.hook = a
-	_, span := p.tracer.Start(ctx, st.name, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(a...))
-	if errType != "" {
-		desc := errType
-		if content {
-			desc = h.Error
-		}
-		span.SetStatus(codes.Error, desc)
-	}
-	span.End(trace.WithTimestamp(start.Add(h.Duration)))
+	return a, st.name, start, errType
 }
 
 // attrSets keeps the metric attribute sets already built: the same few combinations of event,
