@@ -55,29 +55,46 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 	}
 }
 
-// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook with telemetry off
-// (no sink: the default) and on (exporting to a port where nothing listens, so exports fail
-// invisibly while the fires go on). tests/bench/bench_fire.py times the two in turns.
+// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook, and of a persistent
+// hook, with telemetry off (no sink: the default) and on (exporting to a port where nothing
+// listens, so exports fail invisibly while the fires go on). cpu-ns/op is the process's CPU
+// per fire up to the engine's Close (which exports what is queued), the exporter's goroutines
+// and GC included: on a busy machine, what telemetry takes from the fires. tests/bench/
+// bench_fire.py times the two in turns.
 func BenchmarkFireTelemetry(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
-			dir := b.TempDir()
-			o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[{"command":"/bin/true <<tool_input.command>>"}]}]}}`)}
-			if on {
-				o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
-			}
-			e, err := Open(o)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = e.Close() })
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+	script := filepath.Join(b.TempDir(), "echo.sh")
+	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, hook string }{
+		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
+		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
+	} {
+		for _, on := range []bool{false, true} {
+			b.Run(c.name+"/"+map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
+				dir := b.TempDir()
+				o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + c.hook + `]}]}}`)}
+				if on {
+					o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+				}
+				e, err := Open(o)
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil { // a persistent process starts
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				cpu := processCPU()
+				for b.Loop() {
+					if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_ = e.Close()
+				b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }
 

@@ -2,12 +2,15 @@ package telemetry
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
@@ -108,22 +111,41 @@ func TestDirectSpansAreTheSDKs(t *testing.T) {
 	}
 }
 
-// TestDirectSpansUnderLoad: fires past a batch's size all arrive, in order, and Close
-// hands over the last partial batch.
+// TestDirectSpansUnderLoad: fires past a batch's size all arrive, in order, a batch of at
+// most maxBatch at a time.
 func TestDirectSpansUnderLoad(t *testing.T) {
 	s, m := memorySink(t, testConfig(t))
+	sizes := &batchSizes{SpanExporter: keptSpans{m.spans}}
+	s.p.batches.exp = sizes
 	const n = maxBatch + 37
 	for i := range n {
 		f := sampleFire()
-		f.SessionID = string(rune('a' + i%26))
 		f.Duration = time.Duration(i+1) * time.Microsecond
 		s.Observe(f)
 	}
+	// Close waits at most FlushBound: wait for the spans first (a slow machine, -race).
+	require.Eventually(t, func() bool { return len(m.spans.GetSpans()) == 3*n }, 30*time.Second, 10*time.Millisecond)
 	require.NoError(t, s.Close(time.Now().Add(5*time.Second)))
 	spans := m.spans.GetSpans()
-	require.Len(t, spans, 3*n)
 	for i := range n {
-		assert.Equal(t, time.Duration(i+1)*time.Microsecond, spans[3*i+2].EndTime.Sub(spans[3*i+2].StartTime))
+		require.Equal(t, time.Duration(i+1)*time.Microsecond, spans[3*i+2].EndTime.Sub(spans[3*i+2].StartTime), "fire %d", i)
 	}
-	_ = context.Background
+	sizes.mu.Lock()
+	defer sizes.mu.Unlock()
+	assert.LessOrEqual(t, slices.Max(sizes.n), maxBatch)
+	assert.Greater(t, len(sizes.n), 1)
+}
+
+// batchSizes records the size of every batch exported.
+type batchSizes struct {
+	sdktrace.SpanExporter
+	mu sync.Mutex
+	n  []int
+}
+
+func (b *batchSizes) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	b.mu.Lock()
+	b.n = append(b.n, len(spans))
+	b.mu.Unlock()
+	return b.SpanExporter.ExportSpans(ctx, spans)
 }
