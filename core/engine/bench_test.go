@@ -55,6 +55,34 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 	}
 }
 
+// telemetryHooks are the matching hooks the telemetry benchmarks fire: one-shot `true` and a
+// persistent sh loop answering {}.
+func telemetryHooks(b *testing.B) []struct{ name, hook string } {
+	script := filepath.Join(b.TempDir(), "echo.sh")
+	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return []struct{ name, hook string }{
+		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
+		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
+	}
+}
+
+// telemetryEngine opens an engine with the hook on PreToolUse, telemetry on (exporting to a
+// port where nothing listens) or off.
+func telemetryEngine(b *testing.B, hook string, on bool) *Engine {
+	dir := b.TempDir()
+	o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + hook + `]}]}}`)}
+	if on {
+		o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+	}
+	e, err := Open(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
 // BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook, and of a persistent
 // hook, with telemetry off (no sink: the default) and on (exporting to a port where nothing
 // listens, so exports fail invisibly while the fires go on). cpu-ns/op is the process's CPU
@@ -62,25 +90,10 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 // and GC included: on a busy machine, what telemetry takes from the fires. tests/bench/
 // bench_fire.py times the two in turns.
 func BenchmarkFireTelemetry(b *testing.B) {
-	script := filepath.Join(b.TempDir(), "echo.sh")
-	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct{ name, hook string }{
-		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
-		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
-	} {
+	for _, c := range telemetryHooks(b) {
 		for _, on := range []bool{false, true} {
 			b.Run(c.name+"/"+map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
-				dir := b.TempDir()
-				o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + c.hook + `]}]}}`)}
-				if on {
-					o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
-				}
-				e, err := Open(o)
-				if err != nil {
-					b.Fatal(err)
-				}
+				e := telemetryEngine(b, c.hook, on)
 				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil { // a persistent process starts
 					b.Fatal(err)
 				}
@@ -267,26 +280,11 @@ func BenchmarkResultJSON(b *testing.B) {
 // their ratio (the figure tests/bench/bench_fire.py sets against its 1.03 target). The
 // exporter's goroutines run in this process, as in a host's.
 func BenchmarkFireTelemetryTurns(b *testing.B) {
-	script := filepath.Join(b.TempDir(), "echo.sh")
-	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct{ name, hook string }{
-		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
-		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
-	} {
+	for _, c := range telemetryHooks(b) {
 		b.Run(c.name, func(b *testing.B) {
 			var engines [2]*Engine
 			for i := range engines {
-				dir := b.TempDir()
-				o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + c.hook + `]}]}}`)}
-				if i == 1 {
-					o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
-				}
-				e, err := Open(o)
-				if err != nil {
-					b.Fatal(err)
-				}
+				e := telemetryEngine(b, c.hook, i == 1)
 				b.Cleanup(func() { _ = e.Close() })
 				engines[i] = e
 			}
