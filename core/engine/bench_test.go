@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -54,29 +55,59 @@ func BenchmarkFireOneDirectHook(b *testing.B) {
 	}
 }
 
-// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook with telemetry off
-// (no sink: the default) and on (exporting to a port where nothing listens, so exports fail
-// invisibly while the fires go on). tests/bench/bench_fire.py times the two in turns.
+// telemetryHooks are the matching hooks the telemetry benchmarks fire: one-shot `true` and a
+// persistent sh loop answering {}.
+func telemetryHooks(b *testing.B) []struct{ name, hook string } {
+	script := filepath.Join(b.TempDir(), "echo.sh")
+	if err := os.WriteFile(script, []byte(shEcho+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return []struct{ name, hook string }{
+		{"true", `{"command":"/bin/true <<tool_input.command>>"}`},
+		{"persistent", `{"command":"sh ` + script + `","persistent":true}`},
+	}
+}
+
+// telemetryEngine opens an engine with the hook on PreToolUse, telemetry on (exporting to a
+// port where nothing listens) or off.
+func telemetryEngine(b *testing.B, hook string, on bool) *Engine {
+	dir := b.TempDir()
+	o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[` + hook + `]}]}}`)}
+	if on {
+		o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
+	}
+	e, err := Open(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkFireTelemetry: the matching fire of BenchmarkFireOneDirectHook, and of a persistent
+// hook, with telemetry off (no sink: the default) and on (exporting to a port where nothing
+// listens, so exports fail invisibly while the fires go on). cpu-ns/op is the process's CPU
+// per fire up to the engine's Close (which exports what is queued), the exporter's goroutines
+// and GC included: on a busy machine, what telemetry takes from the fires. tests/bench/
+// bench_fire.py times the two in turns.
 func BenchmarkFireTelemetry(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
-			dir := b.TempDir()
-			o := Options{ProjectDir: dir, Home: dir, Config: json.RawMessage(`{"hooks":{"PreToolUse":[{"matcher":"bash_execute","hooks":[{"command":"/bin/true <<tool_input.command>>"}]}]}}`)}
-			if on {
-				o.Telemetry = &telemetry.Options{Enabled: ptr(true), Endpoint: "http://127.0.0.1:9"}
-			}
-			e, err := Open(o)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = e.Close() })
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+	for _, c := range telemetryHooks(b) {
+		for _, on := range []bool{false, true} {
+			b.Run(c.name+"/"+map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
+				e := telemetryEngine(b, c.hook, on)
+				if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil { // a persistent process starts
 					b.Fatal(err)
 				}
-			}
-		})
+				b.ReportAllocs()
+				cpu := processCPU()
+				for b.Loop() {
+					if _, err := e.Fire("PreToolUse", []byte(benchPayload)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_ = e.Close()
+				b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }
 
@@ -241,4 +272,47 @@ func BenchmarkResultJSON(b *testing.B) {
 	for b.Loop() {
 		_ = r.JSON()
 	}
+}
+
+// BenchmarkFireTelemetryTurns fires two engines of the same config in turns, telemetry off
+// and on (exporting to a port where nothing listens), one fire of each per iteration, so
+// that the load of a shared machine hits both alike; it reports each one's median and
+// their ratio (the figure tests/bench/bench_fire.py sets against its 1.03 target). The
+// exporter's goroutines run in this process, as in a host's.
+func BenchmarkFireTelemetryTurns(b *testing.B) {
+	for _, c := range telemetryHooks(b) {
+		b.Run(c.name, func(b *testing.B) {
+			var engines [2]*Engine
+			for i := range engines {
+				e := telemetryEngine(b, c.hook, i == 1)
+				b.Cleanup(func() { _ = e.Close() })
+				engines[i] = e
+			}
+			var took [2][]time.Duration
+			fire := func(i int) {
+				t := time.Now()
+				if _, err := engines[i].Fire("PreToolUse", []byte(benchPayload)); err != nil {
+					b.Fatal(err)
+				}
+				took[i] = append(took[i], time.Since(t))
+			}
+			fire(0) // persistent processes start
+			fire(1)
+			took[0], took[1] = nil, nil
+			for b.Loop() {
+				fire(0)
+				fire(1)
+			}
+			off, on := median(took[0]), median(took[1])
+			b.ReportMetric(float64(off.Nanoseconds()), "off-ns")
+			b.ReportMetric(float64(on.Nanoseconds()), "on-ns")
+			b.ReportMetric(float64(on)/float64(off), "on/off")
+		})
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -36,7 +36,7 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	if res.UpdatedInput != nil {
 		rec.UpdatedInput = slices.Clone([]byte(res.UpdatedInput))
 	}
-	rec.TraceParent, rec.TraceState = e.optEnv("TRACEPARENT", env), e.optEnv("TRACESTATE", env)
+	rec.TraceParent, rec.TraceState = e.traceContext(env)
 	rec.Hooks = make([]observe.Hook, len(selected))
 	for i, h := range selected {
 		oh := observe.Hook{
@@ -66,18 +66,31 @@ func (e *Engine) observe(name string, ev event.Info, doc *payload.Doc, data []by
 	}
 }
 
-// optEnv is name's value as the fire's hooks get it: in the fire's own env (FireEnv), else
-// the options' env, else the host's environment. It reads them in place (getenv would copy
-// all of the host's, at every fire).
-func (e *Engine) optEnv(name string, fire []string) string {
-	if v, ok := lookup(fire, name); ok {
-		return v
+// traceContext is the caller's TRACEPARENT and TRACESTATE as the fire's hooks get them:
+// each in the fire's own env (FireEnv), else the options' env, else the host's
+// environment. It reads them in place (getenv would copy all of the host's, at every
+// fire), and the host's environment once for both (in the C library each read is a scan
+// of the C environ).
+func (e *Engine) traceContext(fire []string) (parent, state string) {
+	var host []string
+	hostRead := false
+	names := [2]string{"TRACEPARENT", "TRACESTATE"}
+	var out [2]string
+	for i, name := range names {
+		if v, ok := lookup(fire, name); ok {
+			out[i] = v
+			continue
+		}
+		if v, ok := e.opts.Env[name]; ok {
+			out[i] = v
+			continue
+		}
+		if !hostRead {
+			host, hostRead = e.environ(), true
+		}
+		out[i], _ = lookup(host, name)
 	}
-	if v, ok := e.opts.Env[name]; ok {
-		return v
-	}
-	v, _ := lookup(e.environ(), name)
-	return v
+	return out[0], out[1]
 }
 
 // lookup is name's last value in env (KEY=VALUE entries).

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -34,6 +35,13 @@ import (
 // dropped from telemetry (and counted in hookexec.telemetry.dropped), never waited for.
 const QueueSize = 4096
 
+// Gather is how long the worker, woken by the first fire after it went idle, lets fires
+// accumulate before it exports them all: a fire does not wake it (a futex call and a
+// thread to schedule, on the fire's own time) unless the worker is idle, so at most one
+// fire per Gather pays for a wake. A queue half full wakes it at once. Spans, metric
+// points and records carry the fire's own times, so the delay shows nowhere.
+const Gather = 20 * time.Millisecond
+
 // FlushBound is the longest a pipeline's shutdown waits for what is queued to be exported:
 // the last engine's Close (a one-shot CLI run, the daemon's exit) takes at most this more
 // when the collector is slow or gone, and less when its Close deadline is sooner.
@@ -51,16 +59,27 @@ type pipeline struct {
 	key  string
 	refs int // sinks holding it; guarded by registry.mu
 
-	tp     *sdktrace.TracerProvider // nil when traces are off
-	mp     *sdkmetric.MeterProvider // nil when metrics are off
-	lp     *sdklog.LoggerProvider   // nil when logs are off
-	tracer trace.Tracer
-	logger log.Logger
-	inst   instruments
-	prop   propagation.TraceContext
+	tp *sdktrace.TracerProvider // nil when traces are off or written directly
+	// Direct spans (spans.go): the exporting goroutine, the batch the worker is writing,
+	// and what every span carries. nil when traces are off or go through tp.
+	batches       *spanBatches
+	batch         []sdktrace.ReadOnlySpan
+	res           *resource.Resource
+	scope         instrumentation.Scope
+	cancelExports context.CancelFunc       // ends direct span exports still running at shutdown's deadline
+	mp            *sdkmetric.MeterProvider // nil when metrics are off
+	lp            *sdklog.LoggerProvider   // nil when logs are off
+	tracer        trace.Tracer
+	logger        log.Logger
+	inst          instruments
+	prop          propagation.TraceContext
 
 	sets    attrSets // the metric attribute sets seen, by value; the worker's own
+	scratch scratch  // the worker's buffers and per-hook attributes (record.go)
 	queue   chan job
+	wake    chan struct{} // a fire found the worker idle, or the queue half full
+	idle    atomic.Bool   // the worker waits on wake (offer then wakes it)
+	stop    chan struct{} // closed by shutdown: drain what is queued, then exit
 	done    chan struct{} // closed when the worker has drained the queue
 	dropped atomic.Int64
 }
@@ -123,9 +142,14 @@ func start(c *Config, ex exporters) *pipeline {
 	silence()
 	res, _ := resource.New(context.Background(), resource.WithTelemetrySDK(), resource.WithAttributes(
 		append([]attribute.KeyValue{attribute.String("service.name", c.Service), attribute.String("service.version", version.Version)}, c.Resource...)...))
-	p := &pipeline{queue: make(chan job, QueueSize), done: make(chan struct{})}
+	p := &pipeline{queue: make(chan job, QueueSize), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	p.tracer = tracenoop.NewTracerProvider().Tracer(scope)
-	if ex.spans != nil {
+	var exportCtx context.Context
+	exportCtx, p.cancelExports = context.WithCancel(context.Background())
+	if ex.spans != nil && directSpans() {
+		p.res, p.scope = res, instrumentation.Scope{Name: scope, Version: version.Version}
+		p.batches = newSpanBatches(exportCtx, ex.spans, c.SpanDelay)
+	} else if ex.spans != nil {
 		// Blocking: when the exporter falls behind, the worker waits and the fires queue
 		// up in p.queue, where a full queue drops and counts; the SDK's own queue never
 		// drops uncounted.
@@ -150,19 +174,68 @@ func start(c *Config, ex exporters) *pipeline {
 	return p
 }
 
-// offer queues a fire without waiting; a full queue drops it and counts.
+// offer queues a fire without waiting; a full queue drops it and counts. It wakes the
+// worker only when the worker is idle or the queue is half full (Gather).
 func (p *pipeline) offer(j job) {
 	select {
 	case p.queue <- j:
 	default:
 		p.dropped.Add(1)
 	}
+	if (p.idle.Load() && p.idle.CompareAndSwap(true, false)) || len(p.queue) >= QueueSize/2 {
+		select {
+		case p.wake <- struct{}{}:
+		default: // a wake is pending already
+		}
+	}
 }
 
+// work exports what is queued, a Gather's worth at a time, until shutdown.
 func (p *pipeline) work() {
 	defer close(p.done)
-	for j := range p.queue {
-		p.export(j.fire, j.content)
+	if p.batches != nil {
+		defer close(p.batches.in) // after the last batch (deferred calls run last first)
+		defer p.flushSpans()
+	}
+	gather := time.NewTimer(Gather)
+	gather.Stop()
+	for {
+		p.idle.Store(true)
+		if len(p.queue) == 0 { // a fire queued after the last drain and before idle was set would wait: look again
+			select {
+			case <-p.wake:
+			case <-p.stop:
+				p.drain()
+				return
+			}
+			gather.Reset(Gather)
+			select {
+			case <-gather.C:
+			case <-p.wake: // half full
+				gather.Stop()
+			case <-p.stop:
+				gather.Stop()
+				p.drain()
+				return
+			}
+		}
+		p.idle.Store(false)
+		p.drain()
+	}
+}
+
+// drain exports every fire queued now, and hands their spans over.
+func (p *pipeline) drain() {
+	for {
+		select {
+		case j := <-p.queue:
+			p.export(j.fire, j.content)
+		default:
+			if p.batches != nil {
+				p.flushSpans()
+			}
+			return
+		}
 	}
 }
 
@@ -174,7 +247,9 @@ func (p *pipeline) shutdown(deadline time.Time) error {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	close(p.queue)
+	stopExports := context.AfterFunc(ctx, p.cancelExports)
+	defer stopExports()
+	close(p.stop)
 	select {
 	case <-p.done:
 	case <-ctx.Done():
@@ -188,6 +263,9 @@ func (p *pipeline) shutdown(deadline time.Time) error {
 }
 
 func (p *pipeline) stopTraces(ctx context.Context) error {
+	if p.batches != nil {
+		return p.batches.stop(ctx)
+	}
 	if p.tp == nil {
 		return nil
 	}
