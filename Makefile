@@ -28,7 +28,7 @@ C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 GOTAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-opencode test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -221,6 +221,8 @@ test-auggie: ## Augment auggie live conformance: the pinned auggie --print again
 	$(call live,auggie,AUGGIE)
 test-copilot: ## GitHub Copilot CLI live conformance: the pinned copilot -p (offline, BYOK) vs hookexec on every vector
 	$(call live,copilot,COPILOT)
+test-opencode: ## opencode live conformance: the pinned opencode run, hookexec reached through the plugin install writes, vs hookexec's engine on every vector
+	$(call live,opencode,OPENCODE)
 
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
 	tests/ci/run.sh

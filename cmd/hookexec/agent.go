@@ -79,8 +79,25 @@ hookexec install --agent claude --user --transport http`,
 			// The C client (make build/hookexec-hook) beside this binary is the fast path of the
 			// same dispatcher; it falls back to this binary for everything it does not do.
 			command := shellWord(exe) + " " + install.Marker(ag.Name)
+			argv := []string{exe, "hook", "--agent", ag.Name}
 			if fast := filepath.Join(filepath.Dir(exe), "hookexec-hook"); isExecutable(fast) {
 				command = shellWord(fast) + " --agent " + ag.Name
+				argv = []string{fast, "--agent", ag.Name}
+			}
+			if ag.Plugin != nil {
+				// opencode and Kilo run plugins, not command hooks: install writes one that
+				// runs the dispatcher (argv, no shell) for every tool call.
+				c, err := install.InstallPlugin(ag, s, dir, argv)
+				if err != nil {
+					return a.fail(err)
+				}
+				if a.globals.json {
+					a.printChanges([]install.Change{c})
+				} else {
+					fmt.Fprintf(a.stdout, "%s: %s (the plugin runs the hooks of %s for %s)\n", a.shortPath(c.File.Settings), c.Action,
+						a.shortPath(c.File.Managed), strings.Join(c.Events, ", "))
+				}
+				return exitOK
 			}
 			var h *install.HTTP
 			switch installTransport {

@@ -290,6 +290,15 @@ var agentProfiles = []*Profile{
 				filepath.Join(project, "crush.json"),
 				user)
 		}},
+	// opencode runs no command hooks: hookexec's plugin (hookexec install --agent opencode)
+	// sends its tool calls to the dispatcher, which runs the hooks of the project's
+	// .opencode/hooks.json, then of the user's ~/.config/opencode/hooks.json (core/native).
+	{Name: "opencode", file: ".opencode/hooks.json", Dialect: dialect.Opencode, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			return files(dialect.Opencode,
+				filepath.Join(project, ".opencode/hooks.json"),
+				filepath.Join(home, ".config/opencode/hooks.json"))
+		}},
 	// Antigravity CLI: hooks.json of the project's customization roots (.agents, .agent,
 	// _agents, _agent), then the global one, ~/.gemini/config/hooks.json.
 	{Name: "antigravity", file: ".agents/hooks.json", Dialect: dialect.Antigravity, DefaultTimeout: 30 * time.Second,

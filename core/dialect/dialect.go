@@ -197,7 +197,7 @@ func (d *Dialect) Accepts(t string) bool {
 
 // detectOrder is the order in which shapes are tried: the most specific first, Claude
 // Code's (the shape the others extend) last.
-var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Crush, Antigravity, Auggie, Factory, Autohand, AutoAgent, Mycode, Gemini, Codex, Qwen, Claude}
+var detectOrder = []*Dialect{Iteratr, Cline, Kiro, Cursor, Copilot, Windsurf, Crush, Antigravity, Auggie, Opencode, Factory, Autohand, AutoAgent, Mycode, Gemini, Codex, Qwen, Claude}
 
 // All lists every dialect, in detection order, then those never detected from shape.
 func All() []*Dialect { return append(append([]*Dialect{}, detectOrder...), CliAgent) }

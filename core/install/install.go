@@ -354,6 +354,10 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 
 // Uninstall puts back every settings file of the scope that Install changed.
 func Uninstall(a *native.Agent, s native.Scope, dir string) ([]Change, error) {
+	if a.Plugin != nil {
+		c, err := UninstallPlugin(a, s, dir)
+		return []Change{c}, err
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
 		c, err := uninstallFile(a, f, dir)
@@ -506,6 +510,10 @@ type FileStatus struct {
 
 // Status reports every settings file of the scope.
 func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
+	if a.Plugin != nil {
+		st, err := PluginStatus(a, s, dir)
+		return []FileStatus{st}, err
+	}
 	var out []FileStatus
 	for _, f := range a.Files(s, dir) {
 		st := FileStatus{File: f}

@@ -73,6 +73,9 @@ type Agent struct {
 	ProjectEnv string
 	// refuse says why install must not touch a scope (nil: it may); Droid's hooks.json.
 	refuse func(s Scope, dir string) error
+	// Plugin is set for an agent reached through a plugin install writes, not through
+	// dispatcher entries in its settings (opencode, Kilo Code: opencode.go).
+	Plugin *Plugin
 }
 
 var agents = map[string]*Agent{
@@ -123,6 +126,13 @@ var agents = map[string]*Agent{
 		ProjectEnv: "FACTORY_PROJECT_DIR",
 		refuse:     factoryRefuse,
 	},
+	"opencode": {
+		Name: "opencode", Display: "opencode", Profile: "opencode",
+		files:  opencodeFiles(".opencode", "opencode"),
+		Plugin: opencodePlugin(".opencode", "opencode"),
+		answer: opencodeAnswer, TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		ProjectEnv: "OPENCODE_PROJECT_DIR",
+	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
 		files: func(_ Scope, dir string) []File {
@@ -171,7 +181,10 @@ func (a *Agent) Files(s Scope, dir string) []File { return a.files(s, dir) }
 func (a *Agent) Sources(project, home string) []string {
 	var out []string
 	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
-		out = append(out, f.Settings, f.Managed)
+		if f.Settings != "" {
+			out = append(out, f.Settings)
+		}
+		out = append(out, f.Managed)
 	}
 	return out
 }
@@ -181,7 +194,9 @@ func (a *Agent) Sources(project, home string) []string {
 func (a *Agent) Settings(project, home string) []string {
 	var out []string
 	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
-		out = append(out, f.Settings)
+		if f.Settings != "" {
+			out = append(out, f.Settings)
+		}
 	}
 	return out
 }

@@ -42,10 +42,13 @@ const (
 	// Augment's auggie CLI (@augmentcode/auggie): live against a fake of Augment's backend
 	// (tests/live/auggie, docs/agents/auggie.md).
 	Auggie = "auggie"
+	// opencode (opencode-ai) and its fork Kilo Code run no command hooks: hookexec reaches
+	// them through a plugin (docs/agents/opencode.md). Kilo names its tools as opencode.
+	Opencode = "opencode"
 )
 
 // Agents lists every agent of the table, Claude Code first, then the seeds, then the rest.
-var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity, Auggie}
+var Agents = []string{Claude, CliAgent, Mycode, Autohand, AutoAgent, Iteratr, Gemini, Codex, Cursor, Copilot, Windsurf, Qwen, Factory, Kiro, Cline, Crush, Antigravity, Auggie, Opencode}
 
 // Canonical tool names (Claude Code's).
 const (
@@ -125,6 +128,12 @@ var tools = map[string]map[string]string{
 		"launch-process": Bash, "view": Read, "save-file": Write, "str-replace-editor": Edit,
 		"apply_patch": Edit, "web-fetch": WebFetch,
 	},
+	// opencode 1.18.33's tool ids (the "tool" of tool.execute.before), from its bundle.
+	Opencode: {
+		"bash": Bash, "read": Read, "write": Write, "edit": Edit, "multiedit": MultiEdit, "patch": Edit,
+		"apply_patch": Edit, "glob": Glob, "grep": Grep, "list": LS, "webfetch": WebFetch,
+		"websearch": WebSearch, "task": Task, "todowrite": TodoWrite,
+	},
 	Antigravity: {
 		"run_command": Bash, "view_file": Read, "write_to_file": Write, "edit_file": Edit,
 		"grep_search": Grep, "list_directory": LS, "find": Glob, "read_url_content": WebFetch,
@@ -198,14 +207,15 @@ var spellings = func() map[string]map[string]string {
 // one the real agent puts in its hook payloads' tool_name (the live suites record them:
 // Gemini CLI 0.61 and Qwen Code 0.24 send run_shell_command, Codex 0.169 sends Bash).
 var preferred = map[string]map[string]string{
-	Gemini:  {Read: "read_file", Grep: "grep_search"},
-	Qwen:    {Read: "read_file"},
-	Codex:   {Bash: "Bash", Edit: "apply_patch"},
-	Kiro:    {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
-	Factory: {Edit: "Edit"},
-	Crush:   {WebFetch: "fetch"},
-	Auggie:  {Edit: "str-replace-editor"},
-	Claude:  {Task: "Task"},
+	Gemini:   {Read: "read_file", Grep: "grep_search"},
+	Qwen:     {Read: "read_file"},
+	Codex:    {Bash: "Bash", Edit: "apply_patch"},
+	Kiro:     {Bash: "execute_bash", Read: "fs_read", Write: "fs_write"},
+	Factory:  {Edit: "Edit"},
+	Crush:    {WebFetch: "fetch"},
+	Auggie:   {Edit: "str-replace-editor"},
+	Opencode: {Edit: "edit"},
+	Claude:   {Task: "Task"},
 	// Cline CLI 3.0.65 sends the 3.x names; the extension's older names stay readable.
 	Cline: {Bash: "run_commands", Read: "read_files", Edit: "editor", Grep: "search_codebase", WebFetch: "fetch_web_content", Task: "spawn_agent"},
 }
