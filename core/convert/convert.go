@@ -360,8 +360,14 @@ func (c *conv) claude(h *dialect.Hook, ev event.Info, tools []string, exact bool
 			return
 		}
 		name = n
-	} else if !ev.Known {
-		c.loss(c.at, "event", "dropped", "%s has no %s event", c.to, h.Event)
+	} else if why, unmapped := vocab.UnmappedEvents[c.from+" "+h.Event]; !ev.Known || unmapped {
+		// An event only its own agent has (Gemini CLI's BeforeModel) is in the event
+		// table, but Claude Code never fires it.
+		if unmapped {
+			c.loss(c.at, "event", "dropped", "%s has no %s event: %s", c.to, h.Event, why)
+		} else {
+			c.loss(c.at, "event", "dropped", "%s has no %s event", c.to, h.Event)
+		}
 		return
 	}
 	matcher := h.Matcher

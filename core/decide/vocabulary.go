@@ -24,7 +24,8 @@ const (
 	// text read is stdout, else stderr, whatever the exit code; JSON there decides even on a
 	// failing exit; plain text is a system message on exit 0, a warning on exit 1 and a
 	// block on any other exit; BeforeTool rewrites the input with
-	// hookSpecificOutput.tool_input; additionalContext has < and > escaped.
+	// hookSpecificOutput.tool_input; a blocked AfterTool replaces the tool's result with an
+	// error carrying the reason; additionalContext has < and > escaped.
 	Gemini
 	// Codex is OpenAI Codex's (codex-rs/hooks, output_parser): strict. An answer an event
 	// does not support (ask or a bare allow on PreToolUse, approve, continue:false where it
@@ -69,10 +70,20 @@ func readGemini(in Input) Verdict {
 		// Every other exit code, 2 included, turns the text into a denial.
 		v.Error = ""
 		if !geminiAdvisory[in.Event.Name] {
-			v.block(in.Event, text)
+			geminiBlock(&v, in.Event, text)
 		}
 	}
 	return v
+}
+
+// geminiBlock blocks as Gemini CLI does. A blocked AfterTool withholds the tool's result:
+// the model gets an error carrying the reason in its place (executeToolWithHooks: "Tool
+// result blocked"), which hookexec says as the replaced tool output.
+func geminiBlock(v *Verdict, ev event.Info, reason string) {
+	v.block(ev, reason)
+	if ev.Name == "PostToolUse" {
+		v.UpdatedToolOutput, _ = json.Marshal(map[string]string{"error": reason})
+	}
 }
 
 // jsonObject parses text as a JSON object, or as a JSON string holding one (Gemini CLI
@@ -152,7 +163,7 @@ func geminiApply(v *Verdict, ev event.Info, doc *fastjson.Value) {
 		if r == "" {
 			r = "No reason provided"
 		}
-		v.block(ev, r)
+		geminiBlock(v, ev, r)
 		return
 	}
 	v.Decision, v.Reason = decision, reason

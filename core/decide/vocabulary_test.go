@@ -28,6 +28,7 @@ func TestVocabularies(t *testing.T) {
 		context  string
 		message  string
 		updated  string
+		output   string // UpdatedToolOutput, JSON; "" for none
 	}{
 		{name: "gemini exit 3 text blocks", vocab: Gemini, event: "PreToolUse", code: 3, stderr: "no", blocked: true, decision: Deny, reason: "no"},
 		{name: "gemini exit 2 reads stdout first", vocab: Gemini, event: "PreToolUse", code: 2, stdout: "out", stderr: "err", blocked: true, decision: Deny, reason: "out"},
@@ -39,6 +40,9 @@ func TestVocabularies(t *testing.T) {
 		{name: "gemini tool_input rewrites", vocab: Gemini, event: "PreToolUse", stdout: `{"hookSpecificOutput":{"tool_input":{"command":"ls"}}}`, updated: `{"command":"ls"}`},
 		{name: "gemini context escaped", vocab: Gemini, event: "PostToolUse", stdout: `{"hookSpecificOutput":{"additionalContext":"<x>"}}`, context: "&lt;x&gt;"},
 		{name: "gemini PreCompress cannot block", vocab: Gemini, event: "PreCompact", stdout: `{"decision":"deny","reason":"r"}`},
+		{name: "gemini AfterTool deny withholds the result", vocab: Gemini, event: "PostToolUse", stdout: `{"decision":"deny","reason":"hidden"}`, reason: "hidden", output: `{"error":"hidden"}`},
+		{name: "gemini AfterTool exit 2 text withholds the result", vocab: Gemini, event: "PostToolUse", code: 2, stderr: "bad", reason: "bad", output: `{"error":"bad"}`},
+		{name: "gemini BeforeTool deny keeps no tool output", vocab: Gemini, event: "PreToolUse", stdout: `{"decision":"deny","reason":"r"}`, blocked: true, decision: Deny, reason: "r"},
 		{name: "gemini ask", vocab: Gemini, event: "PreToolUse", stdout: `{"decision":"ask","reason":"sure?"}`, decision: Ask, reason: "sure?"},
 		{name: "codex ask fails", vocab: Codex, event: "PreToolUse", stdout: `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"x"}}`, err: "unsupported permissionDecision:ask"},
 		{name: "codex allow without input fails", vocab: Codex, event: "PreToolUse", stdout: `{"hookSpecificOutput":{"permissionDecision":"allow"}}`, err: "unsupported permissionDecision:allow"},
@@ -79,6 +83,11 @@ func TestVocabularies(t *testing.T) {
 				require.Nil(t, v.UpdatedInput)
 			} else {
 				require.JSONEq(t, c.updated, string(v.UpdatedInput))
+			}
+			if c.output == "" {
+				require.Nil(t, v.UpdatedToolOutput)
+			} else {
+				require.JSONEq(t, c.output, string(v.UpdatedToolOutput))
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 
 	"github.com/hookexec/hookexec/core/engine"
 )
@@ -10,7 +11,8 @@ import (
 // Gemini CLI reads one hook's answer as its hookRunner does: JSON on stdout decides, with
 // Claude Code's top-level fields (continue, stopReason, systemMessage, decision, reason)
 // and hookSpecificOutput's additionalContext and, on BeforeTool, tool_input for a new tool
-// input. The dispatcher always answers exit 0 with that JSON: every outcome has a JSON form.
+// input; what Gemini CLI alone acts on (a model request or response, a tool selection,
+// clearContext, tailToolCallRequest) is handed on as the hooks answered it (geminiPassed). The dispatcher always answers exit 0 with that JSON: every outcome has a JSON form.
 
 // geminiOut is Gemini CLI's hook output.
 type geminiOut struct {
@@ -20,6 +22,87 @@ type geminiOut struct {
 	Decision      string         `json:"decision,omitempty"`
 	Reason        string         `json:"reason,omitempty"`
 	HookSpecific  map[string]any `json:"hookSpecificOutput,omitempty"`
+}
+
+// geminiPassThrough are the hookSpecificOutput fields hookexec has no verdict for, by
+// event: Gemini CLI acts on them itself, so the dispatcher hands them on as its hooks
+// answered them, merged as Gemini CLI merges several hooks' answers (hookAggregator): the
+// later hook's field replaces the earlier's; toolConfig has its own merge (geminiToolConfig).
+var geminiPassThrough = map[string][]string{
+	"BeforeModel": {"llm_request", "llm_response"},
+	"AfterModel":  {"llm_response"},
+	"AfterTool":   {"tailToolCallRequest"},
+	"AfterAgent":  {"clearContext"},
+}
+
+// geminiPassed is what the dispatcher hands on of its hooks' hookSpecificOutput.
+func geminiPassed(name string, hooks []engine.HookResult) map[string]any {
+	out := map[string]any{}
+	if name == "BeforeToolSelection" {
+		if tc := geminiToolConfig(hooks); tc != nil {
+			out["toolConfig"] = tc
+		}
+		return out
+	}
+	for _, h := range hooks {
+		specific := geminiSpecific(h)
+		for _, k := range geminiPassThrough[name] {
+			if v, ok := specific[k]; ok && string(v) != "null" {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// geminiSpecific is a hook's hookSpecificOutput (nil when it answered none).
+func geminiSpecific(h engine.HookResult) map[string]json.RawMessage {
+	var doc struct {
+		Specific map[string]json.RawMessage `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(h.Output, &doc) != nil {
+		return nil
+	}
+	return doc.Specific
+}
+
+// geminiToolConfig merges the hooks' BeforeToolSelection toolConfigs as Gemini CLI does
+// (mergeToolSelectionOutputs): NONE if any hook says NONE (no names), else ANY if any says
+// ANY, else AUTO, with the sorted union of the allowed function names; nil when no hook
+// answered a toolConfig.
+func geminiToolConfig(hooks []engine.HookResult) map[string]any {
+	mode, names, seen := "AUTO", map[string]bool{}, false
+	for _, h := range hooks {
+		var tc struct {
+			Mode  string   `json:"mode"`
+			Names []string `json:"allowedFunctionNames"`
+		}
+		raw, ok := geminiSpecific(h)["toolConfig"]
+		if !ok || string(raw) == "null" || json.Unmarshal(raw, &tc) != nil {
+			continue
+		}
+		seen = true
+		switch {
+		case tc.Mode == "NONE":
+			mode = "NONE"
+		case tc.Mode == "ANY" && mode != "NONE":
+			mode = "ANY"
+		}
+		for _, n := range tc.Names {
+			names[n] = true
+		}
+	}
+	if !seen {
+		return nil
+	}
+	list := []string{}
+	if mode != "NONE" {
+		for n := range names {
+			list = append(list, n)
+		}
+		sort.Strings(list)
+	}
+	return map[string]any{"mode": mode, "allowedFunctionNames": list}
 }
 
 // geminiNames are Gemini CLI's names of the events hookexec names as Claude Code does.
@@ -54,6 +137,9 @@ func geminiAnswer(r *engine.Result) Answer {
 	}
 	if r.UpdatedInput != nil && name == "BeforeTool" {
 		hs["tool_input"] = r.UpdatedInput
+	}
+	for k, v := range geminiPassed(name, r.Hooks) {
+		hs[k] = v
 	}
 	if len(hs) > 0 {
 		hs["hookEventName"] = name

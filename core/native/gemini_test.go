@@ -33,6 +33,36 @@ func TestGeminiAnswer(t *testing.T) {
 			`{"decision": "block", "reason": "run the tests"}`},
 		{"BeforeAgent context", base("UserPromptSubmit", func(r *engine.Result) { r.AdditionalContext, r.SystemMessage = "notes", "hi" }),
 			`{"systemMessage": "hi", "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "notes"}}`},
+		{"BeforeModel synthetic response, the later hook's wins", base("BeforeModel", func(r *engine.Result) {
+			r.Blocked, r.Decision, r.Reason = true, "deny", "cached"
+			r.Hooks = []engine.HookResult{
+				{Output: json.RawMessage(`{"decision": "deny", "hookSpecificOutput": {"llm_response": {"candidates": [{"content": {"parts": ["first"]}}]}}}`)},
+				{Output: json.RawMessage(`{"hookSpecificOutput": {"llm_response": {"candidates": [{"content": {"parts": ["second"]}}]}, "llm_request": null}}`)},
+				{Output: json.RawMessage(`"not an object"`)},
+			}
+		}), `{"decision": "block", "reason": "cached", "hookSpecificOutput": {"hookEventName": "BeforeModel", "llm_response": {"candidates": [{"content": {"parts": ["second"]}}]}}}`},
+		{"BeforeModel request rewrite", base("BeforeModel", func(r *engine.Result) {
+			r.Hooks = []engine.HookResult{{Output: json.RawMessage(`{"hookSpecificOutput": {"llm_request": {"messages": [{"role": "user", "content": "x"}]}, "tool_input": {"a": 1}}}`)}}
+		}), `{"hookSpecificOutput": {"hookEventName": "BeforeModel", "llm_request": {"messages": [{"role": "user", "content": "x"}]}}}`},
+		{"AfterModel response rewrite", base("AfterModel", func(r *engine.Result) {
+			r.Hooks = []engine.HookResult{{Output: json.RawMessage(`{"hookSpecificOutput": {"llm_response": {"candidates": []}, "llm_request": {"messages": []}}}`)}}
+		}), `{"hookSpecificOutput": {"hookEventName": "AfterModel", "llm_response": {"candidates": []}}}`},
+		{"BeforeToolSelection NONE wins", base("BeforeToolSelection", func(r *engine.Result) {
+			r.Hooks = []engine.HookResult{
+				{Output: json.RawMessage(`{"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["glob"]}}}`)},
+				{Output: json.RawMessage(`{"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}}`)},
+			}
+		}), `{"hookSpecificOutput": {"hookEventName": "BeforeToolSelection", "toolConfig": {"mode": "NONE", "allowedFunctionNames": []}}}`},
+		{"BeforeToolSelection union, ANY", base("BeforeToolSelection", func(r *engine.Result) {
+			r.Hooks = []engine.HookResult{
+				{Output: json.RawMessage(`{"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["read_file", "glob"]}}}`)},
+				{Output: json.RawMessage(`{"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["glob", "ls"]}}}`)},
+				{Output: json.RawMessage(`{"decision": "deny"}`)},
+			}
+		}), `{"hookSpecificOutput": {"hookEventName": "BeforeToolSelection", "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["glob", "ls", "read_file"]}}}`},
+		{"AfterAgent clearContext, AfterTool tail call", base("Stop", func(r *engine.Result) {
+			r.Hooks = []engine.HookResult{{Output: json.RawMessage(`{"hookSpecificOutput": {"clearContext": true, "tailToolCallRequest": {"name": "x"}}}`)}}
+		}), `{"hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": true}}`},
 		{"continue false", base("AfterTool", func(r *engine.Result) { r.Continue, r.StopReason = false, "budget spent" }),
 			`{"continue": false, "stopReason": "budget spent"}`},
 	} {

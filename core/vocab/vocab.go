@@ -360,9 +360,13 @@ var events = map[string][]Event{
 	// developers.openai.com/codex/hooks: Claude Code's names.
 	Codex: claudeNames("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
 		"PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"),
-	// qwenlm.github.io/qwen-code-docs hooks: Claude Code's names.
+	// qwenlm.github.io/qwen-code-docs hooks: Claude Code's names; and the rest of the
+	// events Qwen Code 0.24.4's binary fires (packages/core/src/hooks/types.ts
+	// HookEventName; PostToolBatch, MessageDisplay and InstructionsLoaded seen live).
 	Qwen: append(claudeNames("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
-		"Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"),
+		"Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd",
+		"PostToolBatch", "UserPromptExpansion", "MessageDisplay", "PostCompact", "PermissionDenied", "StopFailure",
+		"InstructionsLoaded", "SessionDelete"),
 		Event{"TodoCreated", "TaskCreated", ""}, Event{"TodoCompleted", "TaskCompleted", ""}),
 }
 

@@ -22,12 +22,14 @@ import (
 
 var agent = suite.Agent{
 	Name: "gemini", Title: "Gemini CLI", Package: "@google/gemini-cli", Bin: "gemini", Gate: "HOOKEXEC_LIVE_GEMINI",
-	Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd", "Notification", "PreCompress"},
+	Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd", "Notification", "PreCompress",
+		"BeforeModel", "AfterModel", "BeforeToolSelection"},
 	NewModel: func(v suite.Vector) suite.Model {
 		return (&fakeapi.Gemini{}).With(v.Script)
 	},
 	Command:       command,
 	Normalize:     normalize,
+	Compare:       compare,
 	PayloadFields: "payload_fields.json",
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "run_shell_command" {

@@ -20,7 +20,9 @@ import (
 var agent = suite.Agent{
 	Name: "qwen", Title: "Qwen Code", Package: "@qwen-code/qwen-code", Bin: "qwen", Gate: "HOOKEXEC_LIVE_QWEN",
 	Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart",
-		"SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "SubagentStop", "PreCompact"},
+		"SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "SubagentStop", "PreCompact",
+		"PostToolBatch", "UserPromptExpansion", "MessageDisplay", "PostCompact", "PermissionDenied", "StopFailure",
+		"InstructionsLoaded", "TodoCreated", "TodoCompleted", "SessionDelete"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:       command,
 	PayloadFields: "payload_fields.json",
