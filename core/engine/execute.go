@@ -59,10 +59,13 @@ const notRunManaged = "not run: a managed hook blocked"
 func (f *fire) runGroup(base int, hs []*hook, results []HookResult, verdicts []decide.Verdict) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, f.e.maxParallel)
-	stopped := false
+	// A block of a hook that stops on one (StopOnBlock: AutoAgent, Copilot CLI) keeps the
+	// later hooks of its own dialect from running, as its agent does; in a mixed host the
+	// other agents' hooks run as their host runs them.
+	var stopped map[*dialect.Dialect]bool
 	spread := spreadSequential(hs)
 	for i, h := range hs {
-		if stopped {
+		if stopped[h.cfg.Dialect] {
 			results[i] = h.skipped(notRun)
 			verdicts[i] = decide.Verdict{Continue: true}
 			continue
@@ -82,7 +85,12 @@ func (f *fire) runGroup(base int, hs []*hook, results []HookResult, verdicts []d
 		if h.cfg.Sequential || spread[h.cfg.Dialect] || len(hs) == 1 {
 			wg.Wait()
 			results[i], verdicts[i] = job.execute(ctx)
-			stopped = h.cfg.StopOnBlock && verdicts[i].Blocked
+			if h.cfg.StopOnBlock && verdicts[i].Blocked {
+				if stopped == nil {
+					stopped = map[*dialect.Dialect]bool{}
+				}
+				stopped[h.cfg.Dialect] = true
+			}
 			continue
 		}
 		wg.Add(1)
