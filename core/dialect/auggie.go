@@ -61,13 +61,8 @@ var auggieHandlerKeys = map[string]bool{"type": true, "command": true, "args": t
 // whose list auggie's schema refuses are dropped, as auggie drops them; the rest is Claude
 // Code's shape, read as such.
 func loadAuggie(p *Reader, data []byte, v *fastjson.Value) error {
-	hooks := v.Get("hooks")
-	if hooks == nil {
-		return nil
-	}
-	obj, err := hooks.Object()
-	if err != nil {
-		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+	obj := p.hooksObject(v)
+	if obj == nil {
 		return nil
 	}
 	var a fastjson.Arena

@@ -55,13 +55,8 @@ var crushKeys = keySet(append([]string{"name", "matcher", "command", "timeout", 
 // loadCrush reads crush.json's hooks. Keys other than "hooks" are Crush's own settings
 // (providers, lsp, mcp, options): they are not hooks and are not reported.
 func loadCrush(p *Reader, _ []byte, v *fastjson.Value) error {
-	hooks := v.Get("hooks")
-	if hooks == nil {
-		return nil
-	}
-	obj, err := hooks.Object()
-	if err != nil {
-		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+	obj := p.hooksObject(v)
+	if obj == nil {
 		return nil
 	}
 	// Crush matches event names case-insensitively and snake-cased: read each key as the

@@ -59,13 +59,8 @@ func loadGemini(p *Reader, _ []byte, v *fastjson.Value) error {
 			p.f.DisabledIDs = append(p.f.DisabledIDs, p.strings("hooksConfig", "disabled", d)...)
 		}
 	}
-	hooks := v.Get("hooks")
-	if hooks == nil {
-		return nil
-	}
-	obj, err := hooks.Object()
-	if err != nil {
-		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+	obj := p.hooksObject(v)
+	if obj == nil {
 		return nil
 	}
 	obj.Visit(func(k []byte, list *fastjson.Value) {

@@ -58,13 +58,8 @@ func loadClaudeShape(p *Reader, _ []byte, v *fastjson.Value) error {
 	if vars := v.Get("httpHookAllowedEnvVars"); vars != nil {
 		p.f.HTTPHookEnvVars = append([]string{}, p.strings("", "httpHookAllowedEnvVars", vars)...)
 	}
-	hooks := v.Get("hooks")
-	if hooks == nil {
-		return nil
-	}
-	obj, err := hooks.Object()
-	if err != nil {
-		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+	obj := p.hooksObject(v)
+	if obj == nil {
 		return nil
 	}
 	obj.Visit(func(k []byte, list *fastjson.Value) {
@@ -526,4 +521,19 @@ func (p *Reader) env(where string, v *fastjson.Value) []string {
 		}
 	})
 	return out
+}
+
+// hooksObject returns the file's "hooks" object: nil when it has none, and nil with a
+// warning when "hooks" is not an object.
+func (p *Reader) hooksObject(v *fastjson.Value) *fastjson.Object {
+	hooks := v.Get("hooks")
+	if hooks == nil {
+		return nil
+	}
+	obj, err := hooks.Object()
+	if err != nil {
+		p.warn("", "hooks is %s, want an object keyed by event name; ignored", hooks.Type())
+		return nil
+	}
+	return obj
 }
