@@ -23,6 +23,7 @@ var agent = suite.Agent{
 		"SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "SubagentStop", "PreCompact",
 		"PostToolBatch", "UserPromptExpansion", "MessageDisplay", "PostCompact", "PermissionDenied", "StopFailure",
 		"InstructionsLoaded", "TodoCreated", "TodoCompleted", "SessionDelete"},
+	Uncounted:     []string{"MessageDisplay"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:       command,
 	PayloadFields: "payload_fields.json",

@@ -146,6 +146,10 @@ type Agent struct {
 	Gate string
 	// Events are the events the recorder listens to, as the agent spells them.
 	Events []string
+	// Uncounted are events whose number of fires in a run is the agent's own business, not
+	// the hooks' (Qwen Code fires MessageDisplay once or twice for the same answer, as its
+	// output streams): dispatch mode compares whether they fired and what ran, not how often.
+	Uncounted []string
 	// NewModel returns the fake API for a vector.
 	NewModel func(v Vector) Model
 	// Command builds the agent's command: bin, the tree, the fake API's base URL, the
