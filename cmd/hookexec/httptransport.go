@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/hookexec/hookexec/core/daemon"
@@ -93,6 +94,11 @@ func ensureHTTPDaemon() error {
 func httpInstall(ag *native.Agent, s native.Scope, home, session string) (*install.HTTP, error) {
 	if ag.Name != "claude" {
 		return nil, fmt.Errorf("--transport http: %s has no http hooks; it keeps the command transport (docs/daemon.md)", ag.Display)
+	}
+	if runtime.GOOS != "linux" {
+		// Elsewhere the daemon serves no http, the port's owner cannot be told and the agent
+		// cannot be stopped: another user could bind the port and answer the hooks.
+		return nil, fmt.Errorf("--transport http needs Linux (the daemon checks who holds the port and who calls it); %s keeps the command transport here", ag.Display)
 	}
 	cfg, err := daemon.SetupHTTP(daemon.HTTPDir())
 	if err != nil {

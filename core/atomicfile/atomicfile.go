@@ -12,6 +12,17 @@ import (
 // mode. Missing parent directories are created (0755). A path that is a symbolic link is
 // written through: the file it points to is replaced and the link stays.
 func Write(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WritePrivate replaces path with data as Write does, but the file has mode perm whatever
+// mode it had, from the first byte written: for content others must never read (a secret),
+// which a file that was 0644 would otherwise show them until a chmod after the rename.
+func WritePrivate(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm os.FileMode, keepMode bool) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -19,7 +30,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(path); err == nil && keepMode {
 		perm = st.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")

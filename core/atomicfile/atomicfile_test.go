@@ -50,3 +50,16 @@ func TestWriteThroughSymlink(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(link))
 	assert.Len(t, entries, 1, "nothing left beside the link")
 }
+
+// WritePrivate gives the file its mode whatever mode it had: a secret written over a 0644
+// file is never readable by others, not even before a chmod after the rename.
+func TestWritePrivate(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	require.NoError(t, Write(p, []byte("{}"), 0o644))
+	require.NoError(t, WritePrivate(p, []byte(`{"env":{"SECRET":"s"}}`), 0o600))
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+	b, _ := os.ReadFile(p)
+	assert.Equal(t, `{"env":{"SECRET":"s"}}`, string(b))
+}

@@ -147,13 +147,13 @@ func installFile(a *native.Agent, f native.File, root, command string, h *HTTP) 
 	if err := atomicfile.Write(f.Managed, p.managed, 0o644); err != nil {
 		return c, err
 	}
-	if err := atomicfile.Write(f.Settings, p.settings, 0o644); err != nil {
-		return c, err
-	}
+	write := func() error { return atomicfile.Write(f.Settings, p.settings, 0o644) }
 	if h != nil && h.Secret != "" {
-		if err := os.Chmod(f.Settings, 0o600); err != nil { // it now holds the transport's secret
-			return c, err
-		}
+		// It now holds the transport's secret: 0600 from the first byte written, not after.
+		write = func() error { return atomicfile.WritePrivate(f.Settings, p.settings, 0o600) }
+	}
+	if err := write(); err != nil {
+		return c, err
 	}
 	c.Action = "installed"
 	return c, nil
