@@ -62,15 +62,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	hooks, _ := settings["hooks"].(map[string]any)
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	for ev, c := range recorder {
-		list, _ := hooks[ev].([]any)
-		hooks[ev] = append(list, map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c}}})
-	}
-	settings["hooks"] = hooks
+	suite.AddRecorder(settings, recorder)
 	out, _ := json.Marshal(settings)
 	if err := os.WriteFile(filepath.Join(home, ".augment", "settings.json"), out, 0o644); err != nil {
 		return nil, err

@@ -124,15 +124,7 @@ func addRecorder(path string, recorder map[string]string) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	hooks, _ := doc["hooks"].(map[string]any)
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	for ev, c := range recorder {
-		list, _ := hooks[ev].([]any)
-		hooks[ev] = append(list, map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c}}})
-	}
-	doc["hooks"] = hooks
+	suite.AddRecorder(doc, recorder)
 	out, _ := json.Marshal(doc)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
