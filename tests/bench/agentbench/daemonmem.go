@@ -90,7 +90,15 @@ type memory struct {
 	children, childrenRSS int // processes, KiB
 }
 
+// settle is how long a reading waits after the daemon's last call: its quiet release
+// (core/daemon releaseIfQuiet: freed heap and start-up pages returned 2 s after the last
+// call, checked every second) has then run, so a reading is the memory the daemon keeps
+// between sessions, not the garbage of the session just ended.
+const settle = 3500 * time.Millisecond
+
+// daemonMemory reads the daemon's memory once it has settled.
 func daemonMemory(runtime, label string) (memory, error) {
+	time.Sleep(settle)
 	raw, err := daemon.Ask(runtime, "status")
 	if err != nil {
 		return memory{}, err
