@@ -161,7 +161,9 @@ func TestStopAgentOrphaned(t *testing.T) {
 	require.NoError(t, err)
 	defer outFile.Close()
 	read := func() string { b, _ := os.ReadFile(outFile.Name()); return string(b) }
-	decoy := exec.Command(fakeAgent(t, "claude"), "-subreaper", "-inherit", "-pidfile", decoyPid,
+	// The decoy gives the hook's stdout a socketpair (through the parent, which passes it
+	// on) and holds its other end, as the Claude Code that ran it would.
+	decoy := exec.Command(fakeAgent(t, "claude"), "-subreaper", "-pidfile", decoyPid,
 		fakeAgent(t, "claude"), "-inherit", "-pidfile", parentPid, binary)
 	decoy.Args = append(decoy.Args, hookHTTP...)
 	decoy.Env = stopEnv(t)
@@ -192,12 +194,16 @@ func TestStopAgentOrphaned(t *testing.T) {
 	_, err = io.WriteString(feed, sessionStart)
 	require.NoError(t, err)
 	feed.Close()
-	require.Eventually(t, func() bool { return strings.Contains(read(), "reaped "+strconv.Itoa(hook)+" ") },
-		20*time.Second, 20*time.Millisecond, "the hook did not end:\n%s", read())
-	select {
-	case err := <-waited:
-		t.Fatalf("the subreaper that adopted the hook ended: %v\n%s", err, read())
-	default:
+	for end := time.Now().Add(20 * time.Second); !strings.Contains(read(), "reaped "+strconv.Itoa(hook)+" "); time.Sleep(20 * time.Millisecond) {
+		select {
+		case err := <-waited:
+			waited <- err
+			t.Fatalf("the subreaper that adopted the hook was ended (%v):\n%s", err, read())
+		default:
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the hook did not end:\n%s", read())
+		}
 	}
 	require.Contains(t, read(), "BUT CLAUDE CODE WAS NOT STOPPED: this hook was orphaned: its parent, pid "+strconv.Itoa(parent)+", has ended")
 }
