@@ -134,12 +134,15 @@ func httpDaemonStatus(dir string) (daemon.Status, error) {
 
 // stopSession ends the session before its first prompt, with the reason for the user: the
 // answer that asks Claude Code to stop (continue:false), and, since Claude Code 2.1.330
-// runs on regardless, the agent ended (stopAgent). Its http hooks would otherwise post
-// to whatever holds the port.
+// runs on regardless, the agent killed (stopAgent). Its http hooks would otherwise post
+// to whatever holds the port; where the agent cannot be told for sure, the reason says
+// that it runs on.
 func stopSession(err error) dispatch.Reply {
 	msg := "hookexec: the http transport cannot be used, so this session is stopped: " + err.Error()
-	if pid := stopAgent(); pid > 0 {
-		msg += fmt.Sprintf(" (Claude Code, pid %d, was sent SIGTERM: it runs a session on after a SessionStart hook's continue:false)", pid)
+	if pid, kerr := stopAgent(msg); kerr != nil {
+		msg += " — BUT CLAUDE CODE WAS NOT STOPPED: " + kerr.Error() + ". End this session yourself (its http hooks would post to that port)."
+	} else if pid > 0 {
+		msg += " " + stoppedNote(pid)
 	}
 	out, _ := json.Marshal(map[string]any{"continue": false, "stopReason": msg, "systemMessage": msg})
 	return dispatch.Reply{ExitCode: 0, Stdout: string(out) + "\n", Stderr: msg + "\n"}

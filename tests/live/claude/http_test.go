@@ -32,8 +32,9 @@ type httpRun struct {
 }
 
 // newHTTPRun installs a PreToolUse guard that records each call in root/calls and then
-// runs guard (a shell snippet; it allows), with the http transport, into a fresh tree.
-func newHTTPRun(t *testing.T, guard string) *httpRun {
+// runs guard (a shell snippet; it allows), and for each of events a hook that records its
+// call in root/calls-EVENT, with the http transport, into a fresh tree.
+func newHTTPRun(t *testing.T, guard string, events ...string) *httpRun {
 	root := t.TempDir()
 	tree, err := livetest.NewTree(root)
 	if err != nil {
@@ -44,6 +45,10 @@ func newHTTPRun(t *testing.T, guard string) *httpRun {
 	settings := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
 		"hooks": []any{map[string]any{"type": "command", "timeout": 30,
 			"command": "cat >> " + filepath.Join(root, "calls") + "; echo >> " + filepath.Join(root, "calls") + "; " + guard}}}}}}
+	for _, ev := range events {
+		settings["hooks"].(map[string]any)[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": "cat >> " + filepath.Join(root, "calls-"+ev)}}}}
+	}
 	raw, _ := json.MarshalIndent(settings, "", "  ")
 	if err := os.MkdirAll(filepath.Join(tree.Home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
@@ -241,7 +246,17 @@ func TestHTTPTransportAnotherUser(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run a listener as nobody")
 	}
-	r := newHTTPRun(t, "exit 0")
+	// A SessionEnd hook too: under the transport it is an http hook, and Claude Code runs it
+	// when it ends gracefully (SIGTERM), so the stop must not let it end gracefully.
+	r := newHTTPRun(t, "exit 0", "SessionEnd")
+	var installed struct {
+		Hooks map[string][]struct{ Hooks []struct{ Type string } }
+	}
+	b, _ := os.ReadFile(filepath.Join(r.tree.Home, ".claude", "settings.json"))
+	if err := json.Unmarshal(b, &installed); err != nil || len(installed.Hooks["SessionEnd"]) != 1 ||
+		len(installed.Hooks["SessionEnd"][0].Hooks) != 1 || installed.Hooks["SessionEnd"][0].Hooks[0].Type != "http" {
+		t.Fatalf("install gave SessionEnd no http entry (%v):\n%s", err, b)
+	}
 	python, err := exec.LookPath("/usr/bin/python3") // not a shim under /root, which nobody cannot enter
 	if err != nil {
 		t.Skipf("needs /usr/bin/python3 for the other user's listener: %v", err)
@@ -285,7 +300,10 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 		t.Fatalf("the command ran with another user's listener on the port (it heard %q)\n%s", heard, out)
 	}
 	if len(heard) > 0 {
-		t.Fatalf("another user's listener received hook calls (the secret): %q", heard)
+		t.Fatalf("another user's listener received hook calls (the secret): %q\n%s", heard, out)
+	}
+	if !strings.Contains(out, "was killed with SIGKILL") {
+		t.Fatalf("the user is not told that Claude Code was killed:\n%s", out)
 	}
 	if !strings.Contains(out, "not by you") {
 		t.Fatalf("the user is not told why the session stopped:\n%s", out)
