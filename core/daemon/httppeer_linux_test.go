@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -96,7 +97,10 @@ func TestHTTPClosedPeerOfAnotherUID(t *testing.T) {
 import socket, sys
 for i in range(int(sys.argv[2])):
     s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-    s.sendall(sys.argv[3].encode())
+    try:
+        s.sendall(sys.argv[3].encode())
+    except OSError:
+        pass  # refused while it was still open: reset
     s.close()
 `, strconv.Itoa(cfg.Port), "200", request)
 	attacker.Dir = "/"
@@ -213,4 +217,50 @@ func agentSelf(t *testing.T, pid int) procID {
 	_, _, start, ok := procStat(pid)
 	require.True(t, ok)
 	return procID{PID: pid, Start: start}
+}
+
+// The same attack with the timing the attacker wants: another uid's process connects,
+// writes a whole call and closes before the daemon's listener accepts anything (here the
+// accepting starts only after it exited). Before the state check each of these calls was
+// served, since the kernel lists the closed sockets with uid 0, this root test's uid.
+func TestClosedPeerOfAnotherUIDNotServed(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: the closed sockets read as uid 0, and nobody is run with setpriv")
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("needs /usr/bin/python3")
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	request := "POST " + HTTPPath("claude") + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}"
+	attacker := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", `
+import socket, sys
+for i in range(5):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(sys.argv[2].encode())
+    s.close()
+`, strconv.Itoa(port), request)
+	attacker.Dir = "/"
+	out, err := attacker.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	time.Sleep(300 * time.Millisecond) // the closed sockets settle into TIME_WAIT (uid 0)
+	var served atomic.Int64
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.Add(1) })}
+	l := newUIDListener(ln.(*net.TCPListener), os.Getuid(), tcpPeerAllowed)
+	go func() { _ = srv.Serve(l) }()
+	defer srv.Close()
+	time.Sleep(500 * time.Millisecond)
+	assert.Zero(t, served.Load(), "calls of another uid's closed sockets were served")
+	// This user's call on the same listener is served.
+	c, err := net.Dial("tcp4", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.Write([]byte(request))
+	require.NoError(t, err)
+	buf := make([]byte, 512)
+	n, _ := c.Read(buf)
+	assert.Contains(t, string(buf[:n]), "200 OK")
+	assert.Equal(t, int64(1), served.Load())
 }
