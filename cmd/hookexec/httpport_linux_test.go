@@ -74,12 +74,11 @@ func newHTTPScenario(t *testing.T, idle string) *httpScenario {
 	require.NotEmpty(t, h.sessionCmd)
 	require.NotEmpty(t, h.stop)
 	t.Cleanup(func() {
-		st, ok := h.daemonStatus()
 		_ = s.runQuiet("daemon", "--ask", "shutdown", "--force")
-		if ok && st.PID > 0 { // the daemon this test started, should it not have stopped
-			time.Sleep(200 * time.Millisecond)
-			_ = syscall.Kill(st.PID, syscall.SIGKILL)
-		}
+		// The daemons this test's calls started, and those waiting for the lock to be
+		// one (a caller answered in-process starts one for the next call): each has this
+		// test's runtime directory in its environment.
+		killWithEnv("HOOKEXEC_RUNTIME_DIR=" + run)
 	})
 	return h
 }
@@ -325,4 +324,19 @@ func TestHTTPCommandEntryStopsTheSessionAfterACrash(t *testing.T) {
 	assert.Equal(t, 0, out.code, out.stderr)
 	assert.Contains(t, out.stdout, `"continue":false`, "the session is stopped: %s", out.stderr)
 	assert.Contains(t, out.stderr, "held by uid 65534, not by you")
+}
+
+// killWithEnv kills the processes whose environment holds entry (the test's own runtime
+// directory, so only processes this test started).
+func killWithEnv(entry string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(append(b, 0), []byte(entry+"\x00")) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil && pid != os.Getpid() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }

@@ -60,15 +60,18 @@ func ensureHTTPDaemon() error {
 	// way: one serving the port executes this build in its place, keeping the port and
 	// its sessions (a daemon reads the transport's files when it starts).
 	if err != nil || st.Identity != daemon.Identity() || st.HTTPPort == 0 && st.HTTPError == "" {
+		replaced := false
 		if err == nil {
 			exe, _ := os.Executable()
 			if st.Identity == daemon.Identity() {
 				_, _ = daemon.Ask(dir, "shutdown") // this build, without the port: nothing to keep
-			} else if _, rerr := daemon.Replace(dir, daemon.Identity(), exe); rerr != nil {
+			} else if replaced, err = daemon.Replace(dir, daemon.Identity(), exe); err != nil {
 				_, _ = daemon.Ask(dir, "shutdown") // a build before replace: it exits
 			}
 		}
-		startDaemon() // none answered, or the old one exits (a replaced one keeps the lock)
+		if !replaced {
+			startDaemon() // none answered, or the old one exits (one replaced executes this build)
+		}
 		for end := time.Now().Add(httpReady); ; time.Sleep(20 * time.Millisecond) {
 			if st, err = httpDaemonStatus(dir); err == nil && st.Identity == daemon.Identity() {
 				break

@@ -54,7 +54,8 @@ func ForceShutdown(dir string) error {
 
 // Replace asks a daemon of another identity to give way to this build, exe: one that
 // serves the http transport executes exe in its own process, keeping the port and its
-// sessions; any other exits. It reports whether the daemon was of another identity.
+// sessions; any other exits. It reports whether the daemon will execute exe (false: it
+// was this build, or it exits and a new daemon must be started).
 func Replace(dir, identity, exe string) (bool, error) {
 	raw, err := call(dir, "replace", replaceParams{Identity: identity, Exe: exe}, time.Time{})
 	if err != nil {

@@ -460,7 +460,8 @@ func (d *daemon) serve() {
 				return json.RawMessage("false"), nil
 			}
 			d.retire(p.Exe)
-			return json.RawMessage("true"), nil
+			exe, _ := d.successor.Load().(string)
+			return mustJSON(exe != ""), nil
 		},
 	}
 	for {
