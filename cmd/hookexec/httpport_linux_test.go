@@ -142,25 +142,6 @@ func (h *httpScenario) guarded(session string) {
 	assert.Contains(h.t, body, "no rm", "the guard of the session ran (its environment is known)")
 }
 
-type portStatus struct {
-	Identity  string
-	PID       int
-	HTTPPort  int    `json:"http_port"`
-	HTTPError string `json:"http_error"`
-	Sessions  int
-}
-
-func (h *httpScenario) daemonStatus() (portStatus, bool) {
-	cmd := exec.Command(binary, "daemon", "--ask", "status")
-	cmd.Env = append(append(os.Environ(), "HOME="+h.home), h.env...)
-	out, err := cmd.Output()
-	var st portStatus
-	if err != nil || json.Unmarshal(out, &st) != nil {
-		return st, false
-	}
-	return st, true
-}
-
 // otherBuild is a copy of the binary with another identity (its time differs).
 func (h *httpScenario) otherBuild() string {
 	other := filepath.Join(h.root, "other", "hookexec")
@@ -229,7 +210,7 @@ func (h *httpScenario) held(sq *squatter) {
 	uid, err := daemon.ListenerUID(h.port)
 	require.NoError(h.t, err)
 	assert.Equal(h.t, os.Getuid(), uid, "the port's listener")
-	st, ok := h.daemonStatus()
+	st, ok := h.status()
 	require.True(h.t, ok, "a daemon answers")
 	assert.Equal(h.t, h.port, st.HTTPPort, "the daemon serves the port: %s", st.HTTPError)
 }
@@ -241,7 +222,7 @@ func TestHTTPPortKeptAcrossAnUpgradesCall(t *testing.T) {
 	t.Parallel()
 	h := newHTTPScenario(t, "10m")
 	h.start(h.sessionCmd, "s1")
-	before, ok := h.daemonStatus()
+	before, ok := h.status()
 	require.True(t, ok)
 	require.Equal(t, h.port, before.HTTPPort, before.HTTPError)
 	other := h.otherBuild()
@@ -249,12 +230,12 @@ func TestHTTPPortKeptAcrossAnUpgradesCall(t *testing.T) {
 	out := h.entry(other+" hook --agent claude", h.payload("UserPromptSubmit", "s1", `"prompt":"hi"`))
 	assert.Equal(t, 0, out.code, out.stderr)
 	eventually(t, "the other build in the daemon's place", func() bool {
-		st, ok := h.daemonStatus()
+		st, ok := h.status()
 		return ok && st.Identity != before.Identity
 	})
 	time.Sleep(500 * time.Millisecond) // the squatter keeps trying
 	h.held(sq)
-	after, _ := h.daemonStatus()
+	after, _ := h.status()
 	assert.Equal(t, before.PID, after.PID, "replaced in place")
 	assert.Equal(t, 1, after.Sessions, "the session was handed on")
 	h.guarded("s1")
@@ -266,14 +247,14 @@ func TestHTTPPortKeptWhenANewBuildsSessionStarts(t *testing.T) {
 	t.Parallel()
 	h := newHTTPScenario(t, "10m")
 	h.start(h.sessionCmd, "s1")
-	before, ok := h.daemonStatus()
+	before, ok := h.status()
 	require.True(t, ok)
 	other := h.otherBuild()
 	sq := squat(t, h.port)
 	h.start(other+" hook --agent claude --transport http", "s2")
 	time.Sleep(500 * time.Millisecond)
 	h.held(sq)
-	after, _ := h.daemonStatus()
+	after, _ := h.status()
 	assert.NotEqual(t, before.Identity, after.Identity, "the new build serves")
 	assert.Equal(t, 2, after.Sessions)
 	h.guarded("s1")
@@ -292,7 +273,7 @@ func TestHTTPPortKeptWhileASessionIdles(t *testing.T) {
 	sq.stop()
 	code, body := h.post(h.payload("SessionEnd", "s1", `"reason":"exit"`))
 	assert.Equal(t, http.StatusOK, code, body)
-	eventually(t, "the idle exit with no session left", func() bool { _, ok := h.daemonStatus(); return !ok })
+	eventually(t, "the idle exit with no session left", func() bool { _, ok := h.status(); return !ok })
 }
 
 // An explicit shutdown while a session is registered is refused; --force is needed.
@@ -305,7 +286,7 @@ func TestHTTPShutdownRefusedWithSessions(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	assert.Error(t, err)
 	assert.Contains(t, string(out), "1 http session(s) may still post")
-	_, ok := h.daemonStatus()
+	_, ok := h.status()
 	assert.True(t, ok, "still running")
 }
 
@@ -315,7 +296,7 @@ func TestHTTPCommandEntryStopsTheSessionAfterACrash(t *testing.T) {
 	t.Parallel()
 	h := newHTTPScenario(t, "10m")
 	h.start(h.sessionCmd, "s1")
-	st, ok := h.daemonStatus()
+	st, ok := h.status()
 	require.True(t, ok)
 	require.NoError(t, syscall.Kill(st.PID, syscall.SIGKILL))
 	sq := squat(t, h.port)
