@@ -146,7 +146,7 @@ hookexec uninstall --agent claude --user`,
 	var idle time.Duration
 	var ask string
 	var showBundle, fetchBundle bool
-	var dropped bool
+	var dropped, force bool
 	var timeoutMs int64
 	var transport string
 	register(&verb{
@@ -163,6 +163,7 @@ hookexec daemon --idle 30m`,
 		flags: func(fs *flag.FlagSet) {
 			fs.DurationVar(&idle, "idle", 0, "exit after this long without requests (default $HOOKEXEC_DAEMON_IDLE, else 10m)")
 			fs.StringVar(&ask, "ask", "", "ask the running daemon: `status` or shutdown")
+			fs.BoolVar(&force, "force", false, "with --ask shutdown: exit even while http sessions may still post to the port (it is then free for any local user until a daemon listens again)")
 		},
 		run: func(a *app, args []string) int {
 			if err := noArgs("daemon", args); err != nil {
@@ -172,6 +173,15 @@ hookexec daemon --idle 30m`,
 				if ask != "status" && ask != "shutdown" {
 					return a.fail(usagef("daemon: --ask status or --ask shutdown"))
 				}
+				if force {
+					if ask != "shutdown" {
+						return a.fail(usagef("daemon: --force goes with --ask shutdown"))
+					}
+					if err := daemon.ForceShutdown(daemon.RuntimeDir()); err != nil {
+						return a.fail(err)
+					}
+					return exitOK
+				}
 				res, err := daemon.Ask(daemon.RuntimeDir(), ask)
 				if err != nil {
 					return a.fail(err)
@@ -179,7 +189,10 @@ hookexec daemon --idle 30m`,
 				a.printRawJSON(res)
 				return exitOK
 			}
-			o := daemon.Options{Dir: daemon.RuntimeDir(), Idle: idle, HTTPDir: daemon.HTTPDir()}
+			// Replace: this process is the daemon, so another build may take its place in it
+			// (keeping the http transport's port); Inherit is what a replaced one handed on.
+			o := daemon.Options{Dir: daemon.RuntimeDir(), Idle: idle, HTTPDir: daemon.HTTPDir(), Replace: true,
+				Inherit: os.Getenv(daemon.EnvInherit)}
 			if o.Idle <= 0 {
 				o.Idle = daemon.Idle()
 			}

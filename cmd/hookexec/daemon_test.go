@@ -99,10 +99,13 @@ func (s *scenario) startHook(bin, payload string) func() output {
 }
 
 type daemonStatus struct {
-	Identity string
-	PID      int
-	Requests int
-	Engines  int
+	Identity  string
+	PID       int
+	Requests  int
+	Engines   int
+	HTTPPort  int    `json:"http_port"`
+	HTTPError string `json:"http_error"`
+	Sessions  int
 }
 
 // status asks the daemon; ok false when none answers.

@@ -15,14 +15,16 @@ import (
 	"github.com/hookexec/hookexec/core/native"
 )
 
-// The http transport's command entry (install --transport http registers "hook --agent
-// claude --transport http" on SessionStart, where Claude Code allows no http hook): before
-// the session's first call it makes sure that what answers on the transport's port is this
-// user's daemon, starting the daemon when none runs, and hands the call to that daemon —
-// never in-process, since the daemon must see the session to serve its http calls. When it
+// The http transport's command entries (install --transport http registers "hook --agent
+// claude --transport http" on SessionStart, where Claude Code allows no http hook, and on
+// every other event that keeps a command: Stop, SubagentStop, CwdChanged, …): before the
+// call it makes sure that what answers on the transport's port is this user's daemon,
+// starting the daemon when none runs, and hands the call to that daemon — never
+// in-process, since the daemon must see the session to serve its http calls. When it
 // cannot (the port's listener is another user's, the daemon does not listen, the transport
 // is not set up) the session is stopped: an http hook whose port another user holds would
-// send that user the secret and take its answer.
+// send that user the secret and take its answer. Checked on every command entry, a daemon
+// that died mid-session exposes at most the calls until the session's next one.
 
 // httpReady waits this long for a daemon it started to answer and listen.
 const httpReady = 3 * time.Second
@@ -54,14 +56,22 @@ func ensureHTTPDaemon() error {
 	}
 	dir := daemon.RuntimeDir()
 	st, err := httpDaemonStatus(dir)
-	// A daemon of another build, or one started before the transport was set up, is
-	// replaced (a daemon reads the transport's files when it starts).
+	// A daemon of another build, or one started before the transport was set up, gives
+	// way: one serving the port executes this build in its place, keeping the port and
+	// its sessions (a daemon reads the transport's files when it starts).
 	if err != nil || st.Identity != daemon.Identity() || st.HTTPPort == 0 && st.HTTPError == "" {
+		replaced := false
 		if err == nil {
-			_, _ = daemon.Ask(dir, "shutdown")
-			time.Sleep(50 * time.Millisecond)
+			exe, _ := os.Executable()
+			if st.Identity == daemon.Identity() {
+				_, _ = daemon.Ask(dir, "shutdown") // this build, without the port: nothing to keep
+			} else if replaced, err = daemon.Replace(dir, daemon.Identity(), exe); err != nil {
+				_, _ = daemon.Ask(dir, "shutdown") // a build before replace: it exits
+			}
 		}
-		startDaemon()
+		if !replaced {
+			startDaemon() // none answered, or the old one exits (one replaced executes this build)
+		}
 		for end := time.Now().Add(httpReady); ; time.Sleep(20 * time.Millisecond) {
 			if st, err = httpDaemonStatus(dir); err == nil && st.Identity == daemon.Identity() {
 				break

@@ -31,7 +31,8 @@ const dialTimeout = time.Second
 // takes; past a deadline the call is ErrDropped too (the daemon may be running its hooks).
 func Dispatch(dir, identity string, req dispatch.Request, deadline time.Time) (dispatch.Reply, error) {
 	var reply dispatch.Reply
-	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Request: req}, deadline)
+	exe, _ := os.Executable()
+	raw, err := call(dir, "dispatch", dispatchParams{Identity: identity, Exe: exe, Request: req}, deadline)
 	if err != nil {
 		return reply, err
 	}
@@ -43,6 +44,25 @@ func Dispatch(dir, identity string, req dispatch.Request, deadline time.Time) (d
 
 // Ask calls a method of the daemon (status, shutdown) and returns its result.
 func Ask(dir, method string) (json.RawMessage, error) { return call(dir, method, nil, time.Time{}) }
+
+// ForceShutdown asks the daemon to exit even while http sessions are kept: their calls then
+// fail, and the port is free for any local user until a daemon listens on it again.
+func ForceShutdown(dir string) error {
+	_, err := call(dir, "shutdown", map[string]bool{"force": true}, time.Time{})
+	return err
+}
+
+// Replace asks a daemon of another identity to give way to this build, exe: one that
+// serves the http transport executes exe in its own process, keeping the port and its
+// sessions; any other exits. It reports whether the daemon will execute exe (false: it
+// was this build, or it exits and a new daemon must be started).
+func Replace(dir, identity, exe string) (bool, error) {
+	raw, err := call(dir, "replace", replaceParams{Identity: identity, Exe: exe}, time.Time{})
+	if err != nil {
+		return false, err
+	}
+	return string(raw) == "true", nil
+}
 
 func call(dir, method string, params any, deadline time.Time) (json.RawMessage, error) {
 	conn, err := net.DialTimeout("unix", filepath.Join(dir, SocketName), dialTimeout)

@@ -111,8 +111,11 @@ func Identity() string {
 
 // dispatchParams are the params of the dispatch method.
 type dispatchParams struct {
-	Identity string           `json:"identity"`
-	Request  dispatch.Request `json:"request"`
+	Identity string `json:"identity"`
+	// Exe is the caller's executable: a daemon of another identity that serves the http
+	// transport executes it in its own place (Options.Replace). The C client sends none.
+	Exe     string           `json:"exe,omitempty"`
+	Request dispatch.Request `json:"request"`
 }
 
 // Status is the answer of the status method.

@@ -19,7 +19,18 @@ type Options struct {
 	Idle     time.Duration
 	Identity string
 	HTTPDir  string
+	Replace  bool
+	Inherit  string
 }
+
+// EnvInherit: no daemon to hand over here.
+const EnvInherit = "HOOKEXEC_DAEMON_INHERIT"
+
+// ForceShutdown always reports ErrUnavailable.
+func ForceShutdown(string) error { return ErrUnavailable }
+
+// Replace always reports ErrUnavailable.
+func Replace(string, string, string) (bool, error) { return false, ErrUnavailable }
 
 // Run reports that the platform has no daemon.
 func Run(Options) error { return errPlatform }

@@ -16,6 +16,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hookexec/hookexec/core/dispatch"
@@ -26,38 +28,116 @@ import (
 
 // listenHTTP listens on 127.0.0.1:port for hook calls, letting in only connections whose
 // other end is a socket of this uid.
-func listenHTTP(port int) (net.Listener, error) {
+func listenHTTP(port int) (*net.TCPListener, error) {
 	ln, err := net.Listen("tcp4", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
 		return nil, err
 	}
-	return uidListener{ln.(*net.TCPListener), os.Getuid()}, nil
+	return ln.(*net.TCPListener), nil
 }
 
-// uidListener closes, unread, every connection whose peer socket another uid owns (or
-// whose owner cannot be told): that process gets a reset, whatever it sends.
+// peerChecks bounds the uid checks in flight: a flood of connections from another uid
+// gets at most this many checks at once, while each check of this user's call runs beside
+// them instead of after them.
+const peerChecks = 64
+
+// uidListener hands http.Server the connections whose peer socket this uid owns, each
+// checked on a goroutine of its own (at most peerChecks at once) so that connections of
+// another uid, refused one by one, do not hold up the user's calls. Every other
+// connection is closed unread with a reset, whatever it sends. Close stops accepting but
+// leaves the socket listening (connections wait in the kernel's queue): the daemon closes
+// or hands on the listening socket itself (handover_linux.go), so that the port is never
+// free while a session may still post to it.
 type uidListener struct {
-	*net.TCPListener
-	uid int
+	ln    *net.TCPListener
+	uid   int
+	allow func(net.Conn, int) bool // tcpPeerAllowed; a test's slower one
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+	loop  sync.WaitGroup
 }
 
-func (l uidListener) Accept() (net.Conn, error) {
+func newUIDListener(ln *net.TCPListener, uid int, allow func(net.Conn, int) bool) *uidListener {
+	l := &uidListener{ln: ln, uid: uid, allow: allow, conns: make(chan net.Conn), done: make(chan struct{})}
+	l.loop.Add(1)
+	go l.acceptLoop()
+	return l
+}
+
+func (l *uidListener) acceptLoop() {
+	defer l.loop.Done()
+	sem := make(chan struct{}, peerChecks)
+	var checks sync.WaitGroup
+	defer checks.Wait()
 	for {
-		c, err := l.TCPListener.Accept()
+		c, err := l.ln.Accept()
 		if err != nil {
-			return nil, err
+			select {
+			case <-l.done:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+				time.Sleep(5 * time.Millisecond)
+				continue
+			}
+			return // the socket is closed
 		}
-		if tcpPeerAllowed(c, l.uid) {
-			return c, nil
+		select {
+		case sem <- struct{}{}:
+		case <-l.done:
+			refuse(c)
+			return
 		}
-		if tc, ok := c.(*net.TCPConn); ok {
-			_ = tc.SetLinger(0) // a reset, not an orderly end
-		}
-		c.Close()
+		checks.Add(1)
+		go func() {
+			defer func() { <-sem; checks.Done() }()
+			if !l.allow(c, l.uid) {
+				refuse(c)
+				return
+			}
+			select {
+			case l.conns <- c:
+			case <-l.done:
+				refuse(c) // accepted as the daemon stops: the agent blocks this call
+			}
+		}()
 	}
 }
 
-// tcpPeerAllowed reports whether the other end of a loopback connection is a socket of uid.
+// refuse closes a connection unread, with a reset rather than an orderly end.
+func refuse(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	c.Close()
+}
+
+func (l *uidListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops accepting; the socket keeps listening (see uidListener).
+func (l *uidListener) Close() error {
+	l.once.Do(func() {
+		close(l.done)
+		_ = l.ln.SetDeadline(time.Now()) // wakes the accept loop
+		l.loop.Wait()
+	})
+	return nil
+}
+
+func (l *uidListener) Addr() net.Addr { return l.ln.Addr() }
+
+// tcpPeerAllowed reports whether the other end of a loopback connection is an established
+// socket of uid.
 func tcpPeerAllowed(c net.Conn, uid int) bool {
 	local, err1 := netip.ParseAddrPort(c.LocalAddr().String())
 	remote, err2 := netip.ParseAddrPort(c.RemoteAddr().String())
@@ -67,7 +147,7 @@ func tcpPeerAllowed(c net.Conn, uid int) bool {
 	// The peer's socket has its own address as local and ours as remote. The kernel's
 	// exact lookup first; /proc/net/tcp (a scan) where netlink is not allowed.
 	got, err := sockDiagUID(remote, local)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrNotEstablished) {
 		got, err = tcpUID(remote, local)
 	}
 	return err == nil && got == uid
@@ -119,7 +199,7 @@ func (d *daemon) httpHandler(secret string) http.Handler {
 		base.Payload = body
 		d.writeReply(w, event, d.run(base))
 		if payload.TopString(body, "hook_event_name") == "SessionEnd" {
-			d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base)
+			d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base, procID{})
 		}
 	})
 }
@@ -167,35 +247,62 @@ func HTTPAnswer(event string, r dispatch.Reply) ([]byte, int) {
 }
 
 // serveHTTP serves the HTTP transport until the daemon stops; an error (the directory,
-// the port taken) is kept for status and leaves the socket serving.
-func (d *daemon) serveHTTP() {
-	if d.o.HTTPDir == "" {
+// the port taken) is kept for status and leaves the socket serving. inherited is the
+// listening socket the daemon this process replaced handed on (nil: listen afresh); it is
+// served whatever the port file now says, since the sessions post to that port.
+func (d *daemon) serveHTTP(inherited *os.File) {
+	if d.o.HTTPDir == "" && inherited == nil {
 		return
 	}
 	cfg, err := LoadHTTP(d.o.HTTPDir)
-	if errors.Is(err, ErrNoHTTP) {
+	if errors.Is(err, ErrNoHTTP) && inherited == nil {
 		return
 	}
+	var tl *net.TCPListener
 	if err == nil {
-		var ln net.Listener
-		if ln, err = listenHTTP(cfg.Port); err == nil {
-			srv := &http.Server{Handler: d.httpHandler(cfg.Secret), ReadHeaderTimeout: 10 * time.Second,
-				ErrorLog: nopLogger}
-			d.httpPort.Store(int64(cfg.Port))
-			go func() {
-				<-d.stop
-				// Calls in flight are answered first: the daemon stops only when idle.
-				_ = srv.Shutdown(context.Background())
-			}()
-			d.conns.Add(1)
-			go func() {
-				defer d.conns.Done()
-				_ = srv.Serve(ln)
-			}()
-			return
+		if inherited != nil {
+			tl, err = adoptListener(inherited)
+		} else {
+			tl, err = listenHTTP(cfg.Port)
 		}
 	}
-	d.httpErr.Store(err.Error())
+	if err != nil {
+		if inherited != nil {
+			inherited.Close()
+		}
+		d.httpErr.Store(err.Error())
+		return
+	}
+	d.httpLn = tl
+	srv := &http.Server{Handler: d.httpHandler(cfg.Secret), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nopLogger}
+	d.httpPort.Store(int64(tl.Addr().(*net.TCPAddr).Port))
+	go func() {
+		<-d.stop
+		// Calls in flight are answered first: the daemon stops only when idle. The
+		// socket stays listening (uidListener.Close): Run closes it or hands it on.
+		_ = srv.Shutdown(context.Background())
+	}()
+	d.conns.Add(1)
+	go func() {
+		defer d.conns.Done()
+		_ = srv.Serve(newUIDListener(tl, os.Getuid(), tcpPeerAllowed))
+	}()
+}
+
+// adoptListener takes the listening socket a replaced daemon handed on: it must be a TCP
+// socket listening on 127.0.0.1.
+func adoptListener(f *os.File) (*net.TCPListener, error) {
+	defer f.Close()
+	ln, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("hookexec: the inherited http listener: %w", err)
+	}
+	tl, ok := ln.(*net.TCPListener)
+	if a, isTCP := ln.Addr().(*net.TCPAddr); !ok || !isTCP || !a.IP.Equal(net.IPv4(127, 0, 0, 1)) {
+		ln.Close()
+		return nil, fmt.Errorf("hookexec: the inherited http listener is not on 127.0.0.1 (%s)", ln.Addr())
+	}
+	return tl, nil
 }
 
 var nopLogger = log.New(io.Discard, "", 0) // the daemon writes nothing

@@ -2,11 +2,17 @@
 
 package daemon
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // serveHTTP: the HTTP transport needs Linux, where the daemon can tell which user's
 // process is at the other end of a TCP connection; elsewhere it is not served.
-func (d *daemon) serveHTTP() {
+func (d *daemon) serveHTTP(inherited *os.File) {
+	if inherited != nil {
+		inherited.Close()
+	}
 	if _, err := LoadHTTP(d.o.HTTPDir); !errors.Is(err, ErrNoHTTP) {
 		d.httpErr.Store("the http transport needs Linux (the uid of a TCP peer)")
 	}

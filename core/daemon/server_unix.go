@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,7 +35,19 @@ type Options struct {
 	// HTTPDir is the HTTP transport's directory (HTTPDir()): the daemon serves HTTP on
 	// 127.0.0.1 when it holds a port file; "" serves none.
 	HTTPDir string
+	// Replace lets a daemon that serves the http transport hand itself over to another
+	// build by executing it in its own process (handover_linux.go), keeping its lock, its
+	// listening socket and its sessions, instead of exiting: false exits as before. Only
+	// the process that is the daemon (hookexec daemon) sets it, never a test calling Run.
+	Replace bool
+	// Inherit is what the daemon this process replaced handed on (the value of EnvInherit:
+	// "lock=FD,http=FD,sessions=FD"); "" for a daemon started afresh.
+	Inherit string
 }
+
+// EnvInherit carries, into the build a daemon executes in its place, the descriptors it
+// keeps: the held lock, the listening socket of the http transport, the sessions.
+const EnvInherit = "HOOKEXEC_DAEMON_INHERIT"
 
 // PrivateDir creates dir (0700) or checks that an existing one is a real directory of
 // this user that nobody else can enter.
@@ -98,9 +113,15 @@ func Run(o Options) error {
 	if err := PrivateDir(o.Dir); err != nil {
 		return err
 	}
-	lk, err := lock(filepath.Join(o.Dir, LockName), 5*time.Second)
+	inh, err := parseInherit(o.Inherit)
 	if err != nil {
 		return err
+	}
+	lk := inh.lock
+	if lk == nil {
+		if lk, err = lock(filepath.Join(o.Dir, LockName), 5*time.Second); err != nil {
+			return err
+		}
 	}
 	defer lk.Close()
 	sock := filepath.Join(o.Dir, SocketName)
@@ -117,9 +138,10 @@ func Run(o Options) error {
 	mine, _ := os.Stat(sock)
 	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
 	d.disp.IndexTo(o.Dir, o.Identity) // the C client's no-match index (core/nomatch)
+	d.loadSessions(inh.sessions)
 	d.touch()
 	go d.watchIdle()
-	d.serveHTTP()
+	d.serveHTTP(inh.http)
 	d.serve()
 	// Remove the socket only if it is still ours.
 	if now, err := os.Stat(sock); err == nil && mine != nil && os.SameFile(now, mine) {
@@ -128,7 +150,57 @@ func Run(o Options) error {
 	d.conns.Wait()
 	d.stopPolling()
 	d.disp.Close()
+	if d.httpLn != nil {
+		// The port is closed only when no session may post to it any more: otherwise the
+		// build that replaces this daemon is executed in this process, keeping the
+		// listening socket (and the lock and the sessions) open throughout.
+		if exe, _ := d.successor.Load().(string); exe != "" {
+			return d.handOver(exe, lk)
+		}
+		_ = d.httpLn.Close()
+	}
 	return nil
+}
+
+// inherited is what a replaced daemon handed on (Options.Inherit).
+type inherited struct {
+	lock, http, sessions *os.File
+}
+
+// parseInherit opens the descriptors named in s ("lock=3,http=4,sessions=5"). The lock
+// must still be held by this process (flock on the same open file succeeds).
+func parseInherit(s string) (inherited, error) {
+	var in inherited
+	if s == "" {
+		return in, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, num, _ := strings.Cut(part, "=")
+		fd, err := strconv.Atoi(num)
+		if err != nil || fd < 3 {
+			return in, fmt.Errorf("hookexec: %s: %q is not a descriptor", EnvInherit, part)
+		}
+		syscall.CloseOnExec(fd) // not into hooks, nor into a later successor unless handed on
+		f := os.NewFile(uintptr(fd), name)
+		switch name {
+		case "lock":
+			in.lock = f
+		case "http":
+			in.http = f
+		case "sessions":
+			in.sessions = f
+		default:
+			f.Close()
+			return in, fmt.Errorf("hookexec: %s: unknown %q", EnvInherit, name)
+		}
+	}
+	if in.lock == nil {
+		return in, fmt.Errorf("hookexec: %s names no lock", EnvInherit)
+	}
+	if err := syscall.Flock(int(in.lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return in, fmt.Errorf("hookexec: the inherited lock is not held: %w", err)
+	}
+	return in, nil
 }
 
 type daemon struct {
@@ -147,34 +219,50 @@ type daemon struct {
 	httpErr  atomic.Value             // string: why the HTTP transport does not listen
 	sessMu   sync.Mutex
 	sessions map[string]*session // agent\x00session_id → what its last socket call brought
+	// httpLn is the http transport's listening socket (nil: none); successor the build
+	// to execute in this process when it stops (retire), keeping httpLn open.
+	httpLn    *net.TCPListener
+	successor atomic.Value // string
 }
 
 // session is what a session's last call on the socket brought: its environment,
-// project, home and log file, which its hook calls over HTTP (the payload alone) run with.
+// project, home and log file, which its hook calls over HTTP (the payload alone) run with,
+// and the agent process that made the call.
 type session struct {
-	req  dispatch.Request // without payload
-	used time.Time
+	req   dispatch.Request // without payload
+	used  time.Time
+	agent procID
 }
 
-// SessionKeep is how long a session registered for the HTTP transport is kept without a
-// call; while one is kept the daemon does not exit idle (its HTTP calls would be refused).
+// procID names a process across pid reuse: its pid and its start time (pid 0: unknown).
+type procID struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+}
+
+// SessionKeep is how long a registered session whose agent process cannot be told (not
+// Linux, /proc unreadable) is kept without a call. A session whose agent is known is kept
+// until its SessionEnd or until that process is gone, however long it is quiet: while a
+// session is kept the daemon does not exit idle, since its http calls would otherwise
+// post to a port any local user could then take.
 const SessionKeep = 24 * time.Hour
 
 // register remembers, while the http transport is served, the request of a session's call on the socket (its environment,
 // project, home and log file) for that session's HTTP calls, and forgets the session at its
 // SessionEnd. Every socket call registers, not only SessionStart, so a session whose
 // daemon was restarted is known again from its next command-transport call (a Stop).
-func (d *daemon) register(req dispatch.Request) {
+func (d *daemon) register(req dispatch.Request, peer int) {
 	id := payload.TopString(req.Payload, "session_id")
 	if id == "" || d.httpPort.Load() == 0 {
 		return // without the http transport nothing needs a session (nor keeps the daemon up)
 	}
-	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req)
+	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req, agentOf(peer))
 }
 
 // remember keeps req (without its payload) as session id's, or forgets the session when
-// event is SessionEnd.
-func (d *daemon) remember(agent, id, event string, req dispatch.Request) {
+// event is SessionEnd. agent is the agent process behind the call (zero: unknown, or the
+// same as before).
+func (d *daemon) remember(agent, id, event string, req dispatch.Request, proc procID) {
 	key := agent + "\x00" + id
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
@@ -186,7 +274,10 @@ func (d *daemon) remember(agent, id, event string, req dispatch.Request) {
 		return
 	}
 	req.Payload = nil
-	d.sessions[key] = &session{req: req, used: time.Now()}
+	if proc.PID == 0 && d.sessions[key] != nil {
+		proc = d.sessions[key].agent
+	}
+	d.sessions[key] = &session{req: req, used: time.Now(), agent: proc}
 }
 
 // session is the request a session's HTTP calls run with.
@@ -201,16 +292,54 @@ func (d *daemon) session(agent, id string) (dispatch.Request, bool) {
 	return s.req, true
 }
 
-// liveSessions drops the sessions unused for SessionKeep and counts the others.
+// liveSessions drops the sessions whose agent process is gone (or, the agent unknown,
+// unused for SessionKeep) and counts the others.
 func (d *daemon) liveSessions() int {
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
 	for k, s := range d.sessions {
-		if time.Since(s.used) > SessionKeep {
+		if s.agent.PID != 0 && !alive(s.agent) || s.agent.PID == 0 && time.Since(s.used) > SessionKeep {
 			delete(d.sessions, k)
 		}
 	}
 	return len(d.sessions)
+}
+
+// savedSession is a session as a replaced daemon hands it on.
+type savedSession struct {
+	Key     string           `json:"key"`
+	Request dispatch.Request `json:"request"`
+	Used    time.Time        `json:"used"`
+	Agent   procID           `json:"agent"`
+}
+
+// saveSessions is the sessions as a replaced daemon hands them on.
+func (d *daemon) saveSessions() ([]byte, error) {
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	var all []savedSession
+	for k, s := range d.sessions {
+		all = append(all, savedSession{Key: k, Request: s.req, Used: s.used, Agent: s.agent})
+	}
+	return json.Marshal(all)
+}
+
+// loadSessions takes the sessions a replaced daemon handed on (f nil: none).
+func (d *daemon) loadSessions(f *os.File) {
+	if f == nil {
+		return
+	}
+	defer f.Close()
+	var all []savedSession
+	if raw, err := io.ReadAll(f); err != nil || json.Unmarshal(raw, &all) != nil {
+		return // none: their http calls fail closed until a command entry registers them again
+	}
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	d.sessions = map[string]*session{}
+	for _, s := range all {
+		d.sessions[s.Key] = &session{req: s.Request, used: s.Used, agent: s.Agent}
+	}
 }
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
@@ -221,6 +350,39 @@ func (d *daemon) shutdown() {
 		_ = d.ln.Close()
 	})
 }
+
+// retire stops this daemon for another build, exe (a caller's executable; "" or not an
+// executable file: this daemon's own path, where an upgrade puts the new build). A daemon
+// that serves the http transport is replaced in place by exe when it has drained (Run,
+// handOver); any other exits, and the next call starts a daemon of its own build.
+func (d *daemon) retire(exe string) {
+	if d.o.Replace && d.httpLn != nil {
+		if !isExecutable(exe) {
+			exe, _ = os.Executable()
+		}
+		if isExecutable(exe) {
+			d.successor.CompareAndSwap(nil, exe)
+		}
+	}
+	go d.shutdown()
+}
+
+func isExecutable(path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
+
+// replaceParams are the params of the replace method: the caller's build and its executable.
+type replaceParams struct {
+	Identity string `json:"identity"`
+	Exe      string `json:"exe"`
+}
+
+// CodeSessions is the error a shutdown without force answers while http sessions are kept.
+const CodeSessions = -32011
 
 // quietRelease is how long the daemon waits after its last request, with no connection
 // open, before it hands the memory its heap has freed back to the system.
@@ -269,8 +431,7 @@ func (d *daemon) watchIdle() {
 }
 
 func (d *daemon) serve() {
-	methods := map[string]serve.Method{
-		"dispatch": d.dispatch,
+	common := map[string]serve.Method{
 		"status": func(json.RawMessage) (json.RawMessage, error) {
 			st := Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
 				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled(),
@@ -278,9 +439,29 @@ func (d *daemon) serve() {
 			st.HTTPError, _ = d.httpErr.Load().(string)
 			return mustJSON(st), nil
 		},
-		"shutdown": func(json.RawMessage) (json.RawMessage, error) {
+		"shutdown": func(params json.RawMessage) (json.RawMessage, error) {
+			var p struct {
+				Force bool `json:"force"`
+			}
+			_ = json.Unmarshal(params, &p)
+			if n := d.liveSessions(); n > 0 && d.httpLn != nil && !p.Force {
+				return nil, &serve.Error{Code: CodeSessions, Message: fmt.Sprintf("%d http session(s) may still post to 127.0.0.1:%d; "+
+					"the daemon's exit would free that port for any local user to answer them: end those sessions first, or force it", n, d.httpPort.Load())}
+			}
 			go d.shutdown()
 			return json.RawMessage("null"), nil
+		},
+		"replace": func(params json.RawMessage) (json.RawMessage, error) {
+			var p replaceParams
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, &serve.Error{Code: serve.CodeInvalidParams, Message: "params: " + err.Error()}
+			}
+			if p.Identity == d.o.Identity {
+				return json.RawMessage("false"), nil
+			}
+			d.retire(p.Exe)
+			exe, _ := d.successor.Load().(string)
+			return mustJSON(exe != ""), nil
 		},
 	}
 	for {
@@ -292,6 +473,9 @@ func (d *daemon) serve() {
 			conn.Close() // unread: the peer's client sees a reset, and nothing ran
 			continue
 		}
+		methods := maps.Clone(common)
+		peer := peerPID(conn)
+		methods["dispatch"] = func(params json.RawMessage) (json.RawMessage, error) { return d.dispatch(params, peer) }
 		d.conns.Add(1)
 		d.active.Add(1)
 		go func() {
@@ -304,18 +488,19 @@ func (d *daemon) serve() {
 	}
 }
 
-func (d *daemon) dispatch(params json.RawMessage) (json.RawMessage, error) {
+// dispatch runs a dispatch call of a client whose pid is peer (0: unknown).
+func (d *daemon) dispatch(params json.RawMessage, peer int) (json.RawMessage, error) {
 	var p dispatchParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &serve.Error{Code: serve.CodeInvalidParams, Message: "params: " + err.Error()}
 	}
 	if p.Identity != d.o.Identity {
-		go d.shutdown()
+		d.retire(p.Exe)
 		return nil, &serve.Error{Code: CodeVersion, Message: fmt.Sprintf("this daemon is %s, the caller %s: exiting", d.o.Identity, p.Identity)}
 	}
 	d.requests.Add(1)
 	defer d.touch()
-	d.register(p.Request)
+	d.register(p.Request, peer)
 	d.poll(dispatch.BundleConfig(p.Request))
 	r, err := d.disp.Dispatch(p.Request)
 	if err != nil {

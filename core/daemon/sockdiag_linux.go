@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"net/netip"
@@ -9,9 +10,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// tcpEstablished is the kernel's TCP_ESTABLISHED, the state sock_diag reports as
+// idiag_state and /proc/net/tcp as "01".
+const tcpEstablished = 1
+
+// ErrNotEstablished: the socket found is not an established connection with exactly the
+// addresses asked for, so its uid says nothing about who sent what arrived. The kernel
+// reports uid 0 for a connection in TIME_WAIT or FIN_WAIT2 after its owner closed it (a
+// timewait mini-socket keeps no owner), and its exact lookup falls back to a socket
+// listening on the peer's address when the connection is gone: neither may pass a uid check.
+var ErrNotEstablished = errors.New("hookexec: the peer socket is not an established connection")
+
 // sockDiagUID asks the kernel (netlink NETLINK_SOCK_DIAG, one exact 4-tuple lookup) for the
 // uid owning the IPv4 TCP socket whose local address is local and remote address remote:
-// microseconds, where a scan of /proc/net/tcp takes milliseconds on a busy machine.
+// microseconds, where a scan of /proc/net/tcp takes milliseconds on a busy machine. Only an
+// established connection with exactly those addresses answers (ErrNotEstablished).
 func sockDiagUID(local, remote netip.AddrPort) (int, error) {
 	if !local.Addr().Unmap().Is4() || !remote.Addr().Unmap().Is4() {
 		return -1, errors.New("hookexec: sock_diag: IPv4 only")
@@ -61,6 +74,12 @@ func sockDiagUID(local, remote netip.AddrPort) (int, error) {
 			// rqueue, wqueue, uid, inode.
 			if len(m.Data) < 4+48+16 {
 				return -1, errors.New("hookexec: sock_diag: short answer")
+			}
+			// The socket found must be the one asked for (the lookup falls back to a
+			// listener on the peer's address) and still an established connection.
+			if m.Data[0] != unix.AF_INET || m.Data[1] != tcpEstablished || !bytes.Equal(m.Data[4:8], r[8:12]) ||
+				!bytes.Equal(m.Data[8:12], r[12:16]) || !bytes.Equal(m.Data[24:28], r[28:32]) {
+				return -1, ErrNotEstablished
 			}
 			return int(ne.Uint32(m.Data[4+48+12:])), nil
 		}

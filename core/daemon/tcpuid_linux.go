@@ -16,7 +16,8 @@ import (
 var ErrNoSocket = errors.New("hookexec: no such socket")
 
 // tcpUID is the uid that owns the TCP socket whose local address is local and whose remote
-// address is remote (the zero AddrPort: a listening socket), as the kernel lists it in
+// address is remote (the zero AddrPort: a listening socket; otherwise only an established
+// connection answers, ErrNotEstablished), as the kernel lists it in
 // /proc/net/tcp and /proc/net/tcp6 (an IPv4 address is also looked for in its IPv4-mapped
 // IPv6 form). For a loopback connection both ends are on this machine, so the daemon can
 // see which user's process opened the other end.
@@ -48,6 +49,10 @@ func tcpUIDIn(file string, local, remote netip.AddrPort) (int, error) {
 		}
 		if listen && fields[3] != "0A" || !listen && fields[2] != wantRemote {
 			continue
+		}
+		if !listen && fields[3] != "01" {
+			// Not ESTABLISHED: a closed connection's row (TIME_WAIT, FIN_WAIT2) shows uid 0.
+			return -1, fmt.Errorf("%w: state %s", ErrNotEstablished, fields[3])
 		}
 		uid, err := strconv.Atoi(fields[7])
 		if err != nil {

@@ -15,8 +15,10 @@ import (
 // that is not JSON; the events where it does not (CommandOnly) keep the command.
 type HTTP struct {
 	URL string // the daemon's, daemon.HTTPURL
-	// SessionCommand is SessionStart's entry (Claude Code runs no http hook there): the
-	// dispatcher with SessionFlag, which starts the daemon and checks who holds the port.
+	// SessionCommand is the entry of SessionStart (Claude Code runs no http hook there) and
+	// of every other CommandOnly event: the dispatcher with SessionFlag, which starts the
+	// daemon when none runs and checks who holds the port on each of the session's command
+	// entries, stopping the session otherwise.
 	SessionCommand string
 	// Secret is written into the settings' env as SecretEnv (the user's settings only: a
 	// project's may be shared); the http hooks send it in their Authorization header.
@@ -26,7 +28,7 @@ type HTTP struct {
 // SecretEnv is the variable the http hooks' Authorization header reads (allowedEnvVars).
 const SecretEnv = "HOOKEXEC_HTTP_SECRET"
 
-// SessionFlag ends the SessionStart command of an http-transport install.
+// SessionFlag ends the command entries of an http-transport install.
 const SessionFlag = " --transport http"
 
 // CommandOnly are the events whose entry stays a command under the http transport:
@@ -38,19 +40,20 @@ var CommandOnly = []string{"SessionStart", "Setup", "Stop", "SubagentStop", "Tas
 	"CwdChanged", "FileChanged"}
 
 // sessionWait is what the session command may take (starting the daemon, at most 3 s),
-// before DispatchTimeoutMargin.
+// before DispatchTimeoutMargin; an entry whose hooks take longer gets their time.
 const sessionWait = 5 * time.Second
 
 func httpPath(agent string) string { return "/hookexec/hook/" + agent }
 
 // entry is an event's dispatcher entry: the command, or under the http transport an http
-// hook (or SessionStart's session command).
+// hook (or, for a CommandOnly event, the session command, which checks the port first).
 func entry(a *native.Agent, event, command string, h *HTTP, longest time.Duration) jsontext.Object {
 	timeout := jsontext.Field{Key: "timeout", Value: a.TimeoutValue(longest + DispatchTimeoutMargin)}
 	switch {
-	case h == nil || slices.Contains(CommandOnly, event) && event != "SessionStart":
+	case h == nil:
 		return jsontext.Object{{Key: "type", Value: "command"}, {Key: "command", Value: command}, timeout}
-	case event == "SessionStart":
+	case slices.Contains(CommandOnly, event):
+		timeout.Value = a.TimeoutValue(max(longest, sessionWait) + DispatchTimeoutMargin)
 		return jsontext.Object{{Key: "type", Value: "command"}, {Key: "command", Value: h.SessionCommand}, timeout}
 	}
 	return jsontext.Object{{Key: "type", Value: "http"}, {Key: "url", Value: h.URL},

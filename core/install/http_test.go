@@ -15,9 +15,9 @@ import (
 var testHTTP = HTTP{URL: "http://127.0.0.1:40000/hookexec/hook/claude",
 	SessionCommand: "/opt/hookexec/bin/hookexec hook --agent claude" + SessionFlag, Secret: "00112233445566778899aabbccddeeff"}
 
-// The http transport: PreToolUse becomes an http hook failing closed, Stop keeps the
-// command (Claude Code does not fail an http Stop hook closed), SessionStart gets the
-// session command, the secret goes into env with the file closed to others; the rest of
+// The http transport: PreToolUse becomes an http hook failing closed, Stop keeps a command
+// (Claude Code does not fail an http Stop hook closed): the session command, as
+// SessionStart, which checks who holds the port on each of the session's command entries; the secret goes into env with the file closed to others; the rest of
 // the settings stay, and uninstall puts the file back byte for byte.
 func TestInstallHTTP(t *testing.T) {
 	l := newLayout(t)
@@ -52,7 +52,7 @@ func TestInstallHTTP(t *testing.T) {
 	assert.Equal(t, map[string]any{"Authorization": "Bearer $" + SecretEnv}, pre["headers"])
 	assert.Equal(t, []any{SecretEnv}, pre["allowedEnvVars"])
 	assert.Equal(t, "prompt", got.Hooks["PreToolUse"][1].Hooks[0]["type"], "the agent's own handler stays")
-	assert.Equal(t, dispatcher, got.Hooks["Stop"][0].Hooks[0]["command"])
+	assert.Equal(t, h.SessionCommand, got.Hooks["Stop"][0].Hooks[0]["command"], "Stop checks the port too")
 	assert.Equal(t, h.SessionCommand, got.Hooks["SessionStart"][0].Hooks[0]["command"])
 	st, err := os.Stat(path)
 	require.NoError(t, err)

@@ -63,7 +63,7 @@ func newHTTPRun(t *testing.T, guard string, events ...string) *httpRun {
 	}
 	r.hookexec("--home", tree.Home, "install", "--agent", "claude", "--user", "--transport", "http")
 	t.Cleanup(func() { // the daemon the session started, if it still runs
-		c := exec.Command(suite.Hookexec(), "daemon", "--ask", "shutdown")
+		c := exec.Command(suite.Hookexec(), "daemon", "--ask", "shutdown", "--force")
 		c.Env = r.env
 		_ = c.Run()
 	})
@@ -307,5 +307,41 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 	}
 	if !strings.Contains(out, "not by you") {
 		t.Fatalf("the user is not told why the session stopped:\n%s", out)
+	}
+}
+
+// An upgrade mid-session: a hook call of another hookexec build (a copy of the binary, so
+// another identity) reaches the daemon from inside the session. The daemon executes that
+// build in its own process, keeping the port and the session, so the session's next http
+// call is served by the new build: the guard runs once and allows. (A daemon that exited
+// instead would leave the port free and the call blocked, or answered by whoever took it.)
+func TestHTTPTransportUpgradeMidSession(t *testing.T) {
+	skipUnlessClaude(t)
+	r := newHTTPRun(t, "exit 0")
+	pid := r.startDaemon()
+	data, err := os.ReadFile(suite.Hookexec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "hookexec")
+	if err := os.WriteFile(other, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(other, time.Now(), time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	before := r.hookexec("daemon", "--ask", "status")
+	call := fmt.Sprintf(`echo '{"hook_event_name":"Notification","session_id":"upgrade","message":"m"}' | %s hook --agent claude; sleep 3`, other)
+	out := r.claude(call)
+	if !r.ran() || r.calls() != 1 {
+		t.Fatalf("after the upgrade: ran=%v, guard calls %d (want true, 1)\n%s", r.ran(), r.calls(), out)
+	}
+	after := r.hookexec("daemon", "--ask", "status")
+	var b, a daemon.Status
+	if json.Unmarshal([]byte(before), &b) != nil || json.Unmarshal([]byte(after), &a) != nil {
+		t.Fatalf("status: %s / %s", before, after)
+	}
+	if a.Identity == b.Identity || a.PID != pid || a.HTTPPort != r.port() {
+		t.Fatalf("want the other build in the same process on the same port:\nbefore %s\nafter %s", before, after)
 	}
 }
