@@ -196,11 +196,18 @@ var agentCases = []agentCase{{
 	step:  1000,
 }}
 
-func (c agentCase) native(t *testing.T) *native.Agent {
-	t.Helper()
-	a, err := native.Lookup(c.agent)
-	require.NoError(t, err)
-	return a
+// eachAgent runs f for every case, in parallel subtests, with the case's agent and a
+// fresh layout of its files.
+func eachAgent(t *testing.T, f func(t *testing.T, c agentCase, a *native.Agent, l layout)) {
+	t.Parallel()
+	for _, c := range agentCases {
+		t.Run(c.agent, func(t *testing.T) {
+			t.Parallel()
+			a, err := native.Lookup(c.agent)
+			require.NoError(t, err)
+			f(t, c, a, layoutOf(t, c.files))
+		})
+	}
 }
 
 // layoutOf writes files (by path under the root: home/… or proj/…) into a new layout.
@@ -243,73 +250,67 @@ func uninstallBoth(t *testing.T, a *native.Agent, l layout) {
 }
 
 func TestAgentInstallUninstallRoundTrip(t *testing.T) {
-	t.Parallel()
-	for _, c := range agentCases {
-		t.Run(c.agent, func(t *testing.T) {
-			t.Parallel()
-			a := c.native(t)
-			l := layoutOf(t, c.files)
-			before := snapshot(t, l)
-			byFile := map[string]Change{}
-			var order []string
-			for _, ch := range installBoth(t, a, l) {
-				byFile[ch.File.Settings] = ch
-				order = append(order, ch.File.Settings)
+	eachAgent(t, func(t *testing.T, c agentCase, a *native.Agent, l layout) {
+		before := snapshot(t, l)
+		byFile := map[string]Change{}
+		var order []string
+		for _, ch := range installBoth(t, a, l) {
+			byFile[ch.File.Settings] = ch
+			order = append(order, ch.File.Settings)
+		}
+		last := -1
+		for _, w := range c.changes {
+			got, ok := byFile[l.path(w.file)]
+			if !assert.True(t, ok, "no change reported for %s: %v", w.file, order) {
+				continue
 			}
-			last := -1
-			for _, w := range c.changes {
-				got, ok := byFile[l.path(w.file)]
-				if !assert.True(t, ok, "no change reported for %s: %v", w.file, order) {
-					continue
-				}
-				assert.Equal(t, w.action, got.Action, w.file)
-				assert.Equal(t, w.events, got.Events, w.file)
-				if w.moved >= 0 {
-					assert.Equal(t, w.moved, got.Moved, w.file)
-				}
-				if w.kept >= 0 {
-					assert.Equal(t, w.kept, got.Kept, w.file)
-				}
-				i := indexOf(order, l.path(w.file))
-				assert.Greater(t, i, last, "%s reported out of order: %v", w.file, order)
-				last = i
+			assert.Equal(t, w.action, got.Action, w.file)
+			assert.Equal(t, w.events, got.Events, w.file)
+			if w.moved >= 0 {
+				assert.Equal(t, w.moved, got.Moved, w.file)
 			}
-			for _, f := range c.checks {
-				got := read(t, l.path(f.file))
-				switch f.kind {
-				case "has":
-					assert.Contains(t, got, f.text, f.why)
-				case "lacks":
-					assert.NotContains(t, got, f.text, f.why)
-				case "prefix":
-					assert.True(t, strings.HasPrefix(got, f.text), "%s: %s\n%s", f.file, f.why, got)
-				case "suffix":
-					assert.True(t, strings.HasSuffix(got, f.text), "%s: %s\n%s", f.file, f.why, got)
-				case "equal":
-					assert.Equal(t, f.text, got, f.why)
-				default:
-					t.Fatalf("check kind %q", f.kind)
-				}
+			if w.kept >= 0 {
+				assert.Equal(t, w.kept, got.Kept, w.file)
 			}
+			i := indexOf(order, l.path(w.file))
+			assert.Greater(t, i, last, "%s reported out of order: %v", w.file, order)
+			last = i
+		}
+		for _, f := range c.checks {
+			got := read(t, l.path(f.file))
+			switch f.kind {
+			case "has":
+				assert.Contains(t, got, f.text, f.why)
+			case "lacks":
+				assert.NotContains(t, got, f.text, f.why)
+			case "prefix":
+				assert.True(t, strings.HasPrefix(got, f.text), "%s: %s\n%s", f.file, f.why, got)
+			case "suffix":
+				assert.True(t, strings.HasSuffix(got, f.text), "%s: %s\n%s", f.file, f.why, got)
+			case "equal":
+				assert.Equal(t, f.text, got, f.why)
+			default:
+				t.Fatalf("check kind %q", f.kind)
+			}
+		}
 
-			mid := snapshot(t, l)
-			for _, ch := range installBoth(t, a, l) {
-				assert.Contains(t, c.again, ch.Action, ch.File.Settings)
-			}
-			assert.Equal(t, mid, snapshot(t, l), "a second install changes nothing")
+		mid := snapshot(t, l)
+		for _, ch := range installBoth(t, a, l) {
+			assert.Contains(t, c.again, ch.Action, ch.File.Settings)
+		}
+		assert.Equal(t, mid, snapshot(t, l), "a second install changes nothing")
 
-			if c.status != nil {
-				st, err := Status(a, native.User, l.home)
-				require.NoError(t, err)
-				assert.True(t, st[0].Installed)
-				assert.Equal(t, c.status.events, st[0].Events)
-				assert.Equal(t, c.status.moved, st[0].Managed)
-			}
+		if c.status != nil {
+			st, err := Status(a, native.User, l.home)
+			require.NoError(t, err)
+			assert.True(t, st[0].Installed)
+			assert.Equal(t, c.status.events, st[0].Events)
+			assert.Equal(t, c.status.moved, st[0].Managed)
+		}
 
-			uninstallBoth(t, a, l)
-			assert.Equal(t, before, snapshot(t, l), "uninstall puts back every file byte for byte")
-		})
-	}
+		uninstallBoth(t, a, l)
+		assert.Equal(t, before, snapshot(t, l), "uninstall puts back every file byte for byte")
+	})
 }
 
 func indexOf(list []string, s string) int {
@@ -324,66 +325,54 @@ func indexOf(list []string, s string) int {
 // The engine reading the managed files sees the moved hooks exactly as it saw them in the
 // agent's settings: same events, matchers, commands, timeouts.
 func TestAgentInstalledHooksAreTheSameHooks(t *testing.T) {
-	t.Parallel()
-	for _, c := range agentCases {
-		t.Run(c.agent, func(t *testing.T) {
-			t.Parallel()
-			a := c.native(t)
-			l := layoutOf(t, c.files)
-			hooks := func(o engine.Options) []string {
-				e, err := engine.Open(o)
-				require.NoError(t, err)
-				defer e.Close()
-				rep, err := e.Config()
-				require.NoError(t, err)
-				var out []string
-				for _, h := range rep.Hooks {
-					if c.keep(h) {
-						out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/c.step%10))}, "|"))
-					}
+	eachAgent(t, func(t *testing.T, c agentCase, a *native.Agent, l layout) {
+		hooks := func(o engine.Options) []string {
+			e, err := engine.Open(o)
+			require.NoError(t, err)
+			defer e.Close()
+			rep, err := e.Config()
+			require.NoError(t, err)
+			var out []string
+			for _, h := range rep.Hooks {
+				if c.keep(h) {
+					out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/c.step%10))}, "|"))
 				}
-				return out
 			}
-			base := engine.Options{Profile: c.agent, ProjectDir: l.project, Home: l.home, ManagedSettings: filepath.Join(l.home, "none.json")}
-			before := hooks(base)
-			require.Len(t, before, c.hooks)
-			installBoth(t, a, l)
-			managed := base
-			managed.Sources, managed.AgentRuns = a.Sources(l.project, l.home), a.Settings(l.project, l.home)
-			assert.ElementsMatch(t, before, hooks(managed))
-		})
-	}
+			return out
+		}
+		base := engine.Options{Profile: c.agent, ProjectDir: l.project, Home: l.home, ManagedSettings: filepath.Join(l.home, "none.json")}
+		before := hooks(base)
+		require.Len(t, before, c.hooks)
+		installBoth(t, a, l)
+		managed := base
+		managed.Sources, managed.AgentRuns = a.Sources(l.project, l.home), a.Settings(l.project, l.home)
+		assert.ElementsMatch(t, before, hooks(managed))
+	})
 }
 
 // A change made after install (a hook added to the managed file, a key to the settings) is
 // kept by uninstall, which then merges instead of restoring the backup.
 func TestAgentUninstallMerges(t *testing.T) {
-	t.Parallel()
-	for _, c := range agentCases {
-		if c.merge == nil {
-			continue
+	eachAgent(t, func(t *testing.T, c agentCase, a *native.Agent, l layout) {
+		m := c.merge
+		if m == nil {
+			t.Skip("no merge case")
 		}
-		t.Run(c.agent, func(t *testing.T) {
-			t.Parallel()
-			a := c.native(t)
-			m := c.merge
-			l := layoutOf(t, c.files)
-			_, err := Install(a, native.User, l.home, "/opt/hookexec/bin/hookexec hook --agent "+a.Name)
-			require.NoError(t, err)
-			settings, managed := l.path(m.settings), l.path(m.managed)
-			if m.settingsOld != "" {
-				write(t, settings, strings.Replace(read(t, settings), m.settingsOld, m.settingsNew, 1))
-			}
-			write(t, managed, strings.Replace(read(t, managed), m.managedOld, m.managedNew, 1))
-			cs, err := Uninstall(a, native.User, l.home)
-			require.NoError(t, err)
-			assert.Equal(t, "merged", cs[0].Action)
-			got := read(t, settings)
-			for _, k := range m.keep {
-				assert.Contains(t, got, k)
-			}
-			assert.NotContains(t, got, Marker(c.agent))
-			assert.NoFileExists(t, managed)
-		})
-	}
+		_, err := Install(a, native.User, l.home, "/opt/hookexec/bin/hookexec hook --agent "+a.Name)
+		require.NoError(t, err)
+		settings, managed := l.path(m.settings), l.path(m.managed)
+		if m.settingsOld != "" {
+			write(t, settings, strings.Replace(read(t, settings), m.settingsOld, m.settingsNew, 1))
+		}
+		write(t, managed, strings.Replace(read(t, managed), m.managedOld, m.managedNew, 1))
+		cs, err := Uninstall(a, native.User, l.home)
+		require.NoError(t, err)
+		assert.Equal(t, "merged", cs[0].Action)
+		got := read(t, settings)
+		for _, k := range m.keep {
+			assert.Contains(t, got, k)
+		}
+		assert.NotContains(t, got, Marker(c.agent))
+		assert.NoFileExists(t, managed)
+	})
 }
