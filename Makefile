@@ -28,7 +28,7 @@ C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 GOTAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-opencode test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test ci test-live test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-opencode test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -74,10 +74,27 @@ $(BUILD)/test_hookexec_hpp: tests/cpp/test_hookexec_hpp.cpp include/hookexec.hpp
 $(BUILD)/cpp_host: examples/cpp_host/main.cpp include/hookexec.hpp include/hookexec.h $(LIB) ## the example C++ host
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pthread -Iinclude -o $@ $< -L$(BUILD) -lhookexec -Wl,-rpath,'$$ORIGIN'
 
-# The live suites make test runs; CI sets LIVE=test-dispatch, which runs each of them once in
-# dispatch mode (the same checks, and each vector through hookexec install as well).
+# The live suites make test runs, LIVE_JOBS at a time (test-live). CI runs CI_LIVE instead.
 LIVE ?= test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot
-test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs test-frameworks $(LIVE) ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the agent frameworks, the live agents
+LIVE_JOBS ?= 1
+test: test-go test-cross test-c test-cpp test-python test-node test-npm test-install test-wheel test-ci test-docs test-frameworks test-live ## everything: Go (race), cross-compiles, C and C++ against the public headers, Python against the real .so, Node and the npm package, install, wheel, .ci/run's installs, the docs site, the agent frameworks, the live agents
+
+# The live suites CI runs (.ci/run runs make ci): the one place to add a suite to CI (the
+# suites of agents install supports in dispatch mode, test-dispatch-<agent>: the same checks
+# as test-<agent>, and each vector through hookexec install as well; Claude Code's dispatch
+# run is test-claude-telemetry). Longest first: with CI_LIVE_JOBS at a time, a suite that
+# starts last should be a short one. Times and the reasons: docs/live-testing.md#in-ci.
+CI_LIVE := test-dispatch-qwen test-claude-telemetry test-dispatch-gemini test-cline test-dispatch-codex test-auggie test-copilot test-droid
+CI_LIVE_JOBS := 2
+ci: ## what CI runs (.ci/run): make test with the live suites of CI_LIVE, CI_LIVE_JOBS at a time
+	$(MAKE) test LIVE="$(CI_LIVE)" LIVE_JOBS=$(CI_LIVE_JOBS)
+
+# The suites of LIVE, LIVE_JOBS at a time: an agent run mostly waits (on the fake API, on
+# its hooks, on its own start), so two suites side by side use cores one leaves idle. With
+# more than one at a time each suite's output is held until it ends (--output-sync) and
+# the others go on when one fails (-k); make still fails.
+test-live: $(if $(filter test-dispatch% test-claude-telemetry,$(LIVE)),$(CLI) $(BUILD)/hookexec-hook $(OTELCOL)) ## the live suites of LIVE (default: every plain suite), LIVE_JOBS at a time
+	$(if $(strip $(LIVE)),$(MAKE) --no-print-directory $(if $(filter-out 1,$(LIVE_JOBS)),-k -j$(LIVE_JOBS) --output-sync=target) $(LIVE))
 
 # The test dependencies live in a venv the build creates, so a fresh machine needs only the
 # toolchains (Go, a C compiler, Python 3, Node): no hand-run pip install.
@@ -162,6 +179,11 @@ test-claude: ## Claude Code live conformance: the pinned binary (tests/live/vers
 
 test-claude-dispatch: $(CLI) $(BUILD)/hookexec-hook ## test-dispatch for Claude Code only
 	$(MAKE) test-dispatch DISPATCH_AGENTS=claude
+
+# One agent's dispatch run as a target of its own, which make -j can run beside another
+# suite (CI_LIVE); its prerequisites are built before, so two never build them at once.
+test-dispatch-%: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## test-dispatch for one agent: test-dispatch-gemini
+	$(MAKE) --no-print-directory test-dispatch DISPATCH_AGENTS=$*
 
 # Dispatch mode of the live suites (tests/live/suite/dispatch.go): each vector through the real
 # agent natively (checked against the engine, as make test-<agent> does) and with hookexec

@@ -3,13 +3,11 @@ package install
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/native"
 )
 
@@ -25,14 +23,7 @@ var (
 
 type layout struct{ project, home string }
 
-func newLayout(t *testing.T) layout {
-	root := t.TempDir()
-	l := layout{project: filepath.Join(root, "proj"), home: filepath.Join(root, "home")}
-	write(t, filepath.Join(l.home, ".claude", "settings.json"), userSettings)
-	write(t, filepath.Join(l.project, ".claude", "settings.json"), projectSettings)
-	write(t, filepath.Join(l.project, ".claude", "settings.local.json"), localSettings)
-	return l
-}
+func newLayout(t *testing.T) layout { return layoutOf(t, claudeFiles) }
 
 func write(t *testing.T, path, text string) {
 	t.Helper()
@@ -63,117 +54,7 @@ func snapshot(t *testing.T, l layout) map[string]string {
 
 var claude = func() *native.Agent { a, _ := native.Lookup("claude"); return a }()
 
-func installAll(t *testing.T, l layout) []Change {
-	t.Helper()
-	u, err := Install(claude, native.User, l.home, dispatcher)
-	require.NoError(t, err)
-	p, err := Install(claude, native.Project, l.project, dispatcher)
-	require.NoError(t, err)
-	return append(u, p...)
-}
-
-func TestInstallUninstallRoundTrip(t *testing.T) {
-	t.Parallel()
-	l := newLayout(t)
-	before := snapshot(t, l)
-	changes := installAll(t, l)
-	byFile := map[string]Change{}
-	for _, c := range changes {
-		byFile[c.File.Settings] = c
-	}
-	user := byFile[filepath.Join(l.home, ".claude", "settings.json")]
-	assert.Equal(t, "installed", user.Action)
-	assert.Equal(t, []string{"PreToolUse", "Stop"}, user.Events)
-	assert.Equal(t, 2, user.Moved)
-	assert.Equal(t, 1, user.Kept, "the prompt hook stays with Claude Code")
-	local := byFile[filepath.Join(l.project, ".claude", "settings.local.json")]
-	assert.Equal(t, []string{"UserPromptSubmit"}, local.Events, "the agent hook's Stop stays native, no dispatcher for it")
-
-	// The settings keep everything but hooks as it was; the hooks are the dispatcher and
-	// the kept groups.
-	us := read(t, filepath.Join(l.home, ".claude", "settings.json"))
-	assert.True(t, strings.HasPrefix(us, "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(git status)\"]},\n  \"hooks\": {"), us)
-	assert.True(t, strings.HasSuffix(us, "  \"statusLine\": {\"type\": \"command\", \"command\": \"date\"}\n}\n"), us)
-	assert.Contains(t, us, `"timeout": 15`, "the longest moved timeout (10 s) plus the margin")
-	assert.Contains(t, us, `"timeout": 605`, "a hook without timeout has Claude Code's 600 s")
-	assert.Contains(t, us, `Is this edit safe?`)
-	assert.NotContains(t, us, "guard.sh")
-	// The managed file holds the moved groups' text unchanged.
-	um := read(t, filepath.Join(l.home, ".claude", "hookexec-hooks.json"))
-	assert.Contains(t, um, "{\"type\": \"command\", \"command\": \"~/.claude/guard.sh\", \"timeout\": 10}")
-	assert.NotContains(t, um, "prompt")
-
-	// Idempotent: a second install changes nothing.
-	mid := snapshot(t, l)
-	for _, c := range installAll(t, l) {
-		assert.Contains(t, []string{"already installed", "no settings"}, c.Action, c.File.Settings)
-	}
-	assert.Equal(t, mid, snapshot(t, l))
-
-	// Uninstall puts back every file byte for byte and leaves nothing of hookexec's.
-	for _, scope := range []struct {
-		s   native.Scope
-		dir string
-	}{{native.User, l.home}, {native.Project, l.project}} {
-		cs, err := Uninstall(claude, scope.s, scope.dir)
-		require.NoError(t, err)
-		for _, c := range cs {
-			assert.Equal(t, "restored", c.Action, c.File.Settings)
-		}
-	}
-	assert.Equal(t, before, snapshot(t, l))
-}
-
-// The engine reading the managed files sees the moved hooks exactly as it saw them in the
-// agent's settings: same events, matchers, commands, timeouts.
-func TestInstalledHooksAreTheSameHooks(t *testing.T) {
-	t.Parallel()
-	l := newLayout(t)
-	hooks := func(o engine.Options) []string {
-		e, err := engine.Open(o)
-		require.NoError(t, err)
-		defer e.Close()
-		rep, err := e.Config()
-		require.NoError(t, err)
-		var out []string
-		for _, h := range rep.Hooks {
-			if h.Enabled && !claude.Evaluates(h.Type) {
-				out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/1000%10))}, "|"))
-			}
-		}
-		return out
-	}
-	base := engine.Options{Profile: "claude", ProjectDir: l.project, Home: l.home, ManagedSettings: filepath.Join(l.home, "none.json")}
-	native := hooks(base)
-	require.Len(t, native, 5)
-	installAll(t, l)
-	managed := base
-	managed.Sources, managed.AgentRuns = claude.Sources(l.project, l.home), claude.Settings(l.project, l.home)
-	assert.ElementsMatch(t, native, hooks(managed))
-}
-
-// A change made after install (a hook added to the managed file, a key to the settings) is
-// kept by uninstall, which then merges instead of restoring the backup.
-func TestUninstallMergesChangesSinceInstall(t *testing.T) {
-	t.Parallel()
-	l := newLayout(t)
-	_, err := Install(claude, native.User, l.home, dispatcher)
-	require.NoError(t, err)
-	settings := filepath.Join(l.home, ".claude", "settings.json")
-	managed := filepath.Join(l.home, ".claude", "hookexec-hooks.json")
-	write(t, settings, strings.Replace(read(t, settings), `"model": "opus"`, `"model": "sonnet"`, 1))
-	write(t, managed, strings.Replace(read(t, managed), `"Stop": [`, `"Stop": [{"hooks": [{"type": "command", "command": "echo added"}]}, `, 1))
-	cs, err := Uninstall(claude, native.User, l.home)
-	require.NoError(t, err)
-	assert.Equal(t, "merged", cs[0].Action)
-	got := read(t, settings)
-	assert.Contains(t, got, `"model": "sonnet"`)
-	assert.Contains(t, got, "echo added")
-	assert.Contains(t, got, "guard.sh")
-	assert.Contains(t, got, "Is this edit safe?")
-	assert.NotContains(t, got, Marker("claude"))
-	assert.NoFileExists(t, managed)
-}
+func installAll(t *testing.T, l layout) []Change { return installBoth(t, claude, l) }
 
 // A project whose .claude directory (or a settings file) links outside the project cannot
 // make install write there.

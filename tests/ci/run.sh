@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # .ci/run on a machine with only the toolchains: on a PATH holding go, python3, node and the
 # basic tools but none of pkg-config, npm, zsh, busybox, mksh, jq or chromium, it must apt-get
-# install exactly those, then run make test with HOOKEXEC_REQUIRE_SHELLS=1 and
-# HOOKEXEC_REQUIRE_BROWSER=1 (so a test needing a shell or the browser fails rather than skips). apt-get, go and make are recorders here; apt-get
+# install exactly those, then run make ci (make test with CI's live suites) with
+# HOOKEXEC_REQUIRE_SHELLS=1 and HOOKEXEC_REQUIRE_BROWSER=1 (so a test needing a shell or the browser fails rather than skips). apt-get, go and make are recorders here; apt-get
 # "installs" a package by linking this machine's copy of its command onto that PATH.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,8 +42,12 @@ venv=""
 "$bin/python3" -c 'import ensurepip' 2>/dev/null || venv=" python3-venv" # Debian's python3 without it
 want_install="apt-get install -y -qq --no-install-recommends pkg-config npm$venv zsh busybox mksh jq chromium"
 grep -qxF "$want_install" "$root/log" || fail "want: $want_install, .ci/run ran:"$'\n'"$(cat "$root/log")"
-grep -qx "make test LIVE=test-dispatch test-claude-telemetry test-cline DISPATCH_AGENTS=gemini codex qwen HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1" "$root/log" || fail "make test without HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1:"$'\n'"$(cat "$root/log")"
+grep -qx "make ci HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1" "$root/log" || fail "make ci without HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1:"$'\n'"$(cat "$root/log")"
 # With everything there, nothing is installed.
 run
 ! grep -q "^apt-get" "$root/log" || fail "installed with everything present:"$'\n'"$(cat "$root/log")"
-echo "test-ci: ok (.ci/run installs $optional when missing, none when present, and runs make test with HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1)"
+# make ci names only targets there are (CI_LIVE): a misspelt suite fails here, not after
+# the hour CI takes to reach it.
+dry=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n ci 2>&1) || fail "make -n ci:"$'\n'"$dry"
+grep -q -- "--output-sync=target test-" <<<"$dry" || fail "make ci does not run its live suites side by side:"$'\n'"$dry"
+echo "test-ci: ok (.ci/run installs $optional when missing, none when present, and runs make ci with HOOKEXEC_REQUIRE_SHELLS=1 HOOKEXEC_REQUIRE_BROWSER=1)"

@@ -18,7 +18,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hookexec/hookexec/tests/live/fakeapi"
@@ -35,13 +34,7 @@ var agent = suite.Agent{
 	Command:       command,
 	Normalize:     normalize,
 	PayloadFields: "payload_fields.json",
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "launch-process" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	ShellCommand:  suite.ShellTool("launch-process"),
 }
 
 // command runs auggie --print with HOME a directory of its own: its ~/.augment/settings.json
@@ -68,12 +61,8 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 		return nil, err
 	}
 	auth, _ := json.Marshal(map[string]any{"accessToken": "fake-token-for-offline-tests", "tenantURL": base, "scopes": []string{"read", "write"}})
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
 	args := append([]string{"--print", "--dont-save-session"}, v.Args...)
-	cmd := exec.Command(bin, append(args, prompt)...)
+	cmd := exec.Command(bin, append(args, suite.PromptOf(v))...)
 	cmd.Dir = tree.Project
 	env["AUGMENT_SESSION_AUTH"] = string(auth)
 	for k, val := range env {
@@ -101,9 +90,4 @@ func TestMain(m *testing.M) { suite.Main(m, agent) }
 func TestAuggieLive(t *testing.T) { suite.Test(t) }
 
 // TestNoLeftovers checks that no auggie process outlives the suite's runs.
-func TestNoLeftovers(t *testing.T) {
-	out, _ := exec.Command("pgrep", "-f", "auggie --print --dont-save-session").Output()
-	if s := strings.TrimSpace(string(out)); s != "" {
-		t.Errorf("auggie processes left running: %s", s)
-	}
-}
+func TestNoLeftovers(t *testing.T) { suite.NoLeftovers(t, "auggie --print --dont-save-session") }

@@ -82,10 +82,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	if err := os.WriteFile(settingsFile, settings, 0o644); err != nil {
 		return nil, err
 	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
+	prompt := suite.PromptOf(v)
 	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
 		"--settings", settingsFile}
 	var stdin bytes.Buffer
@@ -109,9 +106,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	cmd.Stdin = &stdin
 	env["ANTHROPIC_BASE_URL"] = base
 	env["ANTHROPIC_API_KEY"] = "sk-ant-fake-key-for-offline-tests"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	// root/setup.sh, when the vector has one, prepares the project first (a third-party
 	// installer writing its hooks): both sides then read what it wrote.
 	if setup := filepath.Join(tree.Root, "setup.sh"); fileExists(setup) {

@@ -116,9 +116,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	env["CLINE_DIR"] = dir
 	env["CLINE_SESSION_BACKEND_MODE"] = "local"
 	env["CI"] = "1"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 

@@ -106,10 +106,7 @@ exporter = "none"
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
+	prompt := suite.PromptOf(v)
 	args := []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
 		"--dangerously-bypass-hook-trust", "--ephemeral", "--color", "never"}
 	if slices.Contains(v.Args, "--approve-for-me") {
@@ -124,9 +121,7 @@ exporter = "none"
 	env["CODEX_HOME"] = home
 	env["FAKE_OPENAI_KEY"] = "fake-key-for-offline-tests"
 	env["RUST_LOG"] = "error"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 

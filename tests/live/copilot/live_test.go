@@ -40,13 +40,7 @@ var agent = suite.Agent{
 	Read: func(event string, payload []byte) (string, []byte, error) {
 		return adapt.Canonical(vocab.Copilot, event, payload)
 	},
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "Bash" && tool != "bash" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	ShellCommand: suite.ShellTool("Bash", "bash"),
 }
 
 func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
@@ -73,11 +67,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	if err := os.WriteFile(filepath.Join(home, "hooks", "zzz-recorder.json"), data, 0o644); err != nil {
 		return nil, err
 	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
-	args := append([]string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update"}, v.Args...)
+	args := append([]string{"-p", suite.PromptOf(v), "--allow-all-tools", "--trust-folder", "--no-auto-update"}, v.Args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = tree.Project
 	env["COPILOT_HOME"] = home
@@ -89,9 +79,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	// The native binary unpacks its runtime (235 MB) into a cache on each first start: one
 	// cache beside the pinned install, shared by every vector, instead of one per HOME.
 	env["COPILOT_PKG_CACHE_HOME"] = filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(bin))), "pkg-cache")
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 

@@ -10,10 +10,7 @@
 package droid
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,46 +33,25 @@ var agent = suite.Agent{
 	Normalize:     normalize,
 	PayloadFields: "payload_fields.json",
 	Compare:       compare,
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "Execute" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	ShellCommand:  suite.ShellTool("Execute"),
 }
 
 func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
-	dir, err := suite.SecureDir(tree)
-	if err != nil {
-		return nil, err
-	}
-	hooks := map[string]any{}
-	for ev, c := range recorder {
-		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c}}}}
-	}
 	overlay := map[string]any{
-		"hooks":            hooks,
 		"cloudSessionSync": false,
 		"customModels": []any{map[string]any{"model": "fake-model", "displayName": "Fake", "baseUrl": base,
 			"apiKey": "fake-key-for-offline-tests", "provider": "generic-chat-completion-api"}},
 	}
-	data, _ := json.Marshal(overlay)
-	path := filepath.Join(dir, "runtime-settings.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	suite.AddRecorder(overlay, recorder)
+	path, _, err := suite.PrivateSettings(tree, "runtime-settings.json", overlay)
+	if err != nil {
 		return nil, err
 	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
 	args := append([]string{"exec", "--settings", path, "--auto", "high", "-m", "custom:fake-model"}, v.Args...)
-	cmd := exec.Command(bin, append(args, prompt)...)
+	cmd := exec.Command(bin, append(args, suite.PromptOf(v))...)
 	cmd.Dir = tree.Project
 	env["FACTORY_AIRGAP_ENABLED"] = "1"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 
@@ -115,9 +91,4 @@ func TestDroidLive(t *testing.T) { suite.Test(t) }
 
 // TestNoLeftovers checks that no droid process outlives the suite's runs (Droid detaches
 // no daemon for `droid exec`; a hook it timed out is killed with its process group).
-func TestNoLeftovers(t *testing.T) {
-	out, _ := exec.Command("pgrep", "-f", "cli-linux-x64/bin/droid exec --settings").Output()
-	if s := strings.TrimSpace(string(out)); s != "" {
-		t.Errorf("droid processes left running: %s", s)
-	}
-}
+func TestNoLeftovers(t *testing.T) { suite.NoLeftovers(t, "cli-linux-x64/bin/droid exec --settings") }

@@ -8,8 +8,6 @@
 package gemini
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -31,43 +29,24 @@ var agent = suite.Agent{
 	Normalize:     normalize,
 	Compare:       compare,
 	PayloadFields: "payload_fields.json",
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "run_shell_command" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	ShellCommand:  suite.ShellTool("run_shell_command"),
 }
 
 func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
-	hooks := map[string]any{}
-	for ev, c := range recorder {
-		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c, "name": "recorder"}}}}
-	}
 	system := map[string]any{
-		"hooks":     hooks,
 		"telemetry": map[string]any{"enabled": false},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 	}
-	data, _ := json.Marshal(system)
+	suite.AddNamedRecorder(system, recorder, "recorder")
 	// Gemini CLI skips a system settings file under a world-writable directory (/tmp), so
 	// it goes in a private directory of the user's cache, removed with the tree.
-	dir, err := suite.SecureDir(tree)
+	path, dir, err := suite.PrivateSettings(tree, "system-settings.json", system)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "system-settings.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return nil, err
-	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
-	cmd := exec.Command(bin, "-p", prompt, "--yolo", "--output-format", "json")
+	cmd := exec.Command(bin, "-p", suite.PromptOf(v), "--yolo", "--output-format", "json")
 	cmd.Dir = tree.Project
 	env["GEMINI_API_KEY"] = "fake-key-for-offline-tests"
 	env["GOOGLE_GEMINI_BASE_URL"] = base
@@ -76,9 +55,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	env["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = filepath.Join(dir, "system-defaults.json")
 	env["GEMINI_TELEMETRY_ENABLED"] = "false"
 	env["CI"] = "1"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 

@@ -32,14 +32,8 @@ var agent = suite.Agent{
 	NewModel: func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:  command,
 	// No daemon: each call runs in-process, so nothing outlives a vector.
-	Env: map[string]string{"HOOKEXEC_DAEMON": "off"},
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "bash" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	Env:          map[string]string{"HOOKEXEC_DAEMON": "off"},
+	ShellCommand: suite.ShellTool("bash"),
 }
 
 // pluginVersion is the @opencode-ai/plugin opencode installs into each configuration
@@ -76,17 +70,11 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	if out, err := inst.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("hookexec install --agent opencode: %v: %s", err, out)
 	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
 	args := append([]string{"run", "-m", "fake/fake-model"}, v.Args...)
-	cmd := exec.Command(bin, append(args, prompt)...)
+	cmd := exec.Command(bin, append(args, suite.PromptOf(v))...)
 	cmd.Dir = tree.Project
 	env["PWD"] = tree.Project // opencode takes the project from $PWD
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 
@@ -138,8 +126,5 @@ func TestOpencodeLive(t *testing.T) { suite.Test(t) }
 
 // TestNoLeftovers checks that no opencode process outlives the suite's runs.
 func TestNoLeftovers(t *testing.T) {
-	out, _ := exec.Command("pgrep", "-f", "opencode-linux-x64/bin/opencode run -m fake/fake-model").Output()
-	if s := strings.TrimSpace(string(out)); s != "" {
-		t.Errorf("opencode processes left running: %s", s)
-	}
+	suite.NoLeftovers(t, "opencode-linux-x64/bin/opencode run -m fake/fake-model")
 }

@@ -6,8 +6,6 @@
 package qwen
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -27,22 +25,11 @@ var agent = suite.Agent{
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:       command,
 	PayloadFields: "payload_fields.json",
-	ShellCommand: func(tool string, input map[string]any) string {
-		if tool != "run_shell_command" {
-			return ""
-		}
-		s, _ := input["command"].(string)
-		return s
-	},
+	ShellCommand:  suite.ShellTool("run_shell_command"),
 }
 
 func command(bin string, tree livetest.Tree, base string, recorder map[string]string, env map[string]string, v suite.Vector) (*exec.Cmd, error) {
-	hooks := map[string]any{}
-	for ev, c := range recorder {
-		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": c, "name": "recorder"}}}}
-	}
 	system := map[string]any{
-		"hooks":     hooks,
 		"telemetry": map[string]any{"enabled": false},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"security":  map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
@@ -54,20 +41,12 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 		// The child_process shell pipes stdout and is deterministic.
 		"tools": map[string]any{"shell": map[string]any{"enableInteractiveShell": false}},
 	}
-	data, _ := json.Marshal(system)
-	dir, err := suite.SecureDir(tree)
+	suite.AddNamedRecorder(system, recorder, "recorder")
+	path, dir, err := suite.PrivateSettings(tree, "system-settings.json", system)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "system-settings.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return nil, err
-	}
-	prompt := v.Prompt
-	if prompt == "" {
-		prompt = "go"
-	}
-	cmd := exec.Command(bin, "--yolo", "--output-format", "json", prompt)
+	cmd := exec.Command(bin, "--yolo", "--output-format", "json", suite.PromptOf(v))
 	cmd.Dir = tree.Project
 	env["OPENAI_API_KEY"] = "fake-key-for-offline-tests"
 	env["OPENAI_BASE_URL"] = base
@@ -75,9 +54,7 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	env["QWEN_CODE_SYSTEM_SETTINGS_PATH"] = path
 	env["QWEN_CODE_SYSTEM_DEFAULTS_PATH"] = filepath.Join(dir, "system-defaults.json")
 	env["CI"] = "1"
-	for k, val := range env {
-		cmd.Env = append(cmd.Env, k+"="+val)
-	}
+	cmd.Env = suite.Environ(env)
 	return cmd, nil
 }
 
