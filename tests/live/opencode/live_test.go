@@ -56,7 +56,9 @@ func newAgent(f flavor) suite.Agent {
 	}
 	if f.agent == "kilo" {
 		a = suite.Agent{
-			Name: "kilo", Title: "Kilo Code", Package: "@kilocode/cli", Bin: "kilo", Gate: "HOOKEXEC_LIVE_KILO",
+			// The platform binary itself: bin/kilo is a Node wrapper that spawns it, and a hang
+			// guard killing the wrapper would leave Kilo running, holding the test's pipes.
+			Name: "kilo", Title: "Kilo Code", Package: "@kilocode/cli", Bin: "@kilocode/cli-linux-x64/bin/kilo", Gate: "HOOKEXEC_LIVE_KILO",
 			PayloadFields: "payload_fields_kilo.json",
 		}
 	}
@@ -205,13 +207,13 @@ const failClosedReason = "refused to be safe"
 // opencode.js, docs/agents/opencode.md): before a call, ask and continue:false refuse it; a
 // Stop block cannot make the session go on; SessionStart context has nowhere to go. A
 // vector with skip "fail_closed" breaks the dispatcher itself: the plugin refuses, whatever
-// the hooks would have said.
+// the hooks would have said (its broken hook is a PreToolUse one).
 func asPlugin(v suite.Vector, ev string, r *engine.Result) *engine.Result {
 	x := *r
 	switch ev {
 	case "PreToolUse", "UserPromptSubmit":
 		switch {
-		case v.Skip["fail_closed"] != "":
+		case v.Skip["fail_closed"] != "" && ev == "PreToolUse":
 			x.Blocked, x.Reason = true, failClosedReason
 		case x.Blocked:
 		case !x.Continue:
