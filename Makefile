@@ -28,7 +28,7 @@ C_SOURCES := $(wildcard capi/*.c capi/*.h) include/hookexec.h
 GOTAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help all install uninstall wheel venv npm test ci test-live test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-opencode test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
+.PHONY: help all install uninstall wheel venv npm test ci test-live test-go test-cross test-claude-dispatch test-claude-telemetry test-dispatch test-install test-wheel test-ci test-c test-cpp test-python test-node test-npm test-docs docs test-claude test-gemini test-codex test-qwen test-cline test-droid test-auggie test-copilot test-opencode test-kilo test-latest demo demo-cli-agent bench bench-go stress fuzz clean libhookexec.so hookexec version
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
@@ -245,6 +245,10 @@ test-copilot: ## GitHub Copilot CLI live conformance: the pinned copilot -p (off
 	$(call live,copilot,COPILOT)
 test-opencode: ## opencode live conformance: the pinned opencode run, hookexec reached through the plugin install writes, vs hookexec's engine on every vector
 	$(call live,opencode,OPENCODE)
+
+test-kilo: ## Kilo Code live conformance: opencode's suite and vectors (tests/live/opencode) against the pinned @kilocode/cli, through the plugin `install --agent kilo` writes
+	$(GO) test -c -o $(BUILD)/live-opencode.test ./tests/live/opencode && \
+	cd tests/live/opencode && HOOKEXEC_LIVE_KILO=1 $(CURDIR)/$(BUILD)/live-opencode.test -test.count=1 $(if $(V),-test.v)
 
 test-ci: ## .ci/run on a PATH with only the toolchains: it apt-get installs what make test needs and runs it with HOOKEXEC_REQUIRE_SHELLS=1 (apt-get and make recorded)
 	tests/ci/run.sh

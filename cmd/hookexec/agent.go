@@ -465,6 +465,7 @@ func runStatus(a *app, args []string) int {
 		Scope     string   `json:"scope"`
 		Settings  string   `json:"settings"`
 		Installed bool     `json:"installed"`
+		Modified  bool     `json:"modified,omitempty"`
 		Events    []string `json:"events"`
 		Managed   int      `json:"managed"`
 		Native    int      `json:"native"`
@@ -481,7 +482,7 @@ func runStatus(a *app, args []string) int {
 				return a.fail(err)
 			}
 			for _, f := range st {
-				rows = append(rows, statusJSON{name, sc.s.String(), f.File.Settings, f.Installed, nonNilStrings(f.Events), f.Managed, f.Native})
+				rows = append(rows, statusJSON{name, sc.s.String(), f.File.Settings, f.Installed, f.Modified, nonNilStrings(f.Events), f.Managed, f.Native})
 			}
 		}
 	}
@@ -492,8 +493,11 @@ func runStatus(a *app, args []string) int {
 	t := newTable(a.term, "AGENT", "SCOPE", "SETTINGS", "STATE", "MANAGED", "NATIVE", "DISPATCHED EVENTS")
 	for _, r := range rows {
 		state := "not installed"
-		if r.Installed {
+		switch {
+		case r.Installed:
 			state = "installed"
+		case r.Modified:
+			state = "modified" // a plugin with install's marker but not install's text
 		}
 		t.row(r.Agent, r.Scope, a.shortPath(r.Settings), state, strconv.Itoa(r.Managed), strconv.Itoa(r.Native), strings.Join(r.Events, ", "))
 	}

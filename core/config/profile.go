@@ -299,6 +299,14 @@ var agentProfiles = []*Profile{
 				filepath.Join(project, ".opencode/hooks.json"),
 				filepath.Join(home, ".config/opencode/hooks.json"))
 		}},
+	// Kilo Code, opencode's fork: the same plugin and hooks file, in .kilo/hooks.json of the
+	// project, then the user's ~/.config/kilo/hooks.json.
+	{Name: "kilo", file: ".kilo/hooks.json", Dialect: dialect.Opencode, DefaultTimeout: 60 * time.Second,
+		locations: func(project, home string, getenv func(string) string) []Location {
+			return files(dialect.Opencode,
+				filepath.Join(project, ".kilo/hooks.json"),
+				filepath.Join(home, ".config/kilo/hooks.json"))
+		}},
 	// Antigravity CLI: hooks.json of the project's customization roots (.agents, .agent,
 	// _agents, _agent), then the global one, ~/.gemini/config/hooks.json.
 	{Name: "antigravity", file: ".agents/hooks.json", Dialect: dialect.Antigravity, DefaultTimeout: 30 * time.Second,

@@ -30,7 +30,7 @@ var Opencode = &Dialect{
 	CanonicalOnStdin:    true,
 	StrayMatcherIgnored: true,
 	Types:               []string{"http"},
-	ProjectEnv:          []string{"OPENCODE_PROJECT_DIR"},
+	ProjectEnv:          []string{"OPENCODE_PROJECT_DIR", "KILO_PROJECT_DIR"},
 	Detect: func(path string, v *fastjson.Value) bool {
 		return claudeShaped(v) && baseName(path) == "hooks.json" && opencodeDir(filepath.Dir(path))
 	},

@@ -503,9 +503,12 @@ func merge(a *native.Agent, settings, managed []byte) ([]byte, error) {
 type FileStatus struct {
 	File      native.File
 	Installed bool
-	Events    []string // events whose dispatcher entry is in the settings
-	Managed   int      // matcher groups in the managed file
-	Native    int      // matcher groups the agent still runs itself
+	// Modified is set for a plugin (opencode, Kilo) that carries install's marker but is not
+	// what install writes: Installed is then false.
+	Modified bool
+	Events   []string // events whose dispatcher entry is in the settings
+	Managed  int      // matcher groups in the managed file
+	Native   int      // matcher groups the agent still runs itself
 }
 
 // Status reports every settings file of the scope.

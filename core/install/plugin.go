@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/hookexec/hookexec/core/atomicfile"
@@ -24,6 +26,48 @@ var opencodePlugin []byte
 // PluginMarker begins every plugin install writes; a file at the plugin's path without it
 // is the user's, and install leaves it alone.
 var PluginMarker = []byte("// hookexec's plugin for opencode and Kilo Code, written by `hookexec install")
+
+// pluginEvents are the events the plugin sends to the dispatcher.
+var pluginEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop", "SessionEnd"}
+
+// dispatcherLine begins the plugin's line naming the dispatcher it runs.
+var dispatcherLine = []byte("\nconst DISPATCHER = ")
+
+// pluginEdited says whether a plugin file that starts with the marker differs from what
+// install writes for the dispatcher it names: edited by hand, written by another hookexec
+// version, or a look-alike.
+func pluginEdited(a *native.Agent, text []byte) bool {
+	i := bytes.Index(text, dispatcherLine)
+	if i < 0 {
+		return true
+	}
+	rest := text[i+len(dispatcherLine):]
+	end := bytes.Index(rest, []byte(";\n"))
+	if end < 0 {
+		return true
+	}
+	var argv []string
+	if json.Unmarshal(rest[:end], &argv) != nil || !dispatcherArgv(a, argv) {
+		return true
+	}
+	want, err := PluginSource(a, argv)
+	return err != nil || !bytes.Equal(text, want)
+}
+
+// dispatcherArgv says whether argv is one install writes: the C client or the CLI's hook
+// command, for this agent. Which hookexec binary it names is not checked.
+func dispatcherArgv(a *native.Agent, argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	switch filepath.Base(argv[0]) {
+	case "hookexec-hook":
+		return slices.Equal(argv[1:], []string{"--agent", a.Name})
+	case "hookexec", "hookexec.exe":
+		return slices.Equal(argv[1:], []string{"hook", "--agent", a.Name})
+	}
+	return false
+}
 
 // PluginSource is the plugin's text for an agent, running the dispatcher argv (the C
 // client or "hookexec hook --agent NAME") with the agent's timeout for one call.
@@ -80,7 +124,7 @@ func InstallPlugin(a *native.Agent, s native.Scope, dir string, argv []string) (
 		return c, err
 	}
 	c.Action = "installed"
-	c.Events = []string{"PreToolUse", "PostToolUse", "SessionStart", "Stop", "SessionEnd"}
+	c.Events = pluginEvents
 	return c, nil
 }
 
@@ -115,8 +159,14 @@ func PluginStatus(a *native.Agent, s native.Scope, dir string) (FileStatus, erro
 	c := native.File{Settings: a.Plugin.Path(s, dir), Managed: a.Files(s, dir)[0].Managed}
 	st := FileStatus{File: c}
 	if old, err := os.ReadFile(c.Settings); err == nil && bytes.HasPrefix(old, PluginMarker) {
-		st.Installed = true
-		st.Events = []string{"PreToolUse", "PostToolUse", "SessionStart", "Stop", "SessionEnd"}
+		if pluginEdited(a, old) {
+			// The marker alone proves nothing: a cloned repository can ship a hookexec.js
+			// that starts with it and allows everything.
+			st.Modified = true
+		} else {
+			st.Installed = true
+			st.Events = pluginEvents
+		}
 	}
 	if text, err := os.ReadFile(c.Managed); err == nil {
 		var doc struct {

@@ -133,6 +133,15 @@ var agents = map[string]*Agent{
 		answer: opencodeAnswer, TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		ProjectEnv: "OPENCODE_PROJECT_DIR",
 	},
+	// Kilo Code is an opencode fork: the same plugin API, its own directories (.kilo,
+	// ~/.config/kilo; @kilocode/cli 7.7.7's bundle).
+	"kilo": {
+		Name: "kilo", Display: "Kilo Code", Profile: "kilo",
+		files:  opencodeFiles(".kilo", "kilo"),
+		Plugin: opencodePlugin(".kilo", "kilo"),
+		answer: opencodeAnswer, TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		ProjectEnv: "KILO_PROJECT_DIR",
+	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
 		files: func(_ Scope, dir string) []File {
