@@ -29,13 +29,14 @@ for f in tests/live/*/live_test.go; do
 done
 agents=${LATEST_AGENTS:-$suites}
 
-pinned() { # the pinned version of an npm package
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], "?"))' tests/live/versions.json "$1"
+# versions.json, read once: "package version" lines.
+pins=$(python3 -c 'import json,sys
+for k, v in sorted(json.load(open(sys.argv[1])).items()): print(k, v)' tests/live/versions.json) || exit 1
+pinned() { # the pinned version of an npm package, or ?
+	printf '%s\n' "$pins" | awk -v p="$1" '$1 == p { v = $2 } END { print (v == "" ? "?" : v) }'
 }
 newest() { # the version npm's "latest" tag names, or nothing (npm's words on stderr)
-	"$npm" view --json "$1@latest" version 2>>"$2" | python3 -c 'import json,sys
-try: print(json.load(sys.stdin))
-except ValueError: pass'
+	"$npm" view --json "$1@latest" version 2>>"$2" | sed -n 's/^"\([0-9A-Za-z.+-]*\)"$/\1/p' | head -n1
 }
 field() { # a suite's Agent field: field Package claude
 	sed -n 's/.*'"$1"': *"\([^"]*\)".*/\1/p' "tests/live/$2/live_test.go" | head -n1
@@ -114,9 +115,7 @@ done
 # The pinned npm packages no live suite runs (an agent whose suite is still being written):
 # their newest release, so the report still says what shipped.
 covered=$(for a in $suites; do field Package "$a"; done)
-others=$(python3 -c 'import json,sys
-for k in sorted(json.load(open(sys.argv[1]))):
-    if not k.startswith("pypi:"): print(k)' tests/live/versions.json)
+others=$(printf '%s\n' "$pins" | awk '$1 !~ /^pypi:/ { print $1 }')
 uncovered=
 for pkg in $others; do
 	printf '%s\n' "$covered" | grep -qxF "$pkg" || uncovered="$uncovered $pkg"
