@@ -233,7 +233,7 @@ test-qwen: ## Qwen Code live conformance: the pinned qwen vs hookexec on every v
 # Drift: every live suite against its agent's newest npm release instead of its pin, and a
 # report of what changed (tests/live/latest.sh; build/live-latest/report.md). Not in make test:
 # it follows the registry, so its result changes without a commit.
-test-latest: ## every live suite against each agent's newest release on npm (not the pin), and a drift report in build/live-latest/report.md; LATEST_AGENTS="claude codex" picks some
+test-latest: ## every live suite against each agent's newest release on npm (not the pin), and a drift report (vectors, payload fields, events added or removed) in build/live-latest/report.md; LATEST_AGENTS="claude codex" picks some, LATEST_FORCE=1 reruns one whose latest is its pin
 	GO=$(GO) tests/live/latest.sh
 test-cline: ## Cline CLI live conformance: the pinned cline vs hookexec on every vector (3½ min quiet, 17 min at load 8+)
 	$(call live,cline,CLINE)

@@ -446,6 +446,18 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 			reason = v.StopReason
 		}
 	}
+	if ev.AskBlocks {
+		// Claude Code 2.1.332's words for what a skill's shell command cannot do.
+		switch {
+		case decision == Ask || decision == Defer:
+			decision, reason = Deny, joinReason(reason, "the hook asked for approval, which a skill can't wait for")
+		case decision != Deny && v.UpdatedInput != nil:
+			decision, reason = Deny, "the hook changed the command, which isn't supported here"
+		}
+		if decision == Deny {
+			v.UpdatedInput = nil
+		}
+	}
 	v.Reason = reason
 	if decision == Deny {
 		v.block(ev, reason)
@@ -456,6 +468,14 @@ func (v *Verdict) apply(in Input, doc *fastjson.Value) {
 		// The reference: with "defer", the reason, updatedInput and additionalContext are ignored.
 		v.Reason, v.UpdatedInput, v.AdditionalContext = "", nil, ""
 	}
+}
+
+// joinReason is "reason; why", or why alone.
+func joinReason(reason, why string) string {
+	if reason == "" {
+		return why
+	}
+	return reason + "; " + why
 }
 
 // claudeIgnoresContinue are the events on which Claude Code 2.1.330 neither stops nor

@@ -154,6 +154,50 @@ func TestReadKeepsOutputValidUTF8(t *testing.T) {
 	require.JSONEq(t, `{"reason":"a\ufffdb","hookSpecificOutput":{"updatedInput":{"k":"\ufffd"}}}`, string(v.Output))
 }
 
+// Claude Code 2.1.332's PreSkillShellCommand, as its binary reads the answer (TWn and
+// p5i in its bundle): exit 2, "block" and "deny" keep the skill's command from running, and
+// so do "ask", "defer" and an updatedInput, which a skill's command cannot wait for or take.
+func TestReadPreSkillShellCommand(t *testing.T) {
+	ev := event.Lookup("PreSkillShellCommand")
+	tests := []struct {
+		name, stdout string
+		exit         int
+		blocked      bool
+		reason       string
+	}{
+		{"exit 2", "", 2, true, "no curl in skills"},
+		{"deny", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no"}}`, 0, true, "no"},
+		{"block", `{"decision":"block","reason":"nope"}`, 0, true, "nope"},
+		{"ask", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, 0, true,
+			"sure?; the hook asked for approval, which a skill can't wait for"},
+		{"defer without a reason", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}`, 0, true,
+			"the hook asked for approval, which a skill can't wait for"},
+		{"updatedInput", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow","updatedInput":{"command":"true"}}}`, 0, true,
+			"the hook changed the command, which isn't supported here"},
+		{"allow", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow"}}`, 0, false, ""},
+		{"exit 1 runs it", "", 1, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stderr := ""
+			if tt.exit != 0 {
+				stderr = "no curl in skills\n"
+			}
+			v := Read(Input{Event: ev, Vocabulary: ClaudeCode, ClaudeSchema: true, ExitCode: tt.exit, Stdout: []byte(tt.stdout), Stderr: []byte(stderr)})
+			require.Equal(t, tt.blocked, v.Blocked, "%+v", v)
+			if tt.blocked {
+				require.Equal(t, tt.reason, v.Reason)
+				require.Nil(t, v.UpdatedInput, "a blocked command takes no new input")
+			}
+		})
+	}
+	// On PreToolUse the same ask stays an ask.
+	v := Read(Input{Event: event.Lookup("PreToolUse"), Vocabulary: ClaudeCode, ClaudeSchema: true,
+		Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`)})
+	require.False(t, v.Blocked)
+	require.Equal(t, Ask, v.Decision)
+}
+
 // Claude Code 2.1.330's model-switch events, as the binary reads them (live vectors
 // model_switch*): exit 2, decision "block" and permissionDecision "deny" cancel the switch,
 // "ask" is the host's to put to the user, continue:false changes nothing, and a

@@ -54,7 +54,9 @@ var (
 		"ConfigChange": true, "CwdChanged": true, "DirectoryAdded": true, "Elicitation": true,
 		"ElicitationResult": true, "FileChanged": true, "InstructionsLoaded": true,
 		"Notification": true, "PostCompact": true, "PreCompact": true, "SessionEnd": true,
-		"StopFailure": true, "SubagentStart": true, "WorktreeCreate": true, "WorktreeRemove": true,
+		// Claude Code 2.1.332: "prompt and agent hooks don't run on PreSkillShellCommand".
+		"PreSkillShellCommand": true,
+		"StopFailure":          true, "SubagentStart": true, "WorktreeCreate": true, "WorktreeRemove": true,
 	}
 	sessionTypes = map[string]bool{"SessionStart": true, "Setup": true}
 )

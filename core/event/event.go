@@ -35,6 +35,10 @@ type Info struct {
 	// ContinueIgnored: "continue": false and stopReason neither block nor stop anything
 	// (Claude Code 2.1.330's PreModelSwitch switches and goes on).
 	ContinueIgnored bool
+	// AskBlocks: the action cannot wait for an answer nor take another input, so a hook's
+	// "ask" or "defer" and a changed input block it (Claude Code 2.1.332's
+	// PreSkillShellCommand: a skill's shell command runs while the skill loads).
+	AskBlocks bool
 	// AnyNonZeroBlocks: every non-zero exit and every failure blocks (WorktreeCreate).
 	AnyNonZeroBlocks bool
 	// DecisionObject: JSON decides only through hookSpecificOutput.decision.behavior
@@ -54,8 +58,8 @@ func (i Info) TakesMatcher() bool { return len(i.Subject) > 0 || !i.Known }
 
 var tool = []string{"tool_name"}
 
-// table holds Claude Code's 31 events as its hooks reference (v2.1.218) describes them and
-// 2.1.330's model-switch events as the binary has them:
+// table holds Claude Code's 31 events as its hooks reference (v2.1.218) describes them,
+// 2.1.330's model-switch events and 2.1.332's PreSkillShellCommand as the binaries have them:
 // matcher subject, and whether and how exit code 2 blocks ("exit code 2 behavior per
 // event"); then the events only the other dialects have.
 var table = []Info{
@@ -97,6 +101,13 @@ var table = []Info{
 	// refuses; continue:false is ignored); PostModelSwitch only adds context.
 	{Name: "PreModelSwitch", Subject: []string{"to_model"}, ModelTags: true, CanBlock: true, ContinueIgnored: true},
 	{Name: "PostModelSwitch", Subject: []string{"to_model"}, ModelTags: true},
+	// Claude Code 2.1.332's PreSkillShellCommand (read from its binary): before each shell
+	// command a skill's text runs as it loads (a "!`cmd`" line), with PreToolUse's payload
+	// (tool_name the shell tool, tool_input.command) and command_name, command_source and
+	// invoked_by; the matcher sees tool_name. Exit 2, decision "block" or permissionDecision
+	// "deny" keep the command from running (the skill reads "[not run: blocked by hook: …]");
+	// "ask", "defer" and an updatedInput block too.
+	{Name: "PreSkillShellCommand", Subject: tool, CanBlock: true, AskBlocks: true},
 	// The seed dialects' own events.
 	{Name: "SessionError", Subject: []string{"error_code"}},
 	{Name: "FileModified", Subject: []string{"change_type"}},
@@ -113,7 +124,7 @@ var table = []Info{
 }
 
 // ClaudeCodeEvents is how many events of the table are Claude Code's.
-const ClaudeCodeEvents = 33
+const ClaudeCodeEvents = 34
 
 var aliases = map[string]string{
 	"pre-tool":           "PreToolUse",

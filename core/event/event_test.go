@@ -53,7 +53,8 @@ func TestLooksOpenEnded(t *testing.T) {
 	require.False(t, LooksOpenEnded("Deploy"))
 }
 
-// The reference's 31 events and 2.1.330's two model-switch events are known, and a known name is never "corrected" into another
+// The reference's 31 events, 2.1.330's two model-switch events and 2.1.332's
+// PreSkillShellCommand are known, and a known name is never "corrected" into another
 // (Setup once got "did you mean Stop?").
 func TestClaudeCodeEventsAreKnown(t *testing.T) {
 	names := []string{"SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
@@ -61,7 +62,7 @@ func TestClaudeCodeEventsAreKnown(t *testing.T) {
 		"Notification", "MessageDisplay", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted",
 		"Stop", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged",
 		"DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact",
-		"Elicitation", "ElicitationResult", "SessionEnd", "PreModelSwitch", "PostModelSwitch"}
+		"Elicitation", "ElicitationResult", "SessionEnd", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand"}
 	require.Len(t, names, ClaudeCodeEvents)
 	for i, n := range names {
 		require.True(t, Lookup(n).Known, n)
@@ -78,7 +79,7 @@ func TestClaudeCodeEventsAreKnown(t *testing.T) {
 func TestBlockingRules(t *testing.T) {
 	blocks := []string{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "Stop",
 		"SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "PostToolBatch",
-		"PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate", "PreModelSwitch"}
+		"PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate", "PreModelSwitch", "PreSkillShellCommand"}
 	for _, n := range blocks {
 		require.True(t, Lookup(n).CanBlock, n)
 	}
@@ -100,4 +101,9 @@ func TestBlockingRules(t *testing.T) {
 	// Claude Code 2.1.330 matches the model-switch events on the resolved target model.
 	require.Equal(t, []string{"to_model"}, Lookup("PreModelSwitch").Subject)
 	require.Equal(t, []string{"to_model"}, Lookup("PostModelSwitch").Subject)
+	// Claude Code 2.1.332 matches PreSkillShellCommand on the shell tool's name, and a skill's
+	// command cannot wait for an ask.
+	require.Equal(t, []string{"tool_name"}, Lookup("PreSkillShellCommand").Subject)
+	require.True(t, Lookup("PreSkillShellCommand").AskBlocks)
+	require.False(t, Lookup("PreToolUse").AskBlocks)
 }

@@ -73,7 +73,7 @@ func claudeAnswer(r *engine.Result) Answer {
 	}
 	exit2 := false
 	switch r.Event {
-	case "PreToolUse", "PreModelSwitch":
+	case "PreToolUse", "PreModelSwitch", "PreSkillShellCommand":
 		// PreModelSwitch reads permissionDecision as PreToolUse does (2.1.330): an ask
 		// refuses the switch in a headless session, where exit 2 would only block it.
 		if r.Decision != "none" {

@@ -53,7 +53,7 @@ func (s *fieldSet) sorted() map[string][]string {
 
 // fieldDiffs compares the fields seen with the recorded ones, one line per event that
 // differs. A recorded name ending in "?" is a field the agent sends only at times. A field (or event) seen that the record lacks is always a difference: the agent
-// sent something our payload model does not know. A recorded field of an event that fired
+// sent something our payload model does not know; an event the record lacks says so. A recorded field of an event that fired
 // but was not seen counts only on a full run: a partial run (-run, HOOKEXEC_LIVE_ONLY) fires
 // an event only with what its vectors make it send. A recorded event that did not fire at
 // all is a note, not a difference (some fire on a file watcher's time: FileChanged).
@@ -97,7 +97,10 @@ func fieldDiffs(seen, golden map[string][]string, version string, full bool) (di
 				}
 			}
 		}
-		switch {
+		switch _, recorded := golden[ev]; {
+		case !recorded:
+			// An event the record has no line for: one the pinned version never fired.
+			diffs = append(diffs, fmt.Sprintf("%s: an event %s never fired, fields %v", ev, version, added))
 		case len(added) > 0 && len(missing) > 0:
 			diffs = append(diffs, fmt.Sprintf("%s: new fields %v; %s's %v not sent", ev, added, version, missing))
 		case len(added) > 0:

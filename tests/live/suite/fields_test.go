@@ -23,7 +23,7 @@ func TestFieldDiffs(t *testing.T) {
 		{"partial run, new field", map[string][]string{"PreToolUse": {"cwd", "effort"}}, false,
 			[]string{"PreToolUse: new fields [effort]"}, nil},
 		{"partial run, new event", map[string][]string{"Setup": {"cwd"}}, false,
-			[]string{"Setup: new fields [cwd]"}, nil},
+			[]string{"Setup: an event 2.1.330 never fired, fields [cwd]"}, nil},
 		{"full run, field not sent", map[string][]string{"PreToolUse": {"cwd", "tool_input", "tool_name"}, "Stop": {"cwd"}}, true,
 			[]string{"Stop: 2.1.330's [stop_hook_active] not sent"}, nil},
 		// An event no vector fired (a file watcher's timing) is a note, not a difference.

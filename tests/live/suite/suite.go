@@ -304,6 +304,11 @@ func Main(m *testing.M, a Agent) {
 			code = fc
 		}
 	}
+	if os.Getenv(agents.LatestEnv) != "" {
+		if ec := latestEvents(a, version); ec != 0 && code == 0 {
+			code = ec
+		}
+	}
 	fmt.Printf("(%s)\n", time.Since(start).Round(time.Second))
 	os.Exit(code)
 }
