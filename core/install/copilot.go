@@ -260,10 +260,16 @@ func planDir(a *native.Agent, files []dirFile, command, scope string) (dirPlan, 
 	p.managed = b.Bytes()
 	hooks := jsontext.Object{}
 	for _, ev := range order {
+		// The entry's own timeout goes to the client too (--timeout-ms): each entry's command
+		// is its own already, and the client's default (Copilot's 30 s) is shorter than an
+		// entry's (a 30 s hook's plus the margin), so a slow call was dropped before its time
+		// (seen live at load 60: files_run_in_reverse_name_order).
+		n := a.TimeoutValue(longest[ev] + DispatchTimeoutMargin)
+		ms := a.TimeoutOf(float64(n)).Milliseconds()
 		hooks = append(hooks, jsontext.Field{Key: ev, Value: []any{jsontext.Object{
 			{Key: "type", Value: "command"},
-			{Key: "bash", Value: command + " --scope " + scope + " --event " + ev},
-			{Key: "timeoutSec", Value: a.TimeoutValue(longest[ev] + DispatchTimeoutMargin)},
+			{Key: "bash", Value: fmt.Sprintf("%s --scope %s --event %s --timeout-ms %d", command, scope, ev, ms)},
+			{Key: "timeoutSec", Value: n},
 		}}})
 		p.events = append(p.events, ev)
 	}

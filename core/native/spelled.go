@@ -162,7 +162,11 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 	case "preToolUse", "PreToolUse":
 		switch {
 		case stopped || r.Decision == "deny":
-			out["permissionDecision"], out["permissionDecisionReason"] = "deny", reason
+			out["permissionDecision"] = "deny"
+			if r.Reason != "" || r.StopReason != "" {
+				// Without one Copilot tells the model "No reason provided" (deny_without_reason_blocks).
+				out["permissionDecisionReason"] = reason
+			}
 		case r.Decision == "ask" || r.Decision == "allow":
 			out["permissionDecision"] = r.Decision
 			if r.Reason != "" {
