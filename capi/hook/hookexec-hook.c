@@ -10,7 +10,14 @@
  * the no-match index (nomatch.c, core/nomatch) proves no hook can match gets the answer the
  * dispatcher gives such a call, without the daemon.
  *
- *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
+ *   hookexec-hook --agent NAME [--scope SCOPE] [--event EVENT] [--timeout-ms MS]   (payload on stdin; install registers it)
+ *
+ * --event is the event as the agent spells it, for an agent whose payloads do not name it
+ * (GitHub Copilot CLI's camelCase ones: install writes one entry per event); it goes to the
+ * daemon with the call, and the no-match index is read for it. --scope (user, project) is
+ * the scope whose hooks directory the entry is in (Copilot CLI runs one entry per
+ * directory): the daemon runs that scope's hooks, and the index is the scope's
+ * ("copilot:user", core/dispatch IndexAgent).
  *
  * --timeout-ms is the agent's timeout for this dispatcher entry (without it, the agent's
  * default timeout for a hook, native.Agent.DefaultTimeout; install does not write it): a daemon that has not
@@ -52,7 +59,8 @@
 /* the agent's timeout for a hook entry without one (native.Agent.DefaultTimeout), in ms */
 static long long default_timeout_ms(const char *agent) {
     if (!strcmp(agent, "claude") || !strcmp(agent, "codex")) return 600000;
-    return 60000; /* gemini, qwen */
+    if (!strcmp(agent, "copilot")) return 30000;
+    return 60000; /* gemini, qwen, auggie */
 }
 
 static long long now_ms(void) {
@@ -320,7 +328,8 @@ static const char *runtime_dir(char *path, size_t n) {
  * Codex names none, the payload's cwd is the project */
 static const char *project_var(const char *agent) {
     return !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
-         : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : NULL;
+         : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : !strcmp(agent, "auggie") ? "AUGMENT_PROJECT_DIR"
+         : NULL;
 }
 
 #include "nomatch.c" /* nomatch_answer: a call no hook can match, answered without the daemon */
@@ -351,10 +360,14 @@ int main(int argc, char **argv) {
         payload.n += (size_t)r;
         if (payload.n > MAX_PAYLOAD) fallback(payload.p, payload.n); /* it reports the bound */
     }
-    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON"), *tmo = NULL;
+    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON"), *tmo = NULL, *event = NULL, *scope = NULL;
     for (int i = 1; argv[i]; i++) {
         if (!strcmp(argv[i], "--agent") && argv[i + 1]) agent = argv[++i];
         else if (!strncmp(argv[i], "--agent=", 8)) agent = argv[i] + 8;
+        else if (!strcmp(argv[i], "--event") && argv[i + 1]) event = argv[++i];
+        else if (!strncmp(argv[i], "--event=", 8)) event = argv[i] + 8;
+        else if (!strcmp(argv[i], "--scope") && argv[i + 1]) scope = argv[++i];
+        else if (!strncmp(argv[i], "--scope=", 8)) scope = argv[i] + 8;
         else if (!strcmp(argv[i], "--timeout-ms") && argv[i + 1]) tmo = argv[++i];
         else if (!strncmp(argv[i], "--timeout-ms=", 13)) tmo = argv[i] + 13;
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
@@ -379,7 +392,10 @@ int main(int argc, char **argv) {
     char dir[PATH_MAX];
     runtime_dir(dir, sizeof dir);
     int nm_code = EXIT_BLOCKED;
-    if (nomatch_answer(agent, payload.p, payload.n, identity, dir, &nm_code)) return nm_code;
+    char index_agent[256];
+    if ((size_t)snprintf(index_agent, sizeof index_agent, "%s%s%s", agent, scope ? ":" : "", scope ? scope : "") < sizeof index_agent &&
+        nomatch_answer(agent, index_agent, event, payload.p, payload.n, identity, dir, &nm_code))
+        return nm_code;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
     /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection
@@ -395,7 +411,8 @@ int main(int argc, char **argv) {
     int bad = puts_(&q, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"dispatch\",\"params\":{\"identity\":") || put_json(&q, identity) ||
               puts_(&q, ",\"request\":{\"agent\":") || put_json(&q, agent) || puts_(&q, ",\"project\":") || put_json(&q, project ? project : "") ||
               puts_(&q, ",\"home\":") || put_json(&q, home ? home : "") || puts_(&q, ",\"log_file\":") || put_json(&q, log ? log : "") ||
-              puts_(&q, ",\"env\":[");
+              (event && (puts_(&q, ",\"event\":") || put_json(&q, event))) ||
+              (scope && (puts_(&q, ",\"scope\":") || put_json(&q, scope))) || puts_(&q, ",\"env\":[");
     for (char **e = environ; *e && !bad; e++) bad = (e != environ && puts_(&q, ",")) || put_json(&q, *e);
     bad = bad || puts_(&q, "],\"payload\":");
     size_t at = q.n;

@@ -5,7 +5,8 @@
  * directory, of this build, naming this agent, project and home, every file it lists with
  * the same stat (device, inode, size, modification and change times) or still absent, every
  * variable it lists with the same value — and the payload is plain JSON whose event the index
- * lists and whose subject is not among the subjects some hook matches, the client writes
+ * lists (or --event names, when the payload does not name its event: Copilot CLI's) and
+ * whose subject is not among the subjects some hook matches, the client writes
  * the answer the dispatcher gives when no hook matches and exits, without the daemon.
  * Anything else, any doubt, returns 0: the daemon path decides, as before.
  *
@@ -240,14 +241,24 @@ static char *nm_read(const char *dir, const char *name, size_t *size) {
 
 /* The no-match answer, when the index says no hook can match this call: writes it and returns
  * 1 with the exit code in *code. 0: the daemon path decides. */
-static int nomatch_answer(const char *agent, const char *payload, size_t n, const char *identity,
-                          const char *dir, int *code) {
+static int nomatch_answer(const char *agent, const char *index_agent, const char *event, const char *payload, size_t n,
+                          const char *identity, const char *dir, int *code) {
     const char *off = getenv("HOOKEXEC_INDEX"), *log = getenv("HOOKEXEC_LOG"), *home = getenv("HOME");
     if ((off && !strcmp(off, "off")) || (log && *log) || !home || !*home) return 0; /* a log records every fire */
     static nm_json j; /* 128 fields: kept off the stack */
     if (nm_parse(&j, payload, n)) return 0;
-    nm_field *ev = NULL, *cwd = NULL;
-    if (nm_field_of(&j, "hook_event_name", &ev) != 1 || !ev->str || !ev->plain || !ev->vn) return 0;
+    nm_field *ev = NULL, *cwd = NULL, spelled;
+    int named = nm_field_of(&j, "hook_event_name", &ev);
+    if (named == 0 && event && *event) { /* a payload that does not name its event: --event does */
+        spelled.k = "hook_event_name", spelled.kn = 15, spelled.v = event, spelled.vn = strlen(event);
+        spelled.str = 1, spelled.plain = 1;
+        for (const char *c = event; *c; c++)
+            if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f || *c == '%') spelled.plain = 0;
+        ev = &spelled;
+    } else if (named != 1 || (event && *event)) {
+        return 0; /* no event, or both the payload and --event name one: the daemon decides */
+    }
+    if (!ev->str || !ev->plain || !ev->vn) return 0;
     const char *penv = project_var(agent), *project = penv ? getenv(penv) : NULL;
     size_t pn;
     if (project && *project) {
@@ -259,8 +270,8 @@ static int nomatch_answer(const char *agent, const char *payload, size_t n, cons
     if (project[0] != '/') return 0;
     /* the index's name: FNV-1a 64 of agent, project and home, each with a NUL (core/nomatch Path) */
     unsigned long long h = 14695981039346656037ULL;
-    const char *parts[3] = {agent, project, home};
-    size_t lens[3] = {strlen(agent), pn, strlen(home)};
+    const char *parts[3] = {index_agent, project, home};
+    size_t lens[3] = {strlen(index_agent), pn, strlen(home)};
     for (int i = 0; i < 3; i++) {
         for (size_t k = 0; k <= lens[i]; k++) h = (h ^ (unsigned char)(k < lens[i] ? parts[i][k] : 0)) * 1099511628211ULL;
     }
@@ -274,8 +285,8 @@ static int nomatch_answer(const char *agent, const char *payload, size_t n, cons
              !strcmp(type, "hookexec-nomatch") && !strcmp(rest, NOMATCH_VERSION);
     /* the header: this build, agent, project and home */
     static const char *keys[] = {"identity", "agent", "project", "home"};
-    const char *want[] = {identity, agent, project, home};
-    size_t wantn[] = {strlen(identity), strlen(agent), pn, strlen(home)};
+    const char *want[] = {identity, index_agent, project, home};
+    size_t wantn[] = {strlen(identity), strlen(index_agent), pn, strlen(home)};
     for (int i = 0; ok && i < 4; i++)
         ok = !nm_line(&at, end, &type, &rest) && !strcmp(type, keys[i]) && nm_eq(rest, strlen(rest), want[i], wantn[i], scratch);
     /* the variables and files the configuration depends on, then the events */

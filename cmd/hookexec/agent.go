@@ -149,6 +149,7 @@ hookexec uninstall --agent claude --user`,
 	var dropped, force bool
 	var timeoutMs int64
 	var transport string
+	var spelled, hookScope string
 	register(&verb{
 		name:    "daemon",
 		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
@@ -248,6 +249,8 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
 			fs.StringVar(&transport, "transport", "", "`http`: the command entry of an http-transport install (its SessionStart): start and check the daemon, hand it the call")
+			fs.StringVar(&hookScope, "scope", "", "`user` or project: the scope whose hooks directory this entry is in (copilot; install writes it)")
+			fs.StringVar(&spelled, "event", "", "the `EVENT` as the agent spells it, for an agent whose payloads do not name it (copilot: preToolUse, ...; install writes it)")
 			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
 		run: func(a *app, args []string) int {
@@ -269,7 +272,13 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if transport != "" && transport != "http" {
 				return a.refuse(usagef("hook: --transport http or none"))
 			}
-			return a.dispatch(ag, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
+			if spelled != "" && !ag.SpelledEvents {
+				return a.refuse(usagef("hook: --event is for agents whose payloads do not name their event (copilot); %s's do", ag.Display))
+			}
+			if hookScope != "" && (ag.Dir == nil || hookScope != native.User.String() && hookScope != native.Project.String()) {
+				return a.refuse(usagef("hook: --scope user or --scope project, for an agent with a hooks directory per scope (copilot)"))
+			}
+			return a.dispatch(ag, spelled, hookScope, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
 		},
 	})
 }
@@ -289,13 +298,13 @@ func (a *app) refuse(err error) int {
 // report of such a call). timeout is the agent's for this dispatcher entry (0: the agent's
 // default timeout for a hook; install does not write it): a daemon that has not answered shortly before it
 // (daemon.AnswerWait) counts as having dropped the call.
-func (a *app) dispatch(ag *native.Agent, dropped, viaHTTP bool, timeout time.Duration) (code int) {
+func (a *app) dispatch(ag *native.Agent, spelled, scope string, dropped, viaHTTP bool, timeout time.Duration) (code int) {
 	if timeout <= 0 {
 		timeout = ag.DefaultTimeout
 	}
 	deadline := time.Now().Add(daemon.AnswerWait(timeout))
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
-	req := dispatch.Request{Agent: ag.Name, Payload: payload}
+	req := dispatch.Request{Agent: ag.Name, Payload: payload, Event: spelled, Scope: scope}
 	answered := false
 	defer func() { // a panic of the dispatcher's own: no answer has gone out yet
 		if r := recover(); r != nil && !answered {
@@ -322,7 +331,7 @@ func (a *app) dispatch(ag *native.Agent, dropped, viaHTTP bool, timeout time.Dur
 		logFile = os.Getenv(engine.LogEnv) // the daemon's own environment is not the call's
 	}
 	req = dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
-		LogFile: logFile, Payload: payload}
+		LogFile: logFile, Payload: payload, Event: spelled, Scope: scope}
 	if dropped {
 		startDaemon() // the one that dropped it is likely gone
 		return a.answer(dispatch.Lost(req))

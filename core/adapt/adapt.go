@@ -197,7 +197,7 @@ func rewrites(to, spelled, ev, tool string) bool {
 // exit status.
 func asks(to, spelled string) bool {
 	switch to {
-	case vocab.Codex, vocab.Windsurf, vocab.Crush:
+	case vocab.Codex, vocab.Windsurf, vocab.Crush, vocab.Auggie: // auggie 0.36.0 runs a call its hook asks about
 		return false
 	case vocab.Cursor:
 		return spelled == "beforeShellExecution" || spelled == "beforeMCPExecution" || spelled == "preToolUse"

@@ -46,6 +46,8 @@ func read(to, spelled string, raw []byte) (call, error) {
 		return readAntigravity(spelled, p)
 	case vocab.Cline:
 		return readCline(spelled, p)
+	case vocab.Auggie:
+		return readAuggie(spelled, p)
 	}
 	return readClaude(spelled, raw)
 }
@@ -205,6 +207,30 @@ func readCopilot(spelled string, p map[string]any) (call, error) {
 	}
 	if er, ok := p["error"].(map[string]any); ok {
 		out["error"], out["error_code"] = er["message"], er["name"]
+	}
+	return finish(e, out)
+}
+
+// readAuggie reads auggie's payload (core/dialect/auggie.go): Claude Code's shape with
+// conversation_id for session_id, workspace_roots for cwd, user_prompt for prompt, the
+// prompt's event spelled PromptSubmit and auggie's tool names.
+func readAuggie(spelled string, p map[string]any) (call, error) {
+	e, err := eventOf(vocab.Auggie, spelled, "hook_event_name", p)
+	if err != nil {
+		return call{}, err
+	}
+	out := rest(p, "hook_event_name", "conversation_id", "workspace_roots", "user_prompt")
+	out["session_id"] = str(p, "conversation_id")
+	if roots, ok := p["workspace_roots"].([]any); ok && len(roots) > 0 {
+		out["cwd"] = roots[0]
+	}
+	if u, ok := p["user_prompt"]; ok {
+		out["prompt"] = u
+	}
+	if tool := str(p, "tool_name"); tool != "" {
+		if c := vocab.Tool(tool); c != "" {
+			out["tool_name"] = c
+		}
 	}
 	return finish(e, out)
 }

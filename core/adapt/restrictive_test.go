@@ -25,6 +25,8 @@ func preToolPayload(to, dir string) (payload, event string) {
 		return `{"event":"PreToolUse","session_id":"s","cwd":"` + dir + `","tool_name":"bash","tool_input":{"command":"ls"}}`, ""
 	case vocab.Antigravity:
 		return `{"conversationId":"s","workspacePaths":["` + dir + `"],"toolCall":{"name":"run_command","args":{"CommandLine":"ls"}},"stepIdx":1}`, "PreToolUse"
+	case vocab.Auggie:
+		return `{"hook_event_name":"PreToolUse","conversation_id":"s","workspace_roots":["` + dir + `"],"tool_name":"launch-process","tool_input":{"command":"ls"},"is_mcp_tool":false}`, ""
 	}
 	return `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + dir + `","session_id":"s"}`, ""
 }
@@ -50,6 +52,9 @@ func restrictiveAnswers(from string) map[string]string {
 	case vocab.Antigravity: // it denies what it cannot read
 		return map[string]string{"deny": `echo '{"decision":"deny","reason":"no"}'`, "ask": `echo '{"decision":"ask"}'`,
 			"force_ask": `echo '{"decision":"force_ask"}'`, "empty object": `echo '{}'`, "text": `echo no`, "exit 1": `exit 1`, "exit 2": exit2}
+	case vocab.Auggie: // auggie 0.36.0 runs a call its hook asks about (tests/live/auggie json_ask_runs)
+		return map[string]string{"deny": `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`,
+			"continue false": `echo '{"continue":false,"stopReason":"no"}'`, "exit 2": exit2}
 	case vocab.Codex: // Codex itself fails an ask or a continue:false before a tool open
 		return map[string]string{"deny": `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`, "exit 2": exit2}
 	}
@@ -90,7 +95,7 @@ func stopsTool(to string, ans native.Answer) bool {
 	if out.Continue != nil && !*out.Continue && to != vocab.Codex && to != vocab.Copilot {
 		return true
 	}
-	canAsk := to != vocab.Codex && to != vocab.Windsurf
+	canAsk := to != vocab.Codex && to != vocab.Windsurf && to != vocab.Auggie
 	switch to {
 	case vocab.Gemini:
 		return out.Decision == "deny" || out.Decision == "block" || out.Decision == "ask"

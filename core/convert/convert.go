@@ -36,12 +36,12 @@ import (
 var ErrTarget = errors.New("hookexec: convert: unsupported target")
 
 // Targets lists the agents convert can write.
-var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity}
+var Targets = []string{vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity, vocab.Auggie}
 
 // Adapted lists the agents whose hooks can run a command through "hookexec adapt": the
 // agents hookexec answers natively (core/native). Cline is one though convert cannot write
 // its hook files yet: a Cline hook file runs "hookexec adapt --from claude --to cline".
-var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity, vocab.Cline}
+var Adapted = []string{vocab.Claude, vocab.Codex, vocab.Gemini, vocab.Qwen, vocab.Cursor, vocab.Copilot, vocab.Windsurf, vocab.Crush, vocab.Antigravity, vocab.Cline, vocab.Auggie}
 
 // Options tune a conversion.
 type Options struct {
@@ -155,6 +155,8 @@ func answers(agent string) string {
 		return "Crush's (exit 2 or 49, decision allow/deny, halt, updated_input as a patch)"
 	case vocab.Antigravity:
 		return "Antigravity's (a required decision: silence runs the tool, {} denies it)"
+	case vocab.Auggie:
+		return "auggie's (Claude Code's on PreToolUse and PostToolUse only, no top-level decision)"
 	}
 	return agent + "'s"
 }
@@ -190,7 +192,7 @@ func (c *conv) hook(h *dialect.Hook) {
 		c.loss(c.at, "matcher", "changed", "matcher %q is a pattern, kept as written: tool names in it are %s's", h.Matcher, c.from)
 	}
 	switch c.to {
-	case vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen:
+	case vocab.Claude, vocab.Factory, vocab.Gemini, vocab.Codex, vocab.Qwen, vocab.Auggie:
 		c.claude(h, ev, tools, exact)
 	case vocab.Cursor:
 		c.cursor(h, ev, tools, exact)
@@ -327,6 +329,8 @@ type shaped struct {
 var claudeShapes = map[string]shaped{
 	vocab.Claude:  {[]string{"command", "prompt", "agent", "http", "mcp_tool"}, []string{"if", "async", "once", "statusMessage", "timeout", "onFailure"}, seconds},
 	vocab.Factory: {[]string{"command"}, []string{"timeout"}, seconds},
+	// auggie 0.36.0 runs command hooks only (core/dialect/auggie.go), timeouts in milliseconds.
+	vocab.Auggie: {[]string{"command"}, []string{"timeout"}, func(d time.Duration) any { return d.Milliseconds() }},
 	// Gemini CLI runs command hooks only; timeouts in milliseconds; "name" and sequential
 	// groups are its own.
 	vocab.Gemini: {[]string{"command"}, []string{"timeout", "sequential"}, func(d time.Duration) any { return d.Milliseconds() }},

@@ -186,6 +186,9 @@ func auggieStdin(f Fire) []byte {
 			cause = "end_turn"
 		}
 		out["agent_stop_cause"] = cause
+		if x, ok := p["_exchange"]; ok {
+			out["_exchange"] = x // auggie's own record of the turn, when auggie fired the Stop (through the dispatcher)
+		}
 	case "Notification":
 		out["notification_type"] = firstStr(p, "notification_type")
 		out["notification_message"] = firstStr(p, "notification_message", "message")

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/valyala/fastjson"
@@ -31,7 +32,10 @@ var Copilot = &Dialect{
 		if v == nil || !objectHooks(v) {
 			return false
 		}
+		// hookexec-copilot-hooks.json: the hooks install moved out of a Copilot hooks
+		// directory (core/native CopilotManaged), beside it.
 		return inDir(path, "hooks") && (inDir(parentDir(path), ".github") || inDir(parentDir(path), ".copilot")) ||
+			filepath.Base(path) == "hookexec-copilot-hooks.json" ||
 			hasHandlerKey(v.Get("hooks"), "bash") || hasHandlerKey(v.Get("hooks"), "timeoutSec") || hasHandlerKey(v.Get("hooks"), "powershell")
 	},
 	Load:   loadCopilot,
@@ -112,6 +116,8 @@ func copilotStdin(f Fire) []byte {
 	if session == "" {
 		session = f.Frame.SessionID
 	}
+	host, fromHost := p[HostPayloadField].(object)
+	delete(p, HostPayloadField)
 	if f.Event != "" && f.Event[0] >= 'A' && f.Event[0] <= 'Z' {
 		out := object{"hook_event_name": f.Event, "session_id": session, "cwd": cwd, "timestamp": isoTime(f.Frame.Time)}
 		if f.Frame.TranscriptPath != "" {
@@ -123,6 +129,11 @@ func copilotStdin(f Fire) []byte {
 			}
 		}
 		return encode(out)
+	}
+	if fromHost {
+		// Copilot CLI fired this camelCase event itself (through hookexec's dispatcher): its
+		// hooks get the payload it sent.
+		return encode(host)
 	}
 	out := object{"timestamp": millis(f.Frame.Time), "cwd": cwd, "sessionId": session}
 	switch f.Event {
@@ -173,6 +184,11 @@ func copilotStdin(f Fire) []byte {
 	}
 	return encode(out)
 }
+
+// HostPayloadField carries, in a canonical payload the dispatcher read from an agent's own
+// (core/dispatch: Copilot CLI's camelCase payloads), that payload as the agent sent it: the
+// agent's hooks of the spelling it fired get it unchanged. Other hooks never see it.
+const HostPayloadField = "hookexec_host_payload"
 
 // copilotAnswer reads a hook's answer as Copilot CLI 1.0.102 does (tests/live/copilot),
 // event by event; on camelCase events Claude Code's nested answers (hookSpecificOutput),

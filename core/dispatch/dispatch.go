@@ -31,6 +31,7 @@ import (
 	"github.com/hookexec/hookexec/core/native"
 	"github.com/hookexec/hookexec/core/nomatch"
 	"github.com/hookexec/hookexec/core/payload"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // OriginalInputField is added to a PostToolUse payload (with the daemon) when a PreToolUse
@@ -47,6 +48,12 @@ type Request struct {
 	Env     []string        `json:"env"` // the environment the agent gave the hook, KEY=VALUE
 	LogFile string          `json:"log_file"`
 	Payload json.RawMessage `json:"payload"`
+	// Event is the event as the agent spells it, for an agent whose payloads do not name
+	// it (native.Agent.SpelledEvents: Copilot CLI's camelCase ones); "" otherwise.
+	Event string `json:"event,omitempty"`
+	// Scope is the scope ("user", "project") whose hooks this call runs, for an agent that
+	// runs one dispatcher entry per scope's hooks directory (Copilot CLI); "" runs all.
+	Scope string `json:"scope,omitempty"`
 }
 
 // Reply is the native answer plus what the caller must apply on the agent's side.
@@ -126,7 +133,13 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	doc, err := payload.Parse(req.Payload)
+	raw := req.Payload
+	if ag.SpelledEvents {
+		if raw, err = readSpelled(ag, req.Event, raw); err != nil {
+			return Reply{}, err
+		}
+	}
+	doc, err := payload.Parse(raw)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -148,7 +161,7 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	}
 	defer d.release(e)
 	root := doc.Root()
-	data := req.Payload
+	data := raw
 	key := rewriteKey(doc)
 	if event == "PostToolUse" || event == "PostToolUseFailure" {
 		if orig := d.takeRewrite(key); orig != nil {
@@ -211,6 +224,11 @@ func Refuse(req Request, err error) Reply {
 func failClosed(req Request, msg string) Reply {
 	name := payload.TopString(req.Payload, "hook_event_name")
 	ag, err := native.Lookup(req.Agent)
+	if name == "" && err == nil && ag.SpelledEvents {
+		if e, ok := vocab.EventOf(ag.Name, req.Event); ok {
+			name = e.Canonical
+		}
+	}
 	ev := event.Lookup(name)
 	switch {
 	case err != nil || name == "" || !ev.Known && !ev.CanBlock:
@@ -288,13 +306,15 @@ func (d *Dispatcher) forgetSession(session string) {
 // "persistent": "session" (engine.PerSession) is shared only by requests of the very
 // environment it was opened with.
 func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*entry, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile)
-	group := hex.EncodeToString(h.Sum(nil))
 	env, _ := perCall(req.Env)
+	sources := ag.SourcesEnv(project, req.Home, req.Scope, func(k string) string { v, _ := lookupEnv(env, k); return v })
+	h := sha256.New()
+	// The sources too: Copilot CLI's depend on the agent's $COPILOT_HOME.
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, strings.Join(sources, "\x00"))
+	group := hex.EncodeToString(h.Sum(nil))
 	whole := sync.OnceValue(func() string { return wholeEnv(env) }) // only per-session engines need it
 	for {
-		e, err := d.engineOnce(ag, project, group, env, whole, req)
+		e, err := d.engineOnce(ag, project, group, sources, env, whole, req)
 		if e != nil || err != nil {
 			return e, err
 		}
@@ -303,7 +323,7 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 }
 
 // engineOnce is engine's one try: nil, nil when the entry it took no longer matches env.
-func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []string, whole func() string, req Request) (*entry, error) {
+func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources, env []string, whole func() string, req Request) (*entry, error) {
 	d.mu.Lock()
 	var e *entry
 	for _, c := range d.engines[group] {
@@ -313,7 +333,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 		}
 	}
 	if e == nil {
-		e = &entry{sources: ag.Sources(project, req.Home), whole: whole()}
+		e = &entry{sources: sources, whole: whole()}
 		d.engines[group] = append(d.engines[group], e)
 	}
 	e.busy++
@@ -366,7 +386,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, env []s
 			return nil, nil
 		}
 	}
-	d.writeIndex(e, ag, project, req.Home)
+	d.writeIndex(e, ag, project, req.Home, req.Scope, env)
 	return e, nil
 }
 
@@ -375,14 +395,17 @@ const indexRetry = 250 * time.Millisecond
 
 // writeIndex writes e's no-match index once per load, when d writes them (IndexTo);
 // e.load held. Files changed too recently are tried again on a later call.
-func (d *Dispatcher) writeIndex(e *entry, ag *native.Agent, project, home string) {
+func (d *Dispatcher) writeIndex(e *entry, ag *native.Agent, project, home, scope string, env []string) {
 	if d.indexDir == "" || e.indexed == e.gen || time.Since(e.indexTry) < indexRetry {
 		return
 	}
 	e.indexTry = time.Now()
 	nm, err := e.eng.NoMatch()
+	if err == nil && ag.SpelledEvents {
+		nm = spelledIndex(ag, nm, env)
+	}
 	if err == nil {
-		err = nomatch.Write(d.indexDir, d.identity, nomatch.Key{Agent: ag.Name, Project: project, Home: home}, nm,
+		err = nomatch.Write(d.indexDir, d.identity, nomatch.Key{Agent: IndexAgent(ag.Name, scope), Project: project, Home: home}, nm,
 			func(r *engine.Result) (int, []byte, []byte) {
 				ans := ag.Answer(r)
 				return ans.ExitCode, ans.Stdout, ans.Stderr

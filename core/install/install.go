@@ -65,6 +65,10 @@ func InstallWith(a *native.Agent, s native.Scope, dir, command string, h *HTTP) 
 	if h != nil && a.Name != "claude" {
 		return nil, fmt.Errorf("the http transport is Claude Code's only: %s has no http hooks (docs/daemon.md)", a.Display)
 	}
+	if a.Dir != nil {
+		c, err := installDir(a, s, dir, command)
+		return []Change{c}, err
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
 		c, err := installFile(a, f, dir, command, h)
@@ -358,6 +362,10 @@ func Uninstall(a *native.Agent, s native.Scope, dir string) ([]Change, error) {
 		c, err := UninstallPlugin(a, s, dir)
 		return []Change{c}, err
 	}
+	if a.Dir != nil {
+		c, err := uninstallDir(a, s, dir)
+		return []Change{c}, err
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
 		c, err := uninstallFile(a, f, dir)
@@ -515,6 +523,10 @@ type FileStatus struct {
 func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
 	if a.Plugin != nil {
 		st, err := PluginStatus(a, s, dir)
+		return []FileStatus{st}, err
+	}
+	if a.Dir != nil {
+		st, err := statusDir(a, s, dir)
 		return []FileStatus{st}, err
 	}
 	var out []FileStatus

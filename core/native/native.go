@@ -76,6 +76,21 @@ type Agent struct {
 	// Plugin is set for an agent reached through a plugin install writes, not through
 	// dispatcher entries in its settings (opencode, Kilo Code: opencode.go).
 	Plugin *Plugin
+	// Dir is set for an agent that runs every *.json file of a hooks directory (Copilot
+	// CLI: copilot.go); files is then unused, and sources lists the managed files.
+	Dir *HooksDir
+	// sources lists the files the dispatcher loads where files alone cannot say (they
+	// depend on the agent's environment: $COPILOT_HOME); nil: Sources.
+	sources func(project, home string, getenv func(string) string) []string
+	// SpelledEvents is set for an agent whose payloads do not name their event (Copilot
+	// CLI's camelCase ones): each dispatcher entry says it ("--event preToolUse").
+	SpelledEvents bool
+	// SubjectFields names, for such an agent, the payload field that carries each canonical
+	// subject field (tool_name → toolName), for the no-match index the C client reads; a
+	// subject field not named keeps its event out of the index.
+	SubjectFields map[string]string
+	// SourceEnv are the variables sources reads ($COPILOT_HOME).
+	SourceEnv []string
 }
 
 var agents = map[string]*Agent{
@@ -142,6 +157,32 @@ var agents = map[string]*Agent{
 		answer: opencodeAnswer, TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		ProjectEnv: "KILO_PROJECT_DIR",
 	},
+	"auggie": {
+		Name: "auggie", Display: "Augment auggie", Profile: "auggie",
+		files: func(s Scope, dir string) []File {
+			d := filepath.Join(dir, ".augment")
+			if s == User {
+				return []File{file(d, "settings.json")}
+			}
+			return []File{file(d, "settings.local.json"), file(d, "settings.json")}
+		},
+		answer:      auggieAnswer,
+		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+		ProjectEnv: "AUGMENT_PROJECT_DIR",
+	},
+	"copilot": {
+		Name: "copilot", Display: "GitHub Copilot CLI", Profile: "copilot",
+		files:  func(Scope, string) []File { return nil },
+		Dir:    copilotHooks,
+		answer: copilotDispatchAnswer,
+		// Copilot runs its prompt hooks itself (sessionStart: the text as the first prompt).
+		Evaluated:   []string{"prompt"},
+		TimeoutUnit: time.Second, DefaultTimeout: 30 * time.Second,
+		sources:       copilotSources,
+		SpelledEvents: true,
+		SubjectFields: map[string]string{"tool_name": "toolName", "source": "source"},
+		SourceEnv:     []string{"COPILOT_HOME"},
+	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
 		files: func(_ Scope, dir string) []File {
@@ -196,6 +237,25 @@ func (a *Agent) Sources(project, home string) []string {
 		out = append(out, f.Managed)
 	}
 	return out
+}
+
+// SourcesEnv is Sources for an agent whose files depend on its environment (getenv reads
+// the call's): Copilot CLI's managed files under $COPILOT_HOME.
+// scope ("user", "project") keeps only that scope's files, for an agent with a hooks
+// directory per scope, which runs one dispatcher entry per directory (Copilot CLI); ""
+// keeps all.
+func (a *Agent) SourcesEnv(project, home, scope string, getenv func(string) string) []string {
+	if a.sources == nil {
+		return a.Sources(project, home)
+	}
+	all := a.sources(project, home, getenv)
+	switch scope {
+	case User.String():
+		return all[:1]
+	case Project.String():
+		return all[1:]
+	}
+	return all
 }
 
 // Settings are the agent's own settings files for a project and a home: the hooks in them

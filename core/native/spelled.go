@@ -45,11 +45,11 @@ func Display(name string) string {
 // (the canonical event for the agents of the agents table, whose answers do not depend on
 // the spelling).
 func AnswerAs(agent, spelled string, r *engine.Result) (Answer, error) {
+	if a, ok := spelledAgents[agent]; ok { // Copilot CLI is in both tables: its spelling counts
+		return a.answer(spelled, r), nil
+	}
 	if a := agents[agent]; a != nil {
 		return a.answer(r), nil
-	}
-	if a, ok := spelledAgents[agent]; ok {
-		return a.answer(spelled, r), nil
 	}
 	return Answer{}, fmt.Errorf("hookexec: no native answer for agent %q", agent)
 }
@@ -162,7 +162,11 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 	case "preToolUse", "PreToolUse":
 		switch {
 		case stopped || r.Decision == "deny":
-			out["permissionDecision"], out["permissionDecisionReason"] = "deny", reason
+			out["permissionDecision"] = "deny"
+			if r.Reason != "" || r.StopReason != "" {
+				// Without one Copilot tells the model "No reason provided" (deny_without_reason_blocks).
+				out["permissionDecisionReason"] = reason
+			}
 		case r.Decision == "ask" || r.Decision == "allow":
 			out["permissionDecision"] = r.Decision
 			if r.Reason != "" {
@@ -178,6 +182,18 @@ func copilotAnswer(spelled string, r *engine.Result) Answer {
 			out["behavior"], out["message"] = "deny", reason
 		case r.Decision == "allow":
 			out["behavior"] = "allow"
+		}
+	case "postToolUse", "postToolUseFailure":
+		// modifiedResult replaces what the model sees of the call (1.0.102: post_modified_result).
+		if len(r.UpdatedToolOutput) > 0 && string(r.UpdatedToolOutput) != "null" {
+			out["modifiedResult"] = r.UpdatedToolOutput
+		}
+		if r.Blocked {
+			a := exit2(r)
+			if len(out) > 0 {
+				a.Stdout = jsonAnswer(out).Stdout
+			}
+			return a
 		}
 	case "userPromptSubmitted":
 		if stopped {

@@ -60,6 +60,14 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	if err := os.WriteFile(filepath.Join(home, ".augment", "settings.json"), out, 0o644); err != nil {
 		return nil, err
 	}
+	// Through hookexec install (dispatch mode), the user's moved hooks go with its dispatcher.
+	if managed, err := os.ReadFile(filepath.Join(tree.Home, ".augment", "hookexec-hooks.json")); err == nil {
+		if err := os.WriteFile(filepath.Join(home, ".augment", "hookexec-hooks.json"), managed, 0o644); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	auth, _ := json.Marshal(map[string]any{"accessToken": "fake-token-for-offline-tests", "tenantURL": base, "scopes": []string{"read", "write"}})
 	args := append([]string{"--print", "--dont-save-session"}, v.Args...)
 	cmd := exec.Command(bin, append(args, suite.PromptOf(v))...)

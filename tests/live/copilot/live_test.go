@@ -83,10 +83,16 @@ func command(bin string, tree livetest.Tree, base string, recorder map[string]st
 	return cmd, nil
 }
 
-// What Copilot's shell tool reports that differs between any two runs: the shell's id.
-var shellRE = regexp.MustCompile(`(<shellId: )[0-9]+`)
+// What differs between any two runs: the shell's id Copilot's shell tool reports, and the
+// time Copilot puts before the prompt.
+var (
+	shellRE = regexp.MustCompile(`(<shellId: )[0-9]+`)
+	timeRE  = regexp.MustCompile(`(<current_datetime>)[^<]*(</current_datetime>)`)
+)
 
-func normalize(s string) string { return shellRE.ReplaceAllString(s, "${1}$$ID") }
+func normalize(s string) string {
+	return timeRE.ReplaceAllString(shellRE.ReplaceAllString(s, "${1}$$ID"), "${1}$$T${2}")
+}
 
 // compare is the default comparison after three readings of hookexec's results that are
 // the host's, not the hooks' (docs/agents/copilot.md):

@@ -136,6 +136,11 @@ func installHookexec(t *testing.T, tree livetest.Tree, v *Vector) {
 		args := append([]string{"--project", tree.Project, "--home", tree.Home, "install", "--agent", state.a.Name}, scope...)
 		cmd := exec.Command(state.hookexec, append(args, transport...)...)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tree.Home, "HOOKEXEC_HTTP_DIR=" + state.daemon.httpDir}
+		for k, val := range v.Env {
+			if k != "HOME" && k != "PATH" { // what the vector gives the agent: Copilot CLI's COPILOT_HOME
+				cmd.Env = append(cmd.Env, k+"="+val)
+			}
+		}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("hookexec install %v: %v\n%s", scope, err, out)
