@@ -118,6 +118,14 @@ func geminiAnswer(r *engine.Result) Answer {
 	}
 	var out geminiOut
 	hs := map[string]any{}
+	if name == "AfterModel" && r.Blocked && r.Continue {
+		// Gemini CLI 0.61.0 warns about a blocked AfterModel response but still acts on it
+		// (its tool calls run: live, after_model_deny_deliberate); it does honour a stop,
+		// which ends the turn with nothing of the response acted on, so a block is said as both.
+		c := *r
+		c.Continue, c.StopReason = false, orText(r.Reason, "blocked by hook")
+		r = &c
+	}
 	if !r.Continue {
 		f := false
 		out.Continue, out.StopReason = &f, r.StopReason

@@ -26,6 +26,7 @@ var agent = suite.Agent{
 	Uncounted:     []string{"MessageDisplay"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:       command,
+	Compare:       compare,
 	PayloadFields: "payload_fields.json",
 	ShellCommand: func(tool string, input map[string]any) string {
 		if tool != "run_shell_command" {

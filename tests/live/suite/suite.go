@@ -125,6 +125,8 @@ type Route struct {
 	Status  int             `json:"status"` // 0: 200
 	Body    json.RawMessage `json:"body"`
 	DelayMs int             `json:"delay_ms"`
+	// ContentType is the answer's Content-Type ("": Go's sniffing, text/plain for JSON).
+	ContentType string `json:"content_type"`
 }
 
 // Run is what one run of the real agent left behind.
@@ -644,6 +646,9 @@ func serveHTTP(t *testing.T, routes map[string]Route) string {
 		body := []byte(rt.Body)
 		if json.Unmarshal(rt.Body, &text) == nil {
 			body = []byte(text)
+		}
+		if rt.ContentType != "" {
+			w.Header().Set("Content-Type", rt.ContentType)
 		}
 		if rt.Status != 0 {
 			w.WriteHeader(rt.Status)
