@@ -137,6 +137,11 @@ func geminiAnswer(r *engine.Result) Answer {
 		if name != "BeforeTool" {
 			out.Decision = "block"
 		}
+	case name == "AfterTool" && r.Reason != "" && len(r.UpdatedToolOutput) > 0 && string(r.UpdatedToolOutput) != "null":
+		// A withheld result (decide.Gemini: the output replaced by the error) is said as
+		// Gemini CLI's own block, which withholds it (live: after_tool_deny_withholds through
+		// the dispatcher; without it the model got the real output).
+		out.Decision, out.Reason = "block", r.Reason
 	case r.Decision == "allow" || r.Decision == "ask":
 		out.Decision, out.Reason = r.Decision, r.Reason
 	}
