@@ -143,3 +143,22 @@ func TestReadCline(t *testing.T) {
 	_, err = read("cline", "", []byte(`{"hookName":"what"}`))
 	require.Error(t, err, "an unknown hookName is an error, not a guess")
 }
+
+// What Qwen Code 0.24.4 would read otherwise through adapt: a Claude Code Stop hook's
+// continue:false (Qwen Code goes on for it) is said as no continue at all, so Qwen Code
+// stops, with the stop reason for the user; a TaskCompleted hook's exit 2 (Qwen Code lets
+// the todo through on a deny) is said as decision block; an exit 2 without stderr still
+// blocks the call, with a JSON deny Qwen Code obeys.
+func TestQwenReadsItsOwnWay(t *testing.T) {
+	code, out, _ := run(t, vocab.Claude, vocab.Qwen, `echo '{"continue": false, "stopReason": "all done"}'`, `{"hook_event_name":"Stop","stop_hook_active":false}`)
+	require.Equal(t, 0, code)
+	require.JSONEq(t, `{"systemMessage": "all done"}`, out)
+
+	code, out, _ = run(t, vocab.Claude, vocab.Qwen, `echo 'tests first' >&2; exit 2`, `{"hook_event_name":"TodoCompleted","todo_id":"t1"}`)
+	require.Equal(t, 0, code)
+	require.JSONEq(t, `{"decision": "block", "reason": "tests first"}`, out)
+
+	code, out, _ = run(t, vocab.Qwen, vocab.Qwen, `exit 2`, `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`)
+	require.Equal(t, 0, code)
+	require.Contains(t, out, `"permissionDecision":"deny"`)
+}

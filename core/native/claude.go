@@ -32,7 +32,11 @@ type claudeOut struct {
 	SuppressOutput bool           `json:"suppressOutput,omitempty"`
 }
 
-func claudeAnswer(r *engine.Result) Answer {
+func claudeAnswer(r *engine.Result) Answer { return claudeShaped(r, decisionBlock) }
+
+// claudeShaped is Claude Code's answer, blocks on the events of blockJSON said as a
+// top-level {"decision": "block"} (agents that read Claude Code's answers differ there).
+func claudeShaped(r *engine.Result, blockJSON map[string]bool) Answer {
 	if r.Event == "WorktreeCreate" {
 		// The created directory's path on stdout is the answer; a failure is any non-zero exit.
 		if r.Blocked || r.WorktreePath == "" {
@@ -106,7 +110,7 @@ func claudeAnswer(r *engine.Result) Answer {
 	default:
 		// Feedback events (the tool already ran) carry a hook's exit-2 reason unblocked.
 		if r.Blocked || event.Lookup(r.Event).Feedback && r.Reason != "" {
-			if decisionBlock[r.Event] {
+			if blockJSON[r.Event] {
 				out.Decision, out.Reason = "block", r.Reason
 			} else {
 				exit2 = true

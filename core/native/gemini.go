@@ -118,6 +118,14 @@ func geminiAnswer(r *engine.Result) Answer {
 	}
 	var out geminiOut
 	hs := map[string]any{}
+	if name == "AfterModel" && r.Blocked && r.Continue {
+		// Gemini CLI 0.61.0 warns about a blocked AfterModel response but still acts on it
+		// (its tool calls run: live, after_model_deny_deliberate); it does honour a stop,
+		// which ends the turn with nothing of the response acted on, so a block is said as both.
+		c := *r
+		c.Continue, c.StopReason = false, orText(r.Reason, "blocked by hook")
+		r = &c
+	}
 	if !r.Continue {
 		f := false
 		out.Continue, out.StopReason = &f, r.StopReason
@@ -129,6 +137,11 @@ func geminiAnswer(r *engine.Result) Answer {
 		if name != "BeforeTool" {
 			out.Decision = "block"
 		}
+	case name == "AfterTool" && r.Reason != "" && len(r.UpdatedToolOutput) > 0 && string(r.UpdatedToolOutput) != "null":
+		// A withheld result (decide.Gemini: the output replaced by the error) is said as
+		// Gemini CLI's own block, which withholds it (live: after_tool_deny_withholds through
+		// the dispatcher; without it the model got the real output).
+		out.Decision, out.Reason = "block", r.Reason
 	case r.Decision == "allow" || r.Decision == "ask":
 		out.Decision, out.Reason = r.Decision, r.Reason
 	}

@@ -31,6 +31,13 @@ func TestGeminiAnswer(t *testing.T) {
 			`{"decision": "allow", "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "ls -la"}}}`},
 		{"AfterAgent block", base("Stop", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason = true, "deny", "run the tests" }),
 			`{"decision": "block", "reason": "run the tests"}`},
+		{"AfterModel block is also a stop: Gemini CLI acts on a blocked response", base("AfterModel", func(r *engine.Result) { r.Blocked, r.Decision, r.Reason = true, "deny", "no" }),
+			`{"continue": false, "stopReason": "no", "decision": "block", "reason": "no"}`},
+		{"AfterTool withheld result is a block", base("PostToolUse", func(r *engine.Result) {
+			r.Reason, r.UpdatedToolOutput = "withheld", json.RawMessage(`{"error":"withheld"}`)
+		}), `{"decision": "block", "reason": "withheld"}`},
+		{"AfterModel stop stays as it is", base("AfterModel", func(r *engine.Result) { r.Continue, r.StopReason = false, "halt" }),
+			`{"continue": false, "stopReason": "halt"}`},
 		{"BeforeAgent context", base("UserPromptSubmit", func(r *engine.Result) { r.AdditionalContext, r.SystemMessage = "notes", "hi" }),
 			`{"systemMessage": "hi", "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "notes"}}`},
 		{"BeforeModel synthetic response, the later hook's wins", base("BeforeModel", func(r *engine.Result) {

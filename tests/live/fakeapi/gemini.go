@@ -10,7 +10,8 @@ import (
 // Gemini is a fake Gemini API (POST /v1beta/models/<model>:streamGenerateContent?alt=sse and
 // :generateContent, :countTokens) for Gemini CLI (GOOGLE_GEMINI_BASE_URL). The main
 // conversation (requests with tools) answers from Script by the number of "model" turns the
-// request carries; other requests answer Side, by default the next-speaker verdict "user".
+// request carries, never serving a turn twice (scripted.advance); other requests answer
+// Side, by default the next-speaker verdict "user".
 type Gemini struct{ scripted }
 
 type geminiRequest struct {
@@ -48,7 +49,7 @@ func (g *Gemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				n++
 			}
 		}
-		t := g.turn(n)
+		t, n := g.advance(n)
 		if t.Text != "" || len(t.Tools) == 0 {
 			text := t.Text
 			if text == "" {

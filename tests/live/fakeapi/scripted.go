@@ -21,6 +21,9 @@ type scripted struct {
 	mu       sync.Mutex
 	requests []Request
 	srv      *http.Server
+	// served is the highest turn advance answered; seen says it answered one.
+	served int
+	seen   bool
 }
 
 func (s *scripted) start(h http.Handler) (string, error) {
@@ -76,6 +79,21 @@ func (s *scripted) turn(n int) Turn {
 		return s.Script[n]
 	}
 	return Turn{Text: "done"}
+}
+
+// advance returns the scripted answer for a request that carries n assistant turns, never
+// going back: when the agent asks again for a turn it was already given (it dropped the
+// answer from its history, as Gemini CLI does with a response an AfterModel hook blocked,
+// and would otherwise be handed the same answer until its loop detector gives up), the
+// request gets the next turn of the script, and past its end the text "done".
+func (s *scripted) advance(n int) (Turn, int) {
+	s.mu.Lock()
+	if s.seen && n <= s.served {
+		n = s.served + 1
+	}
+	s.served, s.seen = n, true
+	s.mu.Unlock()
+	return s.turn(n), n
 }
 
 // CallID is the id the Gemini, Chat Completions and Responses fakes give the i-th tool call

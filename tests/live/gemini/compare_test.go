@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookexec/hookexec/core/engine"
+	"github.com/hookexec/hookexec/tests/live/fakeapi"
 	"github.com/hookexec/hookexec/tests/live/suite"
 )
 
@@ -17,16 +18,20 @@ import (
 //     and a blocked or stopped one is none;
 //   - after a BeforeModel or AfterModel fire hookexec blocks or stops, the run ends: no
 //     tool of the withheld response runs, the model is not asked again;
+//   - a tool result an AfterTool fire hookexec blocks withholds is replaced, for the model,
+//     by hookexec's replacement (withheld);
 //   - what hookexec leaves to the agent on those events (hookSpecificOutput.llm_request,
 //     llm_response, toolConfig; hookexec answers them through, core/native) does what
 //     Gemini CLI's reference says: the request's text, the run's answer, the request's
 //     functionCallingConfig.
 //
 // A vector marked deliberate (hookexec stricter than Gemini CLI) must show its difference
-// as a model call Gemini CLI made and hookexec keeps back, and nothing else may differ; a
-// difference that no longer shows is one too (Gemini CLI changed).
+// as a model call Gemini CLI made and hookexec keeps back, or as Gemini CLI going on (a tool
+// call, a model call) after an AfterModel fire hookexec blocks, and nothing else may differ;
+// a difference that no longer shows is one too (Gemini CLI changed).
 func compare(c *suite.Comparison) []string {
-	problems := suite.Compare(c)
+	problems, more := withheld(c, suite.Compare(c))
+	problems = append(problems, more...)
 	add := func(i int, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("%s #%d: ", c.Fires[i].Event, i)+fmt.Sprintf(format, args...))
 	}
@@ -37,7 +42,13 @@ func compare(c *suite.Comparison) []string {
 		r := c.Results[i]
 		halted := r.Blocked || !r.Continue
 		if ended >= 0 && (f.Event == "BeforeTool" || f.Event == "BeforeModel") {
-			add(i, "fired after %s #%d, which hookexec blocks or stops (%q): the run should have ended", c.Fires[ended].Event, ended, r.Reason+r.StopReason)
+			e := c.Results[ended]
+			if c.V.Deliberate != "" && c.Fires[ended].Event == "AfterModel" && e.Blocked {
+				// The marked difference: Gemini CLI went on with a response hookexec blocks.
+				deliberateShown = true
+			} else {
+				add(i, "fired after %s #%d, which hookexec blocks or stops (%q): the run should have ended", c.Fires[ended].Event, ended, e.Reason+e.StopReason)
+			}
 		}
 		switch f.Event {
 		case "BeforeModel":
@@ -118,6 +129,67 @@ func compare(c *suite.Comparison) []string {
 		}
 	}
 	return problems
+}
+
+// withheld checks the tool calls whose result an AfterTool fire hookexec blocks withholds
+// (decide.Gemini: the result is replaced by {"error": reason}, as Gemini CLI's
+// executeToolWithHooks does): the AfterTool hook saw the tool's real output, so the tool
+// ran, and the model must have got exactly hookexec's replacement. It drops the runner's
+// "hookexec lets it run but the tool returned something else" for those calls (the runner
+// matches a result to its PostToolUse fire by tool_use_id, which Gemini CLI does not send)
+// and returns the problems it found instead.
+func withheld(c *suite.Comparison, problems []string) (kept, found []string) {
+	var calls []string
+	for n, turn := range c.V.Script {
+		for i, tc := range turn.Tools {
+			calls = append(calls, fakeapi.CallID(n, i, tc))
+		}
+	}
+	results := c.Run.Model.ToolResults()
+	drop := map[string]bool{}
+	k := -1
+	for i, f := range c.Fires {
+		if f.Event != "BeforeTool" {
+			continue
+		}
+		k++
+		j := i + 1
+		for j < len(c.Fires) && c.Fires[j].Event != "AfterTool" && c.Fires[j].Event != "BeforeTool" {
+			j++
+		}
+		if j == len(c.Fires) || c.Fires[j].Event != "AfterTool" || k >= len(calls) {
+			continue
+		}
+		replaced := c.Results[j].UpdatedToolOutput
+		if len(replaced) == 0 || string(replaced) == "null" {
+			continue
+		}
+		var pre struct {
+			Input map[string]any `json:"tool_input"`
+		}
+		var post struct {
+			Response json.RawMessage `json:"tool_response"`
+		}
+		_ = json.Unmarshal([]byte(f.Payload), &pre)
+		_ = json.Unmarshal([]byte(c.Fires[j].Payload), &post)
+		cmd, _ := pre.Input["command"].(string)
+		if want := suite.ShellOutput(c.Tree.Project, cmd); cmd == "" || !strings.Contains(string(post.Response), strings.ReplaceAll(want, `"`, `\"`)) {
+			found = append(found, fmt.Sprintf("AfterTool #%d: the hook did not see the tool's output %q: %s", j, want, post.Response))
+			continue
+		}
+		drop[fmt.Sprintf("BeforeTool #%d: hookexec lets ", i)] = true
+		var got, want any
+		if tr, ok := results[calls[k]]; !ok || json.Unmarshal([]byte(tr.Text), &got) != nil ||
+			json.Unmarshal(replaced, &want) != nil || !reflect.DeepEqual(got, want) {
+			found = append(found, fmt.Sprintf("AfterTool #%d: hookexec withholds the result as %s, the model got %q", j, replaced, tr.Text))
+		}
+	}
+	for _, p := range problems {
+		if i := strings.Index(p, "hookexec lets "); i < 0 || !drop[p[:i+len("hookexec lets ")]] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, found
 }
 
 // field is hookSpecificOutput[key] of the last hook that answered one (BeforeModel and

@@ -24,6 +24,7 @@ var agent = suite.Agent{
 	Uncounted:     []string{"MessageDisplay"},
 	NewModel:      func(v suite.Vector) suite.Model { return (&fakeapi.Chat{}).With(v.Script) },
 	Command:       command,
+	Compare:       compare,
 	PayloadFields: "payload_fields.json",
 	ShellCommand:  suite.ShellTool("run_shell_command"),
 }

@@ -125,6 +125,8 @@ type Route struct {
 	Status  int             `json:"status"` // 0: 200
 	Body    json.RawMessage `json:"body"`
 	DelayMs int             `json:"delay_ms"`
+	// ContentType is the answer's Content-Type ("": Go's sniffing, text/plain for JSON).
+	ContentType string `json:"content_type"`
 }
 
 // Run is what one run of the real agent left behind.
@@ -318,6 +320,9 @@ func Main(m *testing.M, a Agent) {
 // as in plain mode, natively and against hookexec's engine: through install as well, the
 // Claude Code dispatch suite took 13 minutes in CI, past make test's budget.
 const DispatchGeneratedEnv = "HOOKEXEC_LIVE_DISPATCH_GENERATED"
+
+// HangEnv overrides, in seconds, how long one agent run may take before it counts as hung.
+const HangEnv = "HOOKEXEC_LIVE_HANG_SECONDS"
 
 // JobsEnv overrides how many vectors a suite runs at a time (Agent.Parallel).
 const JobsEnv = "HOOKEXEC_LIVE_JOBS"
@@ -650,6 +655,9 @@ func serveHTTP(t *testing.T, routes map[string]Route) string {
 		if json.Unmarshal(rt.Body, &text) == nil {
 			body = []byte(text)
 		}
+		if rt.ContentType != "" {
+			w.Header().Set("Content-Type", rt.ContentType)
+		}
 		if rt.Status != 0 {
 			w.WriteHeader(rt.Status)
 		}
@@ -680,8 +688,13 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 240 s is a hang guard only: a run takes a few seconds.
-	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
+	// 240 s is a hang guard only: a run takes a few seconds (HangEnv raises it on a machine
+	// so loaded that a run takes minutes).
+	hang := 240 * time.Second
+	if s, err := strconv.Atoi(os.Getenv(HangEnv)); err == nil && s > 0 {
+		hang = time.Duration(s) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	cmd = withContext(ctx, cmd)
 	var stdout, stderr bytes.Buffer
