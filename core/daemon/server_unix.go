@@ -360,6 +360,10 @@ func (d *daemon) retire(exe string) {
 		if !isExecutable(exe) {
 			exe, _ = os.Executable()
 		}
+		// The path checked is the path executed: its links resolved now.
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
 		if isExecutable(exe) {
 			d.successor.CompareAndSwap(nil, exe)
 		}
@@ -367,13 +371,37 @@ func (d *daemon) retire(exe string) {
 	go d.shutdown()
 }
 
+// isExecutable reports whether path is a build the daemon may execute in its place: an
+// absolute path to a regular, executable file that only this user (or root) can change —
+// the file, after its links, owned by this user or root and not writable by group or
+// others, in a directory of the same owners that others cannot write (or a sticky one,
+// where they cannot replace another's file). A build another user could swap while the
+// daemon drains is refused; the daemon then runs its own path.
 func isExecutable(path string) bool {
 	if !filepath.IsAbs(path) {
 		return false
 	}
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 || !ownedSafely(st) {
+		return false
+	}
+	dir, err := os.Stat(filepath.Dir(real))
+	return err == nil && ownedSafely(dir) || err == nil && dir.Mode()&os.ModeSticky != 0 && ownedBy(dir)
 }
+
+// ownedBy reports whether fi belongs to this user or root.
+func ownedBy(fi os.FileInfo) bool {
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && (int(sys.Uid) == os.Getuid() || sys.Uid == 0)
+}
+
+// ownedSafely reports whether fi belongs to this user or root and neither group nor
+// others can write it.
+func ownedSafely(fi os.FileInfo) bool { return ownedBy(fi) && fi.Mode().Perm()&0o022 == 0 }
 
 // replaceParams are the params of the replace method: the caller's build and its executable.
 type replaceParams struct {
