@@ -278,21 +278,7 @@ func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error
 
 // reindent shifts the continuation lines of a value cut from a file so that it reads
 // right one level in ("  " per level, as the managed file is written).
-func reindent(raw []byte) []byte {
-	lines := bytes.Split(raw, []byte("\n"))
-	if len(lines) < 2 {
-		return raw
-	}
-	// The closing line's indent is the value's own.
-	last := lines[len(lines)-1]
-	own := len(last) - len(bytes.TrimLeft(last, " \t"))
-	for i := 1; i < len(lines); i++ {
-		l := lines[i]
-		cut := min(own, len(l)-len(bytes.TrimLeft(l, " \t")))
-		lines[i] = append([]byte("  "), l[cut:]...)
-	}
-	return bytes.Join(lines, []byte("\n"))
-}
+func reindent(raw []byte) []byte { return indentAs(raw, "  ") }
 
 // parseHooks reads the hooks object in file order.
 func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
