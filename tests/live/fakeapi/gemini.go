@@ -10,9 +10,15 @@ import (
 // Gemini is a fake Gemini API (POST /v1beta/models/<model>:streamGenerateContent?alt=sse and
 // :generateContent, :countTokens) for Gemini CLI (GOOGLE_GEMINI_BASE_URL). The main
 // conversation (requests with tools) answers from Script by the number of "model" turns the
-// request carries, never serving a turn twice (scripted.advance); other requests answer
-// Side, by default the next-speaker verdict "user".
-type Gemini struct{ scripted }
+// request carries; other requests answer Side, by default the next-speaker verdict "user".
+type Gemini struct {
+	scripted
+	// NeverRepeat makes the fake never serve a turn twice (scripted.advance), for Gemini CLI,
+	// which drops a response an AfterModel hook blocked and asks again. Apps on a framework
+	// legitimately ask twice with the same history (Google ADK after a tool confirmation
+	// request), so it is off unless the agent needs it.
+	NeverRepeat bool
+}
 
 type geminiRequest struct {
 	Contents []struct {
@@ -49,7 +55,12 @@ func (g *Gemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				n++
 			}
 		}
-		t, n := g.advance(n)
+		var t Turn
+		if g.NeverRepeat {
+			t, n = g.advance(n)
+		} else {
+			t = g.turn(n)
+		}
 		if t.Text != "" || len(t.Tools) == 0 {
 			text := t.Text
 			if text == "" {

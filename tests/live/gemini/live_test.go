@@ -23,7 +23,7 @@ var agent = suite.Agent{
 	Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd", "Notification", "PreCompress",
 		"BeforeModel", "AfterModel", "BeforeToolSelection"},
 	NewModel: func(v suite.Vector) suite.Model {
-		return (&fakeapi.Gemini{}).With(v.Script)
+		return (&fakeapi.Gemini{NeverRepeat: true}).With(v.Script)
 	},
 	Command:       command,
 	Normalize:     normalize,
