@@ -10,7 +10,10 @@
  * the no-match index (nomatch.c, core/nomatch) proves no hook can match gets the answer the
  * dispatcher gives such a call, without the daemon.
  *
- *   hookexec-hook --agent NAME [--timeout-ms MS]   (payload on stdin; install registers it)
+ *   hookexec-hook --agent NAME [--scope user|project] [--timeout-ms MS]   (payload on stdin)
+ *
+ * --scope is written by install for the agents that run every scope's dispatcher entry
+ * (Cline, Factory Droid): the call runs only the hooks install moved from that scope.
  *
  * --timeout-ms is the agent's timeout for this dispatcher entry (without it, the agent's
  * default timeout for a hook, native.Agent.DefaultTimeout; install does not write it): a daemon that has not
@@ -52,7 +55,8 @@
 /* the agent's timeout for a hook entry without one (native.Agent.DefaultTimeout), in ms */
 static long long default_timeout_ms(const char *agent) {
     if (!strcmp(agent, "claude") || !strcmp(agent, "codex")) return 600000;
-    return 60000; /* gemini, qwen */
+    if (!strcmp(agent, "cline")) return 120000;
+    return 60000; /* gemini, qwen, factory */
 }
 
 static long long now_ms(void) {
@@ -320,7 +324,23 @@ static const char *runtime_dir(char *path, size_t n) {
  * Codex names none, the payload's cwd is the project */
 static const char *project_var(const char *agent) {
     return !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
-         : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : NULL;
+         : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : !strcmp(agent, "factory") ? "FACTORY_PROJECT_DIR" : NULL;
+}
+
+/* the payload's array whose first string is the project when no variable names it
+ * (native.Agent.ProjectField): Cline's workspaceRoots; NULL: the payload's cwd */
+static const char *project_field(const char *agent) { return !strcmp(agent, "cline") ? "workspaceRoots" : NULL; }
+
+/* the canonical event of a Cline payload's hookName (core/dialect clineHookNames, core/vocab);
+ * NULL: not one install dispatches. Other agents name it in hook_event_name. */
+static const char *cline_event(const char *hook, size_t n) {
+    static const char *map[][2] = {{"tool_call", "PreToolUse"}, {"tool_result", "PostToolUse"},
+        {"agent_start", "SessionStart"}, {"agent_resume", "SessionStart"}, {"agent_end", "Stop"},
+        {"agent_abort", "SessionEnd"}, {"session_shutdown", "SessionEnd"}, {"agent_error", "StopFailure"},
+        {"prompt_submit", "UserPromptSubmit"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && !memcmp(map[i][0], hook, n)) return map[i][1];
+    return NULL;
 }
 
 #include "nomatch.c" /* nomatch_answer: a call no hook can match, answered without the daemon */
@@ -351,15 +371,18 @@ int main(int argc, char **argv) {
         payload.n += (size_t)r;
         if (payload.n > MAX_PAYLOAD) fallback(payload.p, payload.n); /* it reports the bound */
     }
-    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON"), *tmo = NULL;
+    const char *agent = NULL, *mode = getenv("HOOKEXEC_DAEMON"), *tmo = NULL, *scope = NULL;
     for (int i = 1; argv[i]; i++) {
         if (!strcmp(argv[i], "--agent") && argv[i + 1]) agent = argv[++i];
         else if (!strncmp(argv[i], "--agent=", 8)) agent = argv[i] + 8;
+        else if (!strcmp(argv[i], "--scope") && argv[i + 1]) scope = argv[++i];
+        else if (!strncmp(argv[i], "--scope=", 8)) scope = argv[i] + 8;
         else if (!strcmp(argv[i], "--timeout-ms") && argv[i + 1]) tmo = argv[++i];
         else if (!strncmp(argv[i], "--timeout-ms=", 13)) tmo = argv[i] + 13;
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
     }
     if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
+    if (scope && strcmp(scope, "user") && strcmp(scope, "project")) fallback(payload.p, payload.n); /* the full command reports it */
     long long t = default_timeout_ms(agent);
     if (tmo) {
         char *e;
@@ -379,7 +402,7 @@ int main(int argc, char **argv) {
     char dir[PATH_MAX];
     runtime_dir(dir, sizeof dir);
     int nm_code = EXIT_BLOCKED;
-    if (nomatch_answer(agent, payload.p, payload.n, identity, dir, &nm_code)) return nm_code;
+    if (nomatch_answer(agent, scope, payload.p, payload.n, identity, dir, &nm_code)) return nm_code;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
     /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection
@@ -395,7 +418,7 @@ int main(int argc, char **argv) {
     int bad = puts_(&q, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"dispatch\",\"params\":{\"identity\":") || put_json(&q, identity) ||
               puts_(&q, ",\"request\":{\"agent\":") || put_json(&q, agent) || puts_(&q, ",\"project\":") || put_json(&q, project ? project : "") ||
               puts_(&q, ",\"home\":") || put_json(&q, home ? home : "") || puts_(&q, ",\"log_file\":") || put_json(&q, log ? log : "") ||
-              puts_(&q, ",\"env\":[");
+              (scope && (puts_(&q, ",\"scope\":") || put_json(&q, scope))) || puts_(&q, ",\"env\":[");
     for (char **e = environ; *e && !bad; e++) bad = (e != environ && puts_(&q, ",")) || put_json(&q, *e);
     bad = bad || puts_(&q, "],\"payload\":");
     size_t at = q.n;

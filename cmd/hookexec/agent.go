@@ -148,7 +148,7 @@ hookexec uninstall --agent claude --user`,
 	var showBundle, fetchBundle bool
 	var dropped bool
 	var timeoutMs int64
-	var transport string
+	var transport, hookScope string
 	register(&verb{
 		name:    "daemon",
 		summary: "keep hooks warm between an agent's hook calls (started on demand by hook)",
@@ -234,6 +234,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
+			fs.StringVar(&hookScope, "scope", "", "`user` or project: the scope of this dispatcher entry, for the agents that run every scope's (Cline, Factory Droid; install writes it): only the hooks install moved from that scope run")
 			fs.StringVar(&transport, "transport", "", "`http`: the command entry of an http-transport install (its SessionStart): start and check the daemon, hand it the call")
 			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
@@ -256,7 +257,10 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if transport != "" && transport != "http" {
 				return a.refuse(usagef("hook: --transport http or none"))
 			}
-			return a.dispatch(ag, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
+			if hookScope != "" && hookScope != native.User.String() && hookScope != native.Project.String() {
+				return a.refuse(usagef("hook: --scope user or --scope project"))
+			}
+			return a.dispatch(ag, hookScope, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
 		},
 	})
 }
@@ -276,13 +280,13 @@ func (a *app) refuse(err error) int {
 // report of such a call). timeout is the agent's for this dispatcher entry (0: the agent's
 // default timeout for a hook; install does not write it): a daemon that has not answered shortly before it
 // (daemon.AnswerWait) counts as having dropped the call.
-func (a *app) dispatch(ag *native.Agent, dropped, viaHTTP bool, timeout time.Duration) (code int) {
+func (a *app) dispatch(ag *native.Agent, scope string, dropped, viaHTTP bool, timeout time.Duration) (code int) {
 	if timeout <= 0 {
 		timeout = ag.DefaultTimeout
 	}
 	deadline := time.Now().Add(daemon.AnswerWait(timeout))
 	payload, err := io.ReadAll(io.LimitReader(a.stdin, serve.MaxMessageBytes+1))
-	req := dispatch.Request{Agent: ag.Name, Payload: payload}
+	req := dispatch.Request{Agent: ag.Name, Scope: scope, Payload: payload}
 	answered := false
 	defer func() { // a panic of the dispatcher's own: no answer has gone out yet
 		if r := recover(); r != nil && !answered {
@@ -309,7 +313,7 @@ func (a *app) dispatch(ag *native.Agent, dropped, viaHTTP bool, timeout time.Dur
 		logFile = os.Getenv(engine.LogEnv) // the daemon's own environment is not the call's
 	}
 	req = dispatch.Request{Agent: ag.Name, Project: project, Home: a.homeDir(), Env: os.Environ(),
-		LogFile: logFile, Payload: payload}
+		LogFile: logFile, Scope: scope, Payload: payload}
 	if dropped {
 		startDaemon() // the one that dropped it is likely gone
 		return a.answer(dispatch.Lost(req))
@@ -425,7 +429,11 @@ func (a *app) printChanges(changes []install.Change) {
 	for _, c := range changes {
 		line := fmt.Sprintf("%s: %s", a.shortPath(c.File.Settings), c.Action)
 		if c.Action == "installed" {
-			line += fmt.Sprintf(" (%s moved to %s; dispatcher for %s", plural(c.Moved, "matcher group"),
+			what := "matcher group"
+			if filepath.Ext(c.File.Managed) == "" { // a directory of hook files (Cline)
+				what = "hook file"
+			}
+			line += fmt.Sprintf(" (%s moved to %s; dispatcher for %s", plural(c.Moved, what),
 				filepath.Base(c.File.Managed), strings.Join(c.Events, ", "))
 			if c.Kept > 0 {
 				line += fmt.Sprintf("; %s left with the agent", plural(c.Kept, "group"))
