@@ -60,9 +60,6 @@ func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, er
 
 // InstallWith is Install with the http transport when h is not nil (see HTTP).
 func InstallWith(a *native.Agent, s native.Scope, dir, command string, h *HTTP) ([]Change, error) {
-	if err := a.Refuse(s, dir); err != nil {
-		return nil, err
-	}
 	if h != nil && a.Name != "claude" {
 		return nil, fmt.Errorf("the http transport is Claude Code's only: %s has no http hooks (docs/daemon.md)", a.Display)
 	}

@@ -32,9 +32,13 @@ func clineAnswer(spelled string, r *engine.Result) Answer {
 	pre := r.Event == "PreToolUse"
 	switch {
 	case pre && (r.Blocked || r.Decision == "ask"):
-		// Cline's file hooks cannot ask: an ask is refused too (fail closed).
+		// Cline's file hooks cannot ask: an ask is refused too (fail closed). A Cline hook's
+		// own refusal (overrideInput null) has its context as the reason: the model gets
+		// that context as the hook gave it, as Cline shows it without hookexec.
 		out["overrideInput"] = nil
-		ctx = joinText("Blocked by hook: "+orText(r.Reason, "blocked by hook"), ctx)
+		if reason := orText(r.Reason, "blocked by hook"); !strings.Contains(ctx, reason) {
+			ctx = joinText("Blocked by hook: "+reason, ctx)
+		}
 	case pre && len(r.UpdatedInput) > 0 && string(r.UpdatedInput) != "null":
 		out["overrideInput"] = r.UpdatedInput
 	case r.Blocked && r.Reason != "":

@@ -1,9 +1,7 @@
 package native
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,56 +30,44 @@ func factoryAnswer(r *engine.Result) Answer {
 	return claudeAnswer(r)
 }
 
-// factoryFiles are a scope's .factory/hooks.json (its events object at the root), then
-// its settings.json. The legacy hooks/hooks.json (read by Droid only when there is no
-// hooks.json) is not moved: factoryRefuse refuses while it holds hooks.
+// factoryFiles are a scope's .factory/hooks.json (its events object at the root) or, when
+// there is none, the legacy .factory/hooks/hooks.json, which Droid reads in its place; then
+// its settings.json.
 func factoryFiles(_ Scope, dir string) []File {
 	d := filepath.Join(dir, ".factory")
-	return []File{{Settings: filepath.Join(d, "hooks.json"), Managed: filepath.Join(d, "hookexec-hooks.hooks.json"),
-		Backup: filepath.Join(d, ".hooks.json.hookexec-backup"), Root: true}, file(d, "settings.json")}
+	hooks := File{Settings: filepath.Join(d, "hooks.json"), Managed: filepath.Join(d, "hookexec-hooks.hooks.json"),
+		Backup: filepath.Join(d, ".hooks.json.hookexec-backup"), Root: true}
+	if _, err := os.Lstat(hooks.Settings); errors.Is(err, fs.ErrNotExist) {
+		legacy := filepath.Join(d, "hooks", "hooks.json")
+		if _, err := os.Lstat(legacy); err == nil {
+			// Its managed file is in .factory, where hookexec's factory dialect reads it.
+			hooks = File{Settings: legacy, Managed: filepath.Join(d, "hookexec-hooks.legacy-hooks.json"),
+				Backup: filepath.Join(d, "hooks", ".hooks.json.hookexec-backup"), Root: true}
+		}
+	}
+	return []File{hooks, file(d, "settings.json")}
 }
 
-// factoryShadowed lists the events of a settings.json that the hooks.json beside it lists
-// as it was before install (its backup, else itself): Droid lets those lists replace
-// settings.json's, so their groups never run and install leaves them there.
+// factoryShadowed lists the events of a settings.json that the hooks file of its folder
+// (hooks.json, else hooks/hooks.json) lists as it was before install (its backup, else
+// itself): Droid lets those lists replace settings.json's, so their groups never run and
+// install leaves them there.
 func factoryShadowed(f File) map[string]bool {
 	if f.Root {
 		return nil
 	}
 	d := filepath.Dir(f.Settings)
-	data, err := os.ReadFile(filepath.Join(d, ".hooks.json.hookexec-backup"))
-	if err != nil {
-		data, err = os.ReadFile(filepath.Join(d, "hooks.json"))
-	}
-	if err != nil {
-		return nil
-	}
-	return dialect.FactoryHooksEvents(data)
-}
-
-// factoryRefuse refuses an install while the legacy .factory/hooks/hooks.json holds hooks
-// and no hooks.json is there: Droid then reads that file's events in place of
-// settings.json's, and install does not move it (Droid itself moves it to hooks.json
-// when it next saves a hook).
-func factoryRefuse(_ Scope, dir string) error {
-	d := filepath.Join(dir, ".factory")
-	if _, err := os.Lstat(filepath.Join(d, "hooks.json")); err == nil {
-		return nil
-	}
-	path := filepath.Join(d, "hooks", "hooks.json")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	var events map[string]json.RawMessage
-	if json.Unmarshal(data, &events) != nil {
-		return fmt.Errorf("%s is not a JSON object; fix it before installing", path)
-	}
-	if len(events) > 0 {
-		return fmt.Errorf("%s (Droid's legacy hooks file) holds hooks: rename it to %s first, which Droid reads the same way", path, filepath.Join(d, "hooks.json"))
+	for _, h := range []string{filepath.Join(d, "hooks.json"), filepath.Join(d, "hooks", "hooks.json")} {
+		if _, err := os.Lstat(h); err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(h), ".hooks.json.hookexec-backup"))
+		if err != nil {
+			if data, err = os.ReadFile(h); err != nil {
+				return nil
+			}
+		}
+		return dialect.FactoryHooksEvents(data)
 	}
 	return nil
 }

@@ -75,8 +75,6 @@ type Agent struct {
 	unmoved func(s Scope, dir string) []string
 	// ProjectEnv is the variable the agent gives its hooks the project directory in.
 	ProjectEnv string
-	// refuse says why install must not touch a scope (nil: it may); Droid's hooks.json.
-	refuse func(s Scope, dir string) error
 	// Plugin is set for an agent reached through a plugin install writes, not through
 	// dispatcher entries in its settings (opencode, Kilo Code: opencode.go).
 	Plugin *Plugin
@@ -162,7 +160,6 @@ var agents = map[string]*Agent{
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		HooksConfig: []string{"hooksDisabled", "showHookOutput"},
 		ProjectEnv:  "FACTORY_PROJECT_DIR",
-		refuse:      factoryRefuse,
 		Scoped:      true,
 		shadowed:    factoryShadowed,
 	},
@@ -312,14 +309,6 @@ func (a *Agent) TimeoutValue(d time.Duration) int64 {
 		n = int64((d + time.Millisecond - 1) / time.Millisecond)
 	}
 	return n
-}
-
-// Refuse says why install must leave a scope as it is (nil: it may install there).
-func (a *Agent) Refuse(s Scope, dir string) error {
-	if a.refuse == nil {
-		return nil
-	}
-	return a.refuse(s, dir)
 }
 
 // Unmoved lists the files of a scope whose hooks install leaves with the agent.
