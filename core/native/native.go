@@ -97,9 +97,10 @@ type Agent struct {
 	// directories (Cline: cline.go); install moves them and writes dispatcher files there.
 	Script *Script
 	// Scoped says the agent runs every scope's dispatcher entry for an event, identical or
-	// not (Cline, Factory Droid): each entry then names its scope (--scope), and a call runs
-	// only the hooks install moved from that scope. nil: the agent runs an identical command
-	// once (Claude Code), and one call runs every scope's hooks.
+	// not (Copilot CLI, Cline, Factory Droid): each entry then names its scope (--scope),
+	// and a call runs only that scope's hooks (SourcesEnv keeps Copilot's scope's files;
+	// SettingsOutside leaves the other scope's moved hooks to its entry). false: the agent
+	// runs an identical command once (Claude Code), and one call runs every scope's hooks.
 	Scoped bool
 	// eventOf names the canonical event of a payload from its top-level strings; nil: its
 	// "hook_event_name".
