@@ -191,9 +191,9 @@ test-dispatch-%: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## test-dispatch for o
 # With DISPATCH_TELEMETRY=1 (the default; empty turns it off) the dispatched runs export to one
 # real collector and every fire the dispatcher served must have arrived as its span
 # (tests/live/suite/telemetry.go): the daemon's telemetry for every agent it serves.
-DISPATCH_AGENTS ?= claude gemini codex qwen auggie copilot
+DISPATCH_AGENTS ?= claude gemini codex qwen auggie copilot cline droid
 DISPATCH_TELEMETRY ?= 1
-test-dispatch: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code, auggie, Copilot CLI), telemetry on: the agent must do the same, every served fire its span
+test-dispatch: $(CLI) $(BUILD)/hookexec-hook $(OTELCOL) ## every live suite natively and through hookexec install (Claude Code, Gemini CLI, Codex, Qwen Code, auggie, Copilot CLI, Cline, Factory Droid), telemetry on: the agent must do the same, every served fire its span
 	@status=0; for a in $(DISPATCH_AGENTS); do \
 		gate=$$(echo $$a | tr a-z A-Z); \
 		$(GO) test -c -o $(BUILD)/live-$$a.test ./tests/live/$$a || { status=1; continue; }; \

@@ -10,14 +10,14 @@
  * the no-match index (nomatch.c, core/nomatch) proves no hook can match gets the answer the
  * dispatcher gives such a call, without the daemon.
  *
- *   hookexec-hook --agent NAME [--scope SCOPE] [--event EVENT] [--timeout-ms MS]   (payload on stdin; install registers it)
+ *   hookexec-hook --agent NAME [--scope user|project] [--event EVENT] [--timeout-ms MS]   (payload on stdin; install registers it)
  *
+ * --scope is written by install for the agents that run every scope's dispatcher entry
+ * (Copilot CLI, Cline, Factory Droid; native.Agent.Scoped): the call runs only that scope's
+ * hooks, and the no-match index is the scope's (core/nomatch Key.Scope).
  * --event is the event as the agent spells it, for an agent whose payloads do not name it
  * (GitHub Copilot CLI's camelCase ones: install writes one entry per event); it goes to the
- * daemon with the call, and the no-match index is read for it. --scope (user, project) is
- * the scope whose hooks directory the entry is in (Copilot CLI runs one entry per
- * directory): the daemon runs that scope's hooks, and the index is the scope's
- * ("copilot:user", core/dispatch IndexAgent).
+ * daemon with the call, and the no-match index is read for it.
  *
  * --timeout-ms is the agent's timeout for this dispatcher entry (without it, the agent's
  * default timeout for a hook, native.Agent.DefaultTimeout; install does not write it): a daemon that has not
@@ -60,7 +60,8 @@
 static long long default_timeout_ms(const char *agent) {
     if (!strcmp(agent, "claude") || !strcmp(agent, "codex")) return 600000;
     if (!strcmp(agent, "copilot")) return 30000;
-    return 60000; /* gemini, qwen, auggie */
+    if (!strcmp(agent, "cline")) return 120000;
+    return 60000; /* gemini, qwen, auggie, factory */
 }
 
 static long long now_ms(void) {
@@ -329,7 +330,23 @@ static const char *runtime_dir(char *path, size_t n) {
 static const char *project_var(const char *agent) {
     return !strcmp(agent, "claude") ? "CLAUDE_PROJECT_DIR" : !strcmp(agent, "gemini") ? "GEMINI_PROJECT_DIR"
          : !strcmp(agent, "qwen")   ? "QWEN_PROJECT_DIR"   : !strcmp(agent, "auggie") ? "AUGMENT_PROJECT_DIR"
-         : NULL;
+         : !strcmp(agent, "factory") ? "FACTORY_PROJECT_DIR" : NULL;
+}
+
+/* the payload's array whose first string is the project when no variable names it
+ * (native.Agent.ProjectField): Cline's workspaceRoots; NULL: the payload's cwd */
+static const char *project_field(const char *agent) { return !strcmp(agent, "cline") ? "workspaceRoots" : NULL; }
+
+/* the canonical event of a Cline payload's hookName (core/dialect clineHookNames, core/vocab);
+ * NULL: not one install dispatches. Other agents name it in hook_event_name. */
+static const char *cline_event(const char *hook, size_t n) {
+    static const char *map[][2] = {{"tool_call", "PreToolUse"}, {"tool_result", "PostToolUse"},
+        {"agent_start", "SessionStart"}, {"agent_resume", "SessionStart"}, {"agent_end", "Stop"},
+        {"agent_abort", "SessionEnd"}, {"session_shutdown", "SessionEnd"}, {"agent_error", "StopFailure"},
+        {"prompt_submit", "UserPromptSubmit"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && !memcmp(map[i][0], hook, n)) return map[i][1];
+    return NULL;
 }
 
 #include "nomatch.c" /* nomatch_answer: a call no hook can match, answered without the daemon */
@@ -373,6 +390,7 @@ int main(int argc, char **argv) {
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
     }
     if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
+    if (scope && strcmp(scope, "user") && strcmp(scope, "project")) fallback(payload.p, payload.n); /* the full command reports it */
     long long t = default_timeout_ms(agent);
     if (tmo) {
         char *e;
@@ -392,10 +410,7 @@ int main(int argc, char **argv) {
     char dir[PATH_MAX];
     runtime_dir(dir, sizeof dir);
     int nm_code = EXIT_BLOCKED;
-    char index_agent[256];
-    if ((size_t)snprintf(index_agent, sizeof index_agent, "%s%s%s", agent, scope ? ":" : "", scope ? scope : "") < sizeof index_agent &&
-        nomatch_answer(agent, index_agent, event, payload.p, payload.n, identity, dir, &nm_code))
-        return nm_code;
+    if (nomatch_answer(agent, scope, event, payload.p, payload.n, identity, dir, &nm_code)) return nm_code;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/daemon.sock", dir) >= sizeof sa.sun_path) fallback(payload.p, payload.n);
     /* Non-blocking: a daemon whose backlog is full (stopped, swamped) refuses the connection

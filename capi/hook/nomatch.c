@@ -23,6 +23,9 @@ typedef struct {
     const char *k, *v; /* the key's bytes; a string value's bytes (without quotes) */
     size_t kn, vn;
     int str, plain; /* the value is a string; it has no escape and only printable ASCII */
+    const char *a;  /* an array value's first element, when a string (Cline's workspaceRoots) */
+    size_t an;
+    int astr, aplain;
 } nm_field;
 
 typedef struct {
@@ -86,7 +89,7 @@ static int nm_container(nm_json *j, int depth, int top) {
             if (top) {
                 if (!plain || j->n >= NOMATCH_KEYS) return -1; /* a key spelt with an escape may be any key */
                 f = &j->f[j->n++];
-                f->k = k, f->kn = kn, f->str = 0;
+                f->k = k, f->kn = kn, f->str = 0, f->astr = 0;
             }
             nm_ws(j);
             if (j->p >= j->end || *j->p++ != ':') return -1;
@@ -111,6 +114,12 @@ static int nm_value(nm_json *j, int depth, nm_field *top) {
         if (nm_string(j, &s, &n, &plain)) return -1;
         if (top) top->str = 1, top->v = s, top->vn = n, top->plain = plain;
         return 0;
+    }
+    if (c == '[' && top) { /* a top-level array: its first element, when a string */
+        const char *at = j->p++;
+        nm_ws(j);
+        if (j->p < j->end && *j->p == '"' && !nm_string(j, &top->a, &top->an, &top->aplain)) top->astr = 1;
+        j->p = at;
     }
     if (c == '{' || c == '[') return nm_container(j, depth, 0);
     static const char *lits[] = {"true", "false", "null"};
@@ -241,38 +250,49 @@ static char *nm_read(const char *dir, const char *name, size_t *size) {
 
 /* The no-match answer, when the index says no hook can match this call: writes it and returns
  * 1 with the exit code in *code. 0: the daemon path decides. */
-static int nomatch_answer(const char *agent, const char *index_agent, const char *event, const char *payload, size_t n,
+static int nomatch_answer(const char *agent, const char *scope, const char *spelled, const char *payload, size_t n,
                           const char *identity, const char *dir, int *code) {
     const char *off = getenv("HOOKEXEC_INDEX"), *log = getenv("HOOKEXEC_LOG"), *home = getenv("HOME");
     if ((off && !strcmp(off, "off")) || (log && *log) || !home || !*home) return 0; /* a log records every fire */
     static nm_json j; /* 128 fields: kept off the stack */
     if (nm_parse(&j, payload, n)) return 0;
-    nm_field *ev = NULL, *cwd = NULL, spelled;
-    int named = nm_field_of(&j, "hook_event_name", &ev);
-    if (named == 0 && event && *event) { /* a payload that does not name its event: --event does */
-        spelled.k = "hook_event_name", spelled.kn = 15, spelled.v = event, spelled.vn = strlen(event);
-        spelled.str = 1, spelled.plain = 1;
-        for (const char *c = event; *c; c++)
-            if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f || *c == '%') spelled.plain = 0;
-        ev = &spelled;
-    } else if (named != 1 || (event && *event)) {
-        return 0; /* no event, or both the payload and --event name one: the daemon decides */
+    nm_field *ev = NULL, *cwd = NULL;
+    const char *event;
+    size_t evn;
+    if (!strcmp(agent, "cline")) { /* Cline names its event in hookName (native.Agent.EventOf) */
+        if (nm_field_of(&j, "hookName", &ev) != 1 || !ev->str || !ev->plain || !ev->vn) return 0;
+        if (!(event = cline_event(ev->v, ev->vn))) return 0;
+        evn = strlen(event);
+    } else {
+        int named = nm_field_of(&j, "hook_event_name", &ev);
+        if (named == 0 && spelled && *spelled) { /* a payload that does not name its event: --event does */
+            for (const char *c = spelled; *c; c++)
+                if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f || *c == '%') return 0;
+            event = spelled, evn = strlen(spelled);
+        } else if (named != 1 || (spelled && *spelled) || !ev->str || !ev->plain || !ev->vn) {
+            return 0; /* no event, or both the payload and --event name one: the daemon decides */
+        } else {
+            event = ev->v, evn = ev->vn;
+        }
     }
-    if (!ev->str || !ev->plain || !ev->vn) return 0;
-    const char *penv = project_var(agent), *project = penv ? getenv(penv) : NULL;
+    const char *penv = project_var(agent), *project = penv ? getenv(penv) : NULL, *pfield = project_field(agent);
     size_t pn;
     if (project && *project) {
         pn = strlen(project);
+    } else if (pfield) { /* as the dispatcher: the first string of the payload's array */
+        if (nm_field_of(&j, pfield, &cwd) != 1 || !cwd->astr || !cwd->aplain || !cwd->an) return 0;
+        project = cwd->a, pn = cwd->an;
     } else { /* as the dispatcher: the payload's cwd */
         if (nm_field_of(&j, "cwd", &cwd) != 1 || !cwd->str || !cwd->plain || !cwd->vn) return 0;
         project = cwd->v, pn = cwd->vn;
     }
     if (project[0] != '/') return 0;
-    /* the index's name: FNV-1a 64 of agent, project and home, each with a NUL (core/nomatch Path) */
+    /* the index's name: FNV-1a 64 of agent, project, home and the scope when given, each
+     * with a NUL (core/nomatch Path) */
     unsigned long long h = 14695981039346656037ULL;
-    const char *parts[3] = {index_agent, project, home};
-    size_t lens[3] = {strlen(index_agent), pn, strlen(home)};
-    for (int i = 0; i < 3; i++) {
+    const char *parts[4] = {agent, project, home, scope};
+    size_t lens[4] = {strlen(agent), pn, strlen(home), scope ? strlen(scope) : 0};
+    for (int i = 0; i < (scope ? 4 : 3); i++) {
         for (size_t k = 0; k <= lens[i]; k++) h = (h ^ (unsigned char)(k < lens[i] ? parts[i][k] : 0)) * 1099511628211ULL;
     }
     char name[32];
@@ -285,10 +305,12 @@ static int nomatch_answer(const char *agent, const char *index_agent, const char
              !strcmp(type, "hookexec-nomatch") && !strcmp(rest, NOMATCH_VERSION);
     /* the header: this build, agent, project and home */
     static const char *keys[] = {"identity", "agent", "project", "home"};
-    const char *want[] = {identity, index_agent, project, home};
-    size_t wantn[] = {strlen(identity), strlen(index_agent), pn, strlen(home)};
+    const char *want[] = {identity, agent, project, home};
+    size_t wantn[] = {strlen(identity), strlen(agent), pn, strlen(home)};
     for (int i = 0; ok && i < 4; i++)
         ok = !nm_line(&at, end, &type, &rest) && !strcmp(type, keys[i]) && nm_eq(rest, strlen(rest), want[i], wantn[i], scratch);
+    if (ok && scope) /* an index of one scope's dispatcher entry says which */
+        ok = !nm_line(&at, end, &type, &rest) && !strcmp(type, "scope") && nm_eq(rest, strlen(rest), scope, strlen(scope), scratch);
     /* the variables and files the configuration depends on, then the events */
     int events = 0, found = 0, in = 0, matched = 0, answer = 0;
     const char *subject = NULL;
@@ -322,7 +344,7 @@ static int nomatch_answer(const char *agent, const char *index_agent, const char
                 if (s) *s = 0, f[i] = s + 1;
             }
             if (!f[3] || strchr(f[3], ' ')) { ok = 0; break; }
-            if (!nm_eq(f[0], strlen(f[0]), ev->v, ev->vn, scratch)) continue;
+            if (!nm_eq(f[0], strlen(f[0]), event, evn, scratch)) continue;
             if (found) { ok = 0; break; } /* listed twice */
             char *e;
             errno = 0;

@@ -249,7 +249,7 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			fs.StringVar(&agentName, "agent", "", "the `AGENT` that runs this: "+strings.Join(native.Names(), ", "))
 			fs.BoolVar(&dropped, "dropped", false, "answer a call the daemon read and dropped without running it again (hookexec-hook's use)")
 			fs.StringVar(&transport, "transport", "", "`http`: the command entry of an http-transport install (its SessionStart): start and check the daemon, hand it the call")
-			fs.StringVar(&hookScope, "scope", "", "`user` or project: the scope whose hooks directory this entry is in (copilot; install writes it)")
+			fs.StringVar(&hookScope, "scope", "", "`user` or project: the scope of this dispatcher entry, for the agents that run every scope's (Copilot CLI, Cline, Factory Droid; install writes it): only that scope's hooks run")
 			fs.StringVar(&spelled, "event", "", "the `EVENT` as the agent spells it, for an agent whose payloads do not name it (copilot: preToolUse, ...; install writes it)")
 			fs.Int64Var(&timeoutMs, "timeout-ms", 0, "the agent's timeout for this dispatcher entry, in `MS` (0: the agent's default timeout for a hook): the daemon's answer is awaited until 2 s before it, then the call is answered as dropped")
 		},
@@ -275,8 +275,11 @@ CLAUDE_ENV_FILE go to the agent's CLAUDE_ENV_FILE.`,
 			if spelled != "" && !ag.SpelledEvents {
 				return a.refuse(usagef("hook: --event is for agents whose payloads do not name their event (copilot); %s's do", ag.Display))
 			}
-			if hookScope != "" && (ag.Dir == nil || hookScope != native.User.String() && hookScope != native.Project.String()) {
-				return a.refuse(usagef("hook: --scope user or --scope project, for an agent with a hooks directory per scope (copilot)"))
+			if hookScope != "" && hookScope != native.User.String() && hookScope != native.Project.String() {
+				return a.refuse(usagef("hook: --scope user or --scope project"))
+			}
+			if hookScope != "" && !ag.Scoped {
+				return a.refuse(usagef("hook: --scope is for agents that run every scope's dispatcher entry (copilot, cline, factory); %s runs one", ag.Display))
 			}
 			return a.dispatch(ag, spelled, hookScope, dropped, transport == "http", time.Duration(timeoutMs)*time.Millisecond)
 		},
@@ -447,7 +450,11 @@ func (a *app) printChanges(changes []install.Change) {
 	for _, c := range changes {
 		line := fmt.Sprintf("%s: %s", a.shortPath(c.File.Settings), c.Action)
 		if c.Action == "installed" {
-			line += fmt.Sprintf(" (%s moved to %s; dispatcher for %s", plural(c.Moved, "matcher group"),
+			what := "matcher group"
+			if filepath.Ext(c.File.Managed) == "" { // a directory of hook files (Cline)
+				what = "hook file"
+			}
+			line += fmt.Sprintf(" (%s moved to %s; dispatcher for %s", plural(c.Moved, what),
 				filepath.Base(c.File.Managed), strings.Join(c.Events, ", "))
 			if c.Kept > 0 {
 				line += fmt.Sprintf("; %s left with the agent", plural(c.Kept, "group"))

@@ -259,7 +259,8 @@ func TestCopilotDaemonWarmAndNoMatch(t *testing.T) {
 	idx, _ := filepath.Glob(filepath.Join(s.root, "run", "nomatch-*"))
 	data, err := os.ReadFile(idx[0])
 	require.NoError(t, err)
-	assert.Contains(t, string(data), "agent copilot:project\n")
+	assert.Contains(t, string(data), "agent copilot\nproject "+s.project+"\n")
+	assert.Contains(t, string(data), "\nscope project\n")
 	assert.Contains(t, string(data), "event preToolUse ")
 	assert.True(t, slices.Contains(strings.Split(string(data), "\n"), "subject toolName"), string(data))
 }

@@ -38,7 +38,7 @@ var Cline = &Dialect{
 	Script:   true,
 	Detect: func(path string, v *fastjson.Value) bool {
 		_, ok := ClineEvent(filepath.Base(path))
-		return v == nil && ok && (inDir(path, "hooks") || inDir(path, "Hooks"))
+		return v == nil && ok && (inDir(path, "hooks") || inDir(path, "Hooks") || inDir(path, "hookexec-hooks"))
 	},
 	Load:     loadCline,
 	Stdin:    clineStdin,

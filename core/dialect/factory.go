@@ -179,6 +179,19 @@ func factoryShadowed(path string) map[string]bool {
 	return out
 }
 
+// FactoryHooksEvents lists the events a hooks.json's text gives Droid (its top-level keys),
+// which replace the same events of settings.json beside it; nil when Droid reads no hooks
+// from it (not an object, a "hooks" key, refused by its schema).
+func FactoryHooksEvents(data []byte) map[string]bool {
+	v, err := fastjson.ParseBytes(data)
+	if err != nil || v.Type() != fastjson.TypeObject || v.Get("hooks") != nil || factoryRefused(v) {
+		return nil
+	}
+	out := map[string]bool{}
+	v.GetObject().Visit(func(k []byte, _ *fastjson.Value) { out[string(k)] = true })
+	return out
+}
+
 // factoryStdin is Claude Code's envelope with Droid's tool names.
 func factoryStdin(f Fire) []byte {
 	p := decode(f.Payload)

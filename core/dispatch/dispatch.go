@@ -26,6 +26,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/hookexec/hookexec/core/bundle"
+	"github.com/hookexec/hookexec/core/config"
 	"github.com/hookexec/hookexec/core/engine"
 	"github.com/hookexec/hookexec/core/event"
 	"github.com/hookexec/hookexec/core/native"
@@ -42,18 +43,19 @@ const OriginalInputField = "original_tool_input"
 
 // Request is one hook call of an agent.
 type Request struct {
-	Agent   string          `json:"agent"`
-	Project string          `json:"project"` // "" means the payload's cwd
-	Home    string          `json:"home"`
-	Env     []string        `json:"env"` // the environment the agent gave the hook, KEY=VALUE
-	LogFile string          `json:"log_file"`
+	Agent   string   `json:"agent"`
+	Project string   `json:"project"` // "" means the payload's cwd
+	Home    string   `json:"home"`
+	Env     []string `json:"env"` // the environment the agent gave the hook, KEY=VALUE
+	LogFile string   `json:"log_file"`
+	// Scope is the dispatcher entry's scope ("user", "project") for an agent that runs
+	// every scope's entry (native.Agent.Scoped: Copilot CLI, Cline, Factory Droid): only
+	// that scope's hooks run. "" runs every scope's.
+	Scope   string          `json:"scope,omitempty"`
 	Payload json.RawMessage `json:"payload"`
 	// Event is the event as the agent spells it, for an agent whose payloads do not name
 	// it (native.Agent.SpelledEvents: Copilot CLI's camelCase ones); "" otherwise.
 	Event string `json:"event,omitempty"`
-	// Scope is the scope ("user", "project") whose hooks this call runs, for an agent that
-	// runs one dispatcher entry per scope's hooks directory (Copilot CLI); "" runs all.
-	Scope string `json:"scope,omitempty"`
 }
 
 // Reply is the native answer plus what the caller must apply on the agent's side.
@@ -81,6 +83,7 @@ type Dispatcher struct {
 
 type entry struct {
 	sources []string
+	dirs    []string          // directories whose listing the sources depend on (native.Agent.Dirs)
 	read    map[string]string // engine.EnvRead once loaded, nil before; guarded by Dispatcher.mu
 	// whole is the hash of the environment the engine was opened with; perSession (the
 	// engine's PerSession) makes a request match only with that same environment.
@@ -144,16 +147,22 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	defer doc.Release()
-	event := doc.String("hook_event_name")
+	event := ag.EventOf(doc.String)
 	if event == "" {
-		return Reply{}, errors.New(`hookexec: the payload has no "hook_event_name"`)
+		return Reply{}, fmt.Errorf("hookexec: the payload names no %s event", ag.Display)
+	}
+	if req.Scope != "" && req.Scope != native.User.String() && req.Scope != native.Project.String() {
+		return Reply{}, fmt.Errorf("hookexec: unknown scope %q (user or project)", req.Scope)
+	}
+	if req.Scope != "" && !ag.Scoped {
+		return Reply{}, fmt.Errorf("hookexec: a scope is for an agent that runs every scope's dispatcher entry; %s runs one", ag.Display)
 	}
 	project := req.Project
 	if project == "" {
-		project = doc.String("cwd")
+		project = projectOf(ag, doc)
 	}
 	if project == "" {
-		return Reply{}, errors.New(`hookexec: no project: neither the agent's project dir nor the payload's "cwd"`)
+		return Reply{}, errors.New(`hookexec: no project: neither the agent's project dir nor the payload's`)
 	}
 	e, err := d.engine(ag, project, req)
 	if err != nil {
@@ -185,6 +194,18 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	}
 	ans := ag.Answer(res)
 	return Reply{ExitCode: ans.ExitCode, Stdout: string(ans.Stdout), Stderr: string(ans.Stderr), Env: res.Env}, nil
+}
+
+// projectOf is the project a payload names: the first string of the agent's
+// ProjectField array (Cline's workspaceRoots), else its "cwd".
+func projectOf(ag *native.Agent, doc *payload.Doc) string {
+	if ag.ProjectField == "" {
+		return doc.String("cwd")
+	}
+	if v := doc.Root().Get(ag.ProjectField, "0"); v != nil && v.Type() == fastjson.TypeString {
+		return string(v.GetStringBytes())
+	}
+	return ""
 }
 
 // withField is the payload root with key set to the JSON value raw, as JSON text. root
@@ -222,11 +243,14 @@ func Refuse(req Request, err error) Reply {
 }
 
 func failClosed(req Request, msg string) Reply {
-	name := payload.TopString(req.Payload, "hook_event_name")
 	ag, err := native.Lookup(req.Agent)
-	if name == "" && err == nil && ag.SpelledEvents {
-		if e, ok := vocab.EventOf(ag.Name, req.Event); ok {
-			name = e.Canonical
+	name := ""
+	if err == nil {
+		name = ag.EventOf(func(key string) string { return payload.TopString(req.Payload, key) })
+		if name == "" && ag.SpelledEvents {
+			if e, ok := vocab.EventOf(ag.Name, req.Event); ok {
+				name = e.Canonical
+			}
 		}
 	}
 	ev := event.Lookup(name)
@@ -309,8 +333,9 @@ func (d *Dispatcher) engine(ag *native.Agent, project string, req Request) (*ent
 	env, _ := perCall(req.Env)
 	sources := ag.SourcesEnv(project, req.Home, req.Scope, func(k string) string { v, _ := lookupEnv(env, k); return v })
 	h := sha256.New()
-	// The sources too: Copilot CLI's depend on the agent's $COPILOT_HOME.
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, strings.Join(sources, "\x00"))
+	// The scope (a scope's entry runs other hooks) and the sources (Copilot CLI's depend on
+	// the agent's $COPILOT_HOME).
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", ag.Name, project, req.Home, req.LogFile, req.Scope, strings.Join(sources, "\x00"))
 	group := hex.EncodeToString(h.Sum(nil))
 	whole := sync.OnceValue(func() string { return wholeEnv(env) }) // only per-session engines need it
 	for {
@@ -333,7 +358,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources
 		}
 	}
 	if e == nil {
-		e = &entry{sources: sources, whole: whole()}
+		e = &entry{sources: sources, dirs: ag.Dirs(project, req.Home), whole: whole()}
 		d.engines[group] = append(d.engines[group], e)
 	}
 	e.busy++
@@ -342,10 +367,35 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources
 	e.load.Lock()
 	defer e.load.Unlock()
 	if e.fresh.paths == nil {
-		// bundle.json too, present or not: writing it reloads the engine with the bundle.
-		e.fresh.paths = append(slices.Clip(e.sources), BundleConfig(req))
+		// bundle.json too, present or not: writing it reloads the engine with the bundle;
+		// and the directories the sources are listed from (their listing is hashed).
+		e.fresh.paths = append(append(slices.Clip(e.sources), BundleConfig(req)), e.dirs...)
 	}
 	changed := e.fresh.check()
+	if changed && e.eng != nil && len(e.dirs) > 0 {
+		if now := ag.Sources(project, req.Home); !slices.Equal(now, e.sources) {
+			// A file was moved into or out of a listed directory: the engine loads the
+			// new list (sources is read under e.load only).
+			if err := e.eng.ReloadSources(now, ag.SettingsOutside(req.Scope, project, req.Home)); err != nil {
+				d.release(e)
+				return nil, err
+			}
+			e.sources = now
+			e.fresh = freshness{paths: append(append(slices.Clip(now), BundleConfig(req)), e.dirs...)}
+			e.fresh.check()
+			changed = false
+			e.gen++
+			e.watch(e.eng)
+			d.mu.Lock()
+			e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
+			ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
+			d.mu.Unlock()
+			if !ok {
+				d.release(e)
+				return nil, nil
+			}
+		}
+	}
 	switch {
 	case e.eng == nil:
 		envMap := map[string]string{}
@@ -355,7 +405,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources
 			}
 		}
 		eng, err := engine.Open(engine.Options{Profile: ag.Profile, ProjectDir: project, Home: req.Home,
-			Sources: e.sources, AgentRuns: ag.Settings(project, req.Home), Env: envMap, LogFile: req.LogFile})
+			Sources: e.sources, AgentRuns: ag.SettingsOutside(req.Scope, project, req.Home), Env: envMap, LogFile: req.LogFile})
 		if err != nil {
 			d.drop(group, e)
 			return nil, err
@@ -405,7 +455,10 @@ func (d *Dispatcher) writeIndex(e *entry, ag *native.Agent, project, home, scope
 		nm = spelledIndex(ag, nm, env)
 	}
 	if err == nil {
-		err = nomatch.Write(d.indexDir, d.identity, nomatch.Key{Agent: IndexAgent(ag.Name, scope), Project: project, Home: home}, nm,
+		for _, dir := range e.dirs {
+			nm.Files = append(nm.Files, config.SourceInfo{Path: dir, Status: nomatch.DirStatus})
+		}
+		err = nomatch.Write(d.indexDir, d.identity, nomatch.Key{Agent: ag.Name, Project: project, Home: home, Scope: scope}, nm,
 			func(r *engine.Result) (int, []byte, []byte) {
 				ans := ag.Answer(r)
 				return ans.ExitCode, ans.Stdout, ans.Stderr

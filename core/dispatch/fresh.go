@@ -83,6 +83,14 @@ func stampOf(paths []string) string {
 	for _, p := range paths {
 		b, err := readFile(p)
 		if err != nil {
+			// A directory's listing (native.Agent.Dirs: a file moved in is a new source).
+			if entries, derr := os.ReadDir(p); derr == nil {
+				fmt.Fprintf(h, "d%d\x00", len(entries))
+				for _, e := range entries {
+					fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), e.Type())
+				}
+				continue
+			}
 			fmt.Fprintf(h, "-%d\x00", len(p))
 			continue
 		}

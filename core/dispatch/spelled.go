@@ -77,12 +77,3 @@ func spelledIndex(ag *native.Agent, nm *engine.NoMatch, env []string) *engine.No
 	}
 	return &out
 }
-
-// IndexAgent is the agent field of the no-match index's key for a call of scope ("" for
-// none): "copilot:user" (the C client builds the same from --agent and --scope).
-func IndexAgent(agent, scope string) string {
-	if scope == "" {
-		return agent
-	}
-	return agent + ":" + scope
-}

@@ -326,6 +326,28 @@ func (e *Engine) Reload() error {
 	return nil
 }
 
+// ReloadSources is Reload with new Sources and AgentRuns: a dispatcher whose sources are
+// listed from directories (Cline's hook files) gives the list it finds now. On an error
+// the engine keeps its configuration and its lists.
+func (e *Engine) ReloadSources(sources, agentRuns []string) error {
+	if !e.gate.enter() {
+		return ErrClosed
+	}
+	defer e.gate.leave()
+	e.reload.Lock()
+	defer e.reload.Unlock()
+	oldSources, oldRuns := e.opts.Sources, e.opts.AgentRuns
+	e.opts.Sources, e.opts.AgentRuns = slices.Clone(sources), slices.Clone(agentRuns)
+	p, err := e.load()
+	if err != nil {
+		e.opts.Sources, e.opts.AgentRuns = oldSources, oldRuns
+		return err
+	}
+	e.plan.Store(p)
+	e.keepPersistent(p)
+	return nil
+}
+
 // SetListener registers fn for async results and notifications (nil removes it).
 func (e *Engine) SetListener(fn Listener) error {
 	if !e.gate.enter() {

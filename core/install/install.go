@@ -29,6 +29,7 @@ import (
 	"github.com/hookexec/hookexec/core/atomicfile"
 	"github.com/hookexec/hookexec/core/jsontext"
 	"github.com/hookexec/hookexec/core/native"
+	"github.com/hookexec/hookexec/core/vocab"
 )
 
 // ErrOutside is returned when a file to write resolves outside the scope's directory.
@@ -59,15 +60,19 @@ func Install(a *native.Agent, s native.Scope, dir, command string) ([]Change, er
 
 // InstallWith is Install with the http transport when h is not nil (see HTTP).
 func InstallWith(a *native.Agent, s native.Scope, dir, command string, h *HTTP) ([]Change, error) {
-	if err := a.Refuse(s, dir); err != nil {
-		return nil, err
-	}
 	if h != nil && a.Name != "claude" {
 		return nil, fmt.Errorf("the http transport is Claude Code's only: %s has no http hooks (docs/daemon.md)", a.Display)
 	}
 	if a.Dir != nil {
 		c, err := installDir(a, s, dir, command)
 		return []Change{c}, err
+	}
+	if a.Script != nil {
+		return InstallScripts(a, s, dir, command)
+	}
+	if a.Scoped {
+		// The agent runs each scope's entry: this one runs this scope's hooks only.
+		command += ScopeFlag + s.String()
 	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
@@ -88,6 +93,10 @@ func InstallWith(a *native.Agent, s native.Scope, dir, command string, h *HTTP) 
 	}
 	return out, nil
 }
+
+// ScopeFlag, then the scope, ends the dispatcher command of an agent that runs every
+// scope's entry (native.Agent.Scoped).
+const ScopeFlag = " --scope "
 
 // NotMoved is the action for a file whose hooks install leaves with the agent.
 const NotMoved = "not moved: its [hooks] table stays with the agent (install does not rewrite TOML); move them to hooks.json to have hookexec run them"
@@ -127,7 +136,7 @@ func installFile(a *native.Agent, f native.File, root, command string, h *HTTP) 
 		c.Action = "already installed"
 		return c, nil
 	}
-	p, err := plan(a, orig, command, h)
+	p, err := plan(a, f, orig, command, h)
 	if err != nil {
 		return c, err
 	}
@@ -188,10 +197,53 @@ type planned struct {
 	moved, kept       int
 }
 
+// hooksAt is where a file's events object is: its "hooks", or its root (native.File.Root).
+func hooksAt(f native.File) []jsontext.Seg {
+	if f.Root {
+		return nil
+	}
+	return []jsontext.Seg{jsontext.K("hooks")}
+}
+
+// putHooks sets a file's events object to obj. At the root (Droid's hooks.json) each event
+// is set or deleted on its own, so that every other key keeps its text byte for byte.
+func putHooks(text []byte, f native.File, obj jsontext.Object, events []event) ([]byte, error) {
+	if !f.Root {
+		return jsontext.Set(text, obj, jsontext.K("hooks"))
+	}
+	set := map[string]any{}
+	for _, fl := range obj {
+		set[fl.Key] = fl.Value
+	}
+	var err error
+	for _, ev := range events {
+		if ev.config != nil {
+			continue
+		}
+		if v, ok := set[ev.name]; ok {
+			text, err = jsontext.Set(text, v, jsontext.K(ev.name))
+		} else {
+			text, err = jsontext.Delete(text, jsontext.K(ev.name))
+		}
+		if err != nil {
+			return nil, err
+		}
+		delete(set, ev.name)
+	}
+	for _, fl := range obj { // events the file did not have
+		if v, ok := set[fl.Key]; ok {
+			if text, err = jsontext.Set(text, v, jsontext.K(fl.Key)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return text, nil
+}
+
 // plan computes both files' new text from the settings file's original text.
-func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error) {
+func plan(a *native.Agent, f native.File, orig []byte, command string, h *HTTP) (planned, error) {
 	var p planned
-	hooksRaw, err := jsontext.Get(orig, jsontext.K("hooks"))
+	hooksRaw, err := jsontext.Get(orig, hooksAt(f)...)
 	if errors.Is(err, jsontext.ErrNotFound) {
 		if h == nil || h.Secret == "" {
 			return p, nil
@@ -201,7 +253,7 @@ func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error
 	if err != nil {
 		return p, err
 	}
-	events, err := parseHooks(a, hooksRaw)
+	events, err := parseHooks(a, f, hooksRaw)
 	if err != nil {
 		return p, err
 	}
@@ -265,7 +317,7 @@ func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error
 		return p, nil
 	}
 	p.managed = managed
-	if p.settings, err = jsontext.Set(orig, newHooks, jsontext.K("hooks")); err != nil {
+	if p.settings, err = putHooks(orig, f, newHooks, events); err != nil {
 		return p, err
 	}
 	if h != nil && h.Secret != "" {
@@ -280,12 +332,21 @@ func plan(a *native.Agent, orig []byte, command string, h *HTTP) (planned, error
 // right one level in ("  " per level, as the managed file is written).
 func reindent(raw []byte) []byte { return indentAs(raw, "  ") }
 
-// parseHooks reads the hooks object in file order.
-func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
+// knownEvent says whether the agent's vocabulary names an event name.
+func knownEvent(a *native.Agent, name string) bool {
+	_, ok := vocab.EventOf(a.Profile, name)
+	return ok
+}
+
+// parseHooks reads the hooks object of f in file order. A key that is a setting, an event
+// another file of the folder replaces (native.Agent.Shadowed), or at the root of a file any
+// key that names no event of the agent, is kept as it is (config).
+func parseHooks(a *native.Agent, f native.File, raw []byte) ([]event, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, errors.New(`"hooks" is not an object`)
 	}
+	shadowed := a.Shadowed(f)
 	var out []event
 	for dec.More() {
 		t, err := dec.Token()
@@ -293,7 +354,7 @@ func parseHooks(a *native.Agent, raw []byte) ([]event, error) {
 			return nil, err
 		}
 		name, _ := t.(string)
-		if a.IsHooksConfig(name) {
+		if a.IsHooksConfig(name) || shadowed[name] || f.Root && !knownEvent(a, name) {
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return nil, fmt.Errorf("hooks.%s: %v", name, err)
@@ -352,6 +413,9 @@ func Uninstall(a *native.Agent, s native.Scope, dir string) ([]Change, error) {
 		c, err := uninstallDir(a, s, dir)
 		return []Change{c}, err
 	}
+	if a.Script != nil {
+		return UninstallScripts(a, s, dir)
+	}
 	var out []Change
 	for _, f := range a.Files(s, dir) {
 		c, err := uninstallFile(a, f, dir)
@@ -387,11 +451,11 @@ func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) 
 	}
 	restored := backup
 	c.Action = "restored"
-	command, h := installed(a, current)
-	if p, err := plan(a, backup, command, h); err != nil || !bytes.Equal(p.settings, current) || !bytes.Equal(p.managed, managed) {
+	command, h := installed(a, f, current)
+	if p, err := plan(a, f, backup, command, h); err != nil || !bytes.Equal(p.settings, current) || !bytes.Equal(p.managed, managed) {
 		// Something changed since install: the current settings without our entries, plus
 		// the managed hooks as they are now.
-		if restored, err = merge(a, current, managed); err != nil {
+		if restored, err = merge(a, f, current, managed); err != nil {
 			return c, err
 		}
 		if h != nil && h.Secret != "" {
@@ -414,12 +478,12 @@ func uninstallFile(a *native.Agent, f native.File, root string) (Change, error) 
 
 // installed finds the dispatcher command in settings text ("" if none), and what the http
 // transport installed (nil: not installed).
-func installed(a *native.Agent, settings []byte) (string, *HTTP) {
-	raw, err := jsontext.Get(settings, jsontext.K("hooks"))
+func installed(a *native.Agent, f native.File, settings []byte) (string, *HTTP) {
+	raw, err := jsontext.Get(settings, hooksAt(f)...)
 	if err != nil {
 		return "", nil
 	}
-	events, err := parseHooks(a, raw)
+	events, err := parseHooks(a, f, raw)
 	if err != nil {
 		return "", nil
 	}
@@ -449,16 +513,16 @@ func installed(a *native.Agent, settings []byte) (string, *HTTP) {
 
 // merge removes the dispatcher groups from settings and appends the managed file's groups
 // to their events.
-func merge(a *native.Agent, settings, managed []byte) ([]byte, error) {
+func merge(a *native.Agent, f native.File, settings, managed []byte) ([]byte, error) {
 	var cur []event
-	if raw, err := jsontext.Get(settings, jsontext.K("hooks")); err == nil {
-		if cur, err = parseHooks(a, raw); err != nil {
+	if raw, err := jsontext.Get(settings, hooksAt(f)...); err == nil {
+		if cur, err = parseHooks(a, f, raw); err != nil {
 			return nil, err
 		}
 	}
 	var moved []event
 	if raw, err := jsontext.Get(managed, jsontext.K("hooks")); err == nil {
-		if moved, err = parseHooks(a, raw); err != nil {
+		if moved, err = parseHooks(a, native.File{}, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -490,7 +554,7 @@ func merge(a *native.Agent, settings, managed []byte) ([]byte, error) {
 			add(ev.name, g.raw)
 		}
 	}
-	return jsontext.Set(settings, out, jsontext.K("hooks"))
+	return putHooks(settings, f, out, cur)
 }
 
 // FileStatus is what is installed in one settings file.
@@ -515,6 +579,9 @@ func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
 		st, err := statusDir(a, s, dir)
 		return []FileStatus{st}, err
 	}
+	if a.Script != nil {
+		return ScriptStatus(a, s, dir)
+	}
 	var out []FileStatus
 	for _, f := range a.Files(s, dir) {
 		st := FileStatus{File: f}
@@ -522,8 +589,8 @@ func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
 			st.Installed = true
 		}
 		if text, err := os.ReadFile(f.Settings); err == nil {
-			if raw, err := jsontext.Get(text, jsontext.K("hooks")); err == nil {
-				evs, err := parseHooks(a, raw)
+			if raw, err := jsontext.Get(text, hooksAt(f)...); err == nil {
+				evs, err := parseHooks(a, f, raw)
 				if err != nil {
 					return out, fmt.Errorf("%s: %w", f.Settings, err)
 				}
@@ -540,7 +607,7 @@ func Status(a *native.Agent, s native.Scope, dir string) ([]FileStatus, error) {
 		}
 		if text, err := os.ReadFile(f.Managed); err == nil {
 			if raw, err := jsontext.Get(text, jsontext.K("hooks")); err == nil {
-				evs, err := parseHooks(a, raw)
+				evs, err := parseHooks(a, native.File{}, raw)
 				if err != nil {
 					return out, fmt.Errorf("%s: %w", f.Managed, err)
 				}

@@ -78,7 +78,7 @@ func TestClaudeAnswer(t *testing.T) {
 func TestLookup(t *testing.T) {
 	t.Parallel()
 	_, err := Lookup("nope")
-	assert.ErrorContains(t, err, `unknown agent "nope" (known: auggie, claude, codex, copilot, factory, gemini, kilo, opencode, qwen)`)
+	assert.ErrorContains(t, err, `unknown agent "nope" (known: auggie, claude, cline, codex, copilot, factory, gemini, kilo, opencode, qwen)`)
 	a, err := Lookup("claude")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"/p/.claude/settings.local.json", "/p/.claude/hookexec-hooks.local.json", "/p/.claude/settings.json",

@@ -28,6 +28,9 @@ func TestClineAnswer(t *testing.T) {
 			`{"overrideInput":null,"contextModification":"Blocked by hook: sure?"}`},
 		{"the block keeps the context", r("PreToolUse", func(r *engine.Result) { r.Blocked, r.Reason, r.AdditionalContext = true, "no", "ctx" }),
 			`{"overrideInput":null,"contextModification":"Blocked by hook: no\nctx"}`},
+		{"a Cline hook's refusal keeps its context as it was", r("PreToolUse", func(r *engine.Result) {
+			r.Blocked, r.Reason, r.AdditionalContext = true, "no refusals", "no refusals"
+		}), `{"overrideInput":null,"contextModification":"no refusals"}`},
 		{"continue false cancels the run", r("PreToolUse", func(r *engine.Result) { r.Continue, r.StopReason = false, "halt" }),
 			`{"cancel":true,"errorMessage":"halt"}`},
 		{"a rewrite", r("PreToolUse", func(r *engine.Result) { r.UpdatedInput = json.RawMessage(`{"command":"ls"}`) }),

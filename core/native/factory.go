@@ -1,13 +1,12 @@
 package native
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/hookexec/hookexec/core/dialect"
 	"github.com/hookexec/hookexec/core/engine"
 )
 
@@ -31,26 +30,44 @@ func factoryAnswer(r *engine.Result) Answer {
 	return claudeAnswer(r)
 }
 
-// factoryRefuse refuses an install while a hooks.json of the scope holds hooks: Droid lets
-// that file's list of an event replace settings.json's, so the dispatcher put in
-// settings.json would not run for those events.
-func factoryRefuse(_ Scope, dir string) error {
+// factoryFiles are a scope's .factory/hooks.json (its events object at the root) or, when
+// there is none, the legacy .factory/hooks/hooks.json, which Droid reads in its place; then
+// its settings.json.
+func factoryFiles(_ Scope, dir string) []File {
 	d := filepath.Join(dir, ".factory")
-	for _, path := range []string{filepath.Join(d, "hooks.json"), filepath.Join(d, "hooks", "hooks.json")} {
-		data, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
+	hooks := File{Settings: filepath.Join(d, "hooks.json"), Managed: filepath.Join(d, "hookexec-hooks.hooks.json"),
+		Backup: filepath.Join(d, ".hooks.json.hookexec-backup"), Root: true}
+	if _, err := os.Lstat(hooks.Settings); errors.Is(err, fs.ErrNotExist) {
+		legacy := filepath.Join(d, "hooks", "hooks.json")
+		if _, err := os.Lstat(legacy); err == nil {
+			// Its managed file is in .factory, where hookexec's factory dialect reads it.
+			hooks = File{Settings: legacy, Managed: filepath.Join(d, "hookexec-hooks.legacy-hooks.json"),
+				Backup: filepath.Join(d, "hooks", ".hooks.json.hookexec-backup"), Root: true}
+		}
+	}
+	return []File{hooks, file(d, "settings.json")}
+}
+
+// factoryShadowed lists the events of a settings.json that the hooks file of its folder
+// (hooks.json, else hooks/hooks.json) lists as it was before install (its backup, else
+// itself): Droid lets those lists replace settings.json's, so their groups never run and
+// install leaves them there.
+func factoryShadowed(f File) map[string]bool {
+	if f.Root {
+		return nil
+	}
+	d := filepath.Dir(f.Settings)
+	for _, h := range []string{filepath.Join(d, "hooks.json"), filepath.Join(d, "hooks", "hooks.json")} {
+		if _, err := os.Lstat(h); err != nil {
 			continue
 		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(h), ".hooks.json.hookexec-backup"))
 		if err != nil {
-			return err
+			if data, err = os.ReadFile(h); err != nil {
+				return nil
+			}
 		}
-		var events map[string]json.RawMessage
-		if json.Unmarshal(data, &events) != nil {
-			return fmt.Errorf("%s is not a JSON object; fix it before installing", path)
-		}
-		if len(events) > 0 {
-			return fmt.Errorf("%s holds hooks, and Droid lets its events replace settings.json's, where install puts the dispatcher: move them into the \"hooks\" of %s first", path, filepath.Join(d, "settings.json"))
-		}
+		return dialect.FactoryHooksEvents(data)
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package native
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,21 +31,7 @@ func TestFactoryAnswer(t *testing.T) {
 	halt := a.Answer(&engine.Result{Event: "PostToolUse", Decision: "none", Continue: false, StopReason: "enough"})
 	assert.Equal(t, 0, halt.ExitCode)
 	assert.JSONEq(t, `{"continue": false, "stopReason": "enough"}`, string(halt.Stdout))
-	assert.Equal(t, []string{"/p/.factory/settings.json", "/p/.factory/hookexec-hooks.json", "/h/.factory/settings.json", "/h/.factory/hookexec-hooks.json"}, a.Sources("/p", "/h"))
-}
-
-// A hooks.json holding hooks would replace the dispatcher's events: install refuses.
-func TestFactoryRefuse(t *testing.T) {
-	t.Parallel()
-	a, err := Lookup("factory")
-	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, a.Refuse(User, dir))
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".factory", "hooks"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".factory", "hooks", "hooks.json"), []byte(`{}`), 0o644))
-	require.NoError(t, a.Refuse(User, dir), "an empty hooks file replaces nothing")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".factory", "hooks.json"), []byte(`{"PreToolUse": []}`), 0o644))
-	assert.ErrorContains(t, a.Refuse(Project, dir), "move them into")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".factory", "hooks.json"), []byte(`[`), 0o644))
-	assert.ErrorContains(t, a.Refuse(Project, dir), "not a JSON object")
+	assert.Equal(t, []string{"/p/.factory/hooks.json", "/p/.factory/hookexec-hooks.hooks.json", "/p/.factory/settings.json",
+		"/p/.factory/hookexec-hooks.json", "/h/.factory/hooks.json", "/h/.factory/hookexec-hooks.hooks.json", "/h/.factory/settings.json",
+		"/h/.factory/hookexec-hooks.json"}, a.Sources("/p", "/h"))
 }

@@ -41,6 +41,10 @@ type File struct {
 	Settings string // the agent's settings file
 	Managed  string // hookexec's file beside it, same format, holding the moved hooks
 	Backup   string // the settings file as it was before install, byte for byte
+	// Root says the file's events object is its root (Droid's hooks.json), not its "hooks".
+	Root bool
+	// Scope is the scope the file belongs to.
+	Scope Scope
 }
 
 // Agent describes one agent that runs hooks natively.
@@ -71,8 +75,6 @@ type Agent struct {
 	unmoved func(s Scope, dir string) []string
 	// ProjectEnv is the variable the agent gives its hooks the project directory in.
 	ProjectEnv string
-	// refuse says why install must not touch a scope (nil: it may); Droid's hooks.json.
-	refuse func(s Scope, dir string) error
 	// Plugin is set for an agent reached through a plugin install writes, not through
 	// dispatcher entries in its settings (opencode, Kilo Code: opencode.go).
 	Plugin *Plugin
@@ -91,6 +93,42 @@ type Agent struct {
 	SubjectFields map[string]string
 	// SourceEnv are the variables sources reads ($COPILOT_HOME).
 	SourceEnv []string
+	// Script is set for an agent whose hooks are files named after their events in hook
+	// directories (Cline: cline.go); install moves them and writes dispatcher files there.
+	Script *Script
+	// Scoped says the agent runs every scope's dispatcher entry for an event, identical or
+	// not (Copilot CLI, Cline, Factory Droid): each entry then names its scope (--scope),
+	// and a call runs only that scope's hooks (SourcesEnv keeps Copilot's scope's files;
+	// SettingsOutside leaves the other scope's moved hooks to its entry). false: the agent
+	// runs an identical command once (Claude Code), and one call runs every scope's hooks.
+	Scoped bool
+	// eventOf names the canonical event of a payload from its top-level strings; nil: its
+	// "hook_event_name".
+	eventOf func(get func(key string) string) string
+	// ProjectField is the payload's array whose first string is the project when no
+	// variable names it (Cline's workspaceRoots); "": the payload's "cwd".
+	ProjectField string
+	// shadowed lists the events of a settings file that install leaves where they are,
+	// because another file of its folder replaces them in the agent (Droid's hooks.json);
+	// nil: none.
+	shadowed func(f File) map[string]bool
+}
+
+// EventOf is the canonical event of a payload, read with get (a top-level string field).
+func (a *Agent) EventOf(get func(key string) string) string {
+	if a.eventOf != nil {
+		return a.eventOf(get)
+	}
+	return get("hook_event_name")
+}
+
+// Shadowed lists the events of f that install leaves with the agent, since another file
+// of its folder replaces them there.
+func (a *Agent) Shadowed(f File) map[string]bool {
+	if a.shadowed == nil {
+		return nil
+	}
+	return a.shadowed(f)
 }
 
 var agents = map[string]*Agent{
@@ -133,13 +171,22 @@ var agents = map[string]*Agent{
 	},
 	"factory": {
 		Name: "factory", Display: "Factory Droid", Profile: "factory",
-		files: func(_ Scope, dir string) []File {
-			return []File{file(filepath.Join(dir, ".factory"), "settings.json")}
-		},
+		files:       factoryFiles,
 		answer:      factoryAnswer,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
-		ProjectEnv: "FACTORY_PROJECT_DIR",
-		refuse:     factoryRefuse,
+		HooksConfig: []string{"hooksDisabled", "showHookOutput"},
+		ProjectEnv:  "FACTORY_PROJECT_DIR",
+		Scoped:      true,
+		shadowed:    factoryShadowed,
+	},
+	"cline": {
+		Name: "cline", Display: "Cline", Profile: "cline",
+		files:  clineFiles,
+		Script: clineScript,
+		answer: func(r *engine.Result) Answer { return clineAnswer("", r) },
+		// Cline gives a hook 120 s and reads no timeout of its own from a hook file.
+		TimeoutUnit: time.Second, DefaultTimeout: 120 * time.Second,
+		Scoped: true, eventOf: clineEvent, ProjectField: "workspaceRoots",
 	},
 	"opencode": {
 		Name: "opencode", Display: "opencode", Profile: "opencode",
@@ -182,6 +229,7 @@ var agents = map[string]*Agent{
 		SpelledEvents: true,
 		SubjectFields: map[string]string{"tool_name": "toolName", "source": "source"},
 		SourceEnv:     []string{"COPILOT_HOME"},
+		Scoped:        true,
 	},
 	"gemini": {
 		Name: "gemini", Display: "Gemini CLI", Profile: "gemini",
@@ -222,7 +270,13 @@ func Names() []string {
 }
 
 // Files lists the agent's settings files of a scope, highest precedence first.
-func (a *Agent) Files(s Scope, dir string) []File { return a.files(s, dir) }
+func (a *Agent) Files(s Scope, dir string) []File {
+	fs := a.files(s, dir)
+	for i := range fs {
+		fs[i].Scope = s
+	}
+	return fs
+}
 
 // Sources are the files the dispatcher loads for a project and a home, highest precedence
 // first as the agent orders its settings, each settings file followed by hookexec's file
@@ -230,7 +284,7 @@ func (a *Agent) Files(s Scope, dir string) []File { return a.files(s, dir) }
 // disabledHooks); their hooks are the agent's to run (see Settings).
 func (a *Agent) Sources(project, home string) []string {
 	var out []string
-	for _, f := range append(a.files(Project, project), a.files(User, home)...) {
+	for _, f := range append(a.Files(Project, project), a.Files(User, home)...) {
 		if f.Settings != "" {
 			out = append(out, f.Settings)
 		}
@@ -256,6 +310,42 @@ func (a *Agent) SourcesEnv(project, home, scope string, getenv func(string) stri
 		return all[1:]
 	}
 	return all
+}
+
+// SettingsOutside are the agent's settings files plus, for a call of one scope of a
+// Scoped agent ("" for none), hookexec's files of the other scope: the hooks the call
+// must leave alone (the other scope's dispatcher entry runs those).
+func (a *Agent) SettingsOutside(scope, project, home string) []string {
+	out := a.Settings(project, home)
+	if !a.Scoped || scope == "" {
+		return out
+	}
+	other := a.Files(User, home)
+	if scope == User.String() {
+		other = a.Files(Project, project)
+	}
+	for _, f := range other {
+		out = append(out, f.Managed)
+	}
+	return out
+}
+
+// Dirs are directories whose listing the sources depend on (Cline's hookexec-hooks
+// directories): a file added there is a new source. nil for the agents of settings files.
+func (a *Agent) Dirs(project, home string) []string {
+	if a.Script == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range []struct {
+		s   Scope
+		dir string
+	}{{Project, project}, {User, home}} {
+		for _, d := range a.Script.Dirs(s.s, s.dir) {
+			out = append(out, a.Script.ManagedDir(d))
+		}
+	}
+	return out
 }
 
 // Settings are the agent's own settings files for a project and a home: the hooks in them
@@ -290,14 +380,6 @@ func (a *Agent) TimeoutValue(d time.Duration) int64 {
 		n = int64((d + time.Millisecond - 1) / time.Millisecond)
 	}
 	return n
-}
-
-// Refuse says why install must leave a scope as it is (nil: it may install there).
-func (a *Agent) Refuse(s Scope, dir string) error {
-	if a.refuse == nil {
-		return nil
-	}
-	return a.refuse(s, dir)
 }
 
 // Unmoved lists the files of a scope whose hooks install leaves with the agent.

@@ -12,7 +12,8 @@ import (
 
 // Some agents are answered only as the agent running one converted hook ("hookexec adapt"),
 // not as agents whose settings install manages: Cursor, GitHub Copilot CLI, Windsurf, Crush
-// and Antigravity CLI.
+// and Antigravity CLI. (Cline's answer, clineAnswer, takes the spelled event too; install
+// manages Cline, so it is in the agents table.)
 // Their answer depends on the event as the agent spells it (Cursor's beforeShellExecution
 // and preToolUse take different fields), so their writers take the spelled event.
 
@@ -27,7 +28,6 @@ var spelledAgents = map[string]spelledAgent{
 	"windsurf":    {"Windsurf", windsurfAnswer},
 	"crush":       {"Crush", crushAnswer},
 	"antigravity": {"Antigravity CLI", antigravityAnswer},
-	"cline":       {"Cline", clineAnswer},
 }
 
 // Display names an agent for people ("Claude Code", "Cursor"); the name itself when unknown.

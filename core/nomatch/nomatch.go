@@ -15,9 +15,10 @@
 //	agent NAME
 //	project DIR
 //	home DIR
+//	scope SCOPE                         (only for a dispatcher entry of one scope)
 //	env NAME VALUE                      (each variable the load read)
 //	file PATH -                         (absent)
-//	file PATH DEV INO SIZE MTIME CTIME  (times in nanoseconds)
+//	file PATH DEV INO SIZE MTIME CTIME  (times in nanoseconds; a directory's too)
 //	event NAME EXIT STDOUT STDERR       (the answer when nothing matches)
 //	subject FIELD                       (the payload fields the matcher sees, in order)
 //	may SUBJECT                         (a subject some hook matches; none: nothing matches)
@@ -55,16 +56,26 @@ var Settle = 2 * time.Second
 // ErrUnsettled: a file changed too recently, or not to what was loaded; try again later.
 var ErrUnsettled = errors.New("hookexec: nomatch: the configuration files changed too recently")
 
-// Key names the index of one agent, project and home: the dispatch request's values as
-// the client sends them.
-type Key struct{ Agent, Project, Home string }
+// Key names the index of one agent, project, home and scope: the dispatch request's values
+// as the client sends them. Scope is "" but for an agent whose dispatcher entries name
+// their scope (native.Agent.Scoped): each scope's entry runs other hooks.
+type Key struct{ Agent, Project, Home, Scope string }
+
+// DirStatus is the Status of a directory in NoMatch.Files whose listing the configuration
+// depends on (Cline's hookexec-hooks directories): its stat is recorded, which any file
+// added or removed there changes.
+const DirStatus = "directory"
 
 // Path is the index file of k in dir: "nomatch-" and the FNV-1a 64 hash of the key's
 // fields (each followed by a NUL byte), in hex. A collision only makes the client ask the
 // daemon: the index repeats the key, and the client compares it.
 func Path(dir string, k Key) string {
 	h := uint64(14695981039346656037)
-	for _, s := range []string{k.Agent, k.Project, k.Home} {
+	parts := []string{k.Agent, k.Project, k.Home}
+	if k.Scope != "" {
+		parts = append(parts, k.Scope)
+	}
+	for _, s := range parts {
 		for _, c := range []byte(s + "\x00") {
 			h ^= uint64(c)
 			h *= 1099511628211
@@ -90,6 +101,9 @@ func Write(dir, identity string, k Key, nm *engine.NoMatch, answer Answer) error
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "hookexec-nomatch %d\nidentity %s\nagent %s\nproject %s\nhome %s\n", Version,
 		Encode(identity), Encode(k.Agent), Encode(k.Project), Encode(k.Home))
+	if k.Scope != "" {
+		fmt.Fprintf(&b, "scope %s\n", Encode(k.Scope))
+	}
 	for _, name := range slices.Sorted(maps.Keys(nm.Env)) {
 		fmt.Fprintf(&b, "env %s %s\n", Encode(name), Encode(nm.Env[name]))
 	}
@@ -99,7 +113,7 @@ func Write(dir, identity string, k Key, nm *engine.NoMatch, answer Answer) error
 			continue
 		}
 		seen[f.Path] = true
-		line, err := fileLine(f.Path, f.Status == "missing", f.Digest, limit)
+		line, err := fileLine(f.Path, f.Status == "missing", f.Status == DirStatus, f.Digest, limit)
 		if err != nil {
 			return err
 		}
@@ -132,13 +146,27 @@ func Write(dir, identity string, k Key, nm *engine.NoMatch, answer Answer) error
 
 // fileLine stats path (following links, as the loader reads it) and, when it exists,
 // checks that it last changed before limit and still holds digest.
-func fileLine(path string, missing bool, digest string, limit int64) (string, error) {
+func fileLine(path string, missing, dir bool, digest string, limit int64) (string, error) {
 	st, err := os.Stat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && missing:
+	case errors.Is(err, fs.ErrNotExist) && (missing || dir):
 		return "file " + Encode(path) + " -\n", nil
 	case err != nil || missing:
 		return "", ErrUnsettled
+	}
+	if dir {
+		if !st.IsDir() {
+			return "", fmt.Errorf("hookexec: nomatch: %s is not a directory", path)
+		}
+		dev, ino, ctime, ok := fileID(st)
+		if !ok {
+			return "", fmt.Errorf("hookexec: nomatch: no device, inode and change time for %s on this system", path)
+		}
+		mtime := st.ModTime().UnixNano()
+		if mtime >= limit || ctime >= limit {
+			return "", ErrUnsettled
+		}
+		return fmt.Sprintf("file %s %d %d %d %d %d\n", Encode(path), dev, ino, st.Size(), mtime, ctime), nil
 	}
 	if !st.Mode().IsRegular() {
 		return "", fmt.Errorf("hookexec: nomatch: %s is not a regular file", path)

@@ -83,7 +83,13 @@ func compare(c *suite.Comparison) []string {
 // What Droid's tools report that differs between two runs: the elapsed time of a command.
 var elapsedRE = regexp.MustCompile(`(?i)(took |in )[0-9.]+ ?m?s`)
 
-func normalize(s string) string { return elapsedRE.ReplaceAllString(s, "${1}$$T") }
+// Droid lists the names of its environment's variables to the model ("Env: HOME
+// HOOKEXEC_LIVE_LOG ..."); dispatch mode adds the run daemon's HOOKEXEC_RUNTIME_DIR there.
+var runtimeDirRE = regexp.MustCompile(` HOOKEXEC_RUNTIME_DIR\b`)
+
+func normalize(s string) string {
+	return runtimeDirRE.ReplaceAllString(elapsedRE.ReplaceAllString(s, "${1}$$T"), "")
+}
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }
 
