@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -124,14 +123,16 @@ func TestMarkedDetachedDaemon(t *testing.T) {
 	require.NoError(t, err)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	daemon, err := os.FindProcess(pid)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = daemon.Kill() })
 	waitExec(t, pid, "sleep")
 
 	left, err := Marked(mark, "sleep 300")
 	require.NoError(t, err)
 	assert.Equal(t, []int{pid}, pids(left), "the detached daemon outlived its parent and is this run's")
 
-	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+	require.NoError(t, daemon.Kill())
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if left, err = Marked(mark, ""); err == nil && len(left) == 0 {
 			return
