@@ -23,8 +23,9 @@ const (
 	// Gemini is Gemini CLI's (packages/core/src/hooks, hookRunner and hookAggregator): the
 	// text read is stdout, else stderr, whatever the exit code; JSON there decides even on a
 	// failing exit; plain text is a system message on exit 0, a warning on exit 1 and a
-	// block on any other exit; BeforeTool rewrites the input with
-	// hookSpecificOutput.tool_input; a blocked AfterTool replaces the tool's result with an
+	// block on any other exit; exit 2 with no text blocks too, as Gemini CLI's reference
+	// says (0.61.0 reads no answer there: hookexec keeps the guard); BeforeTool rewrites
+	// the input with hookSpecificOutput.tool_input; a blocked AfterTool replaces the tool's result with an
 	// error carrying the reason; additionalContext has < and > escaped.
 	Gemini
 	// Codex is OpenAI Codex's (codex-rs/hooks, output_parser): strict. An answer an event
@@ -58,6 +59,13 @@ func readGemini(in Input) Verdict {
 	}
 	doc := jsonObject(text)
 	switch {
+	case text == "" && in.ExitCode == 2 && !geminiAdvisory[in.Event.Name]:
+		// Gemini CLI 0.61.0 reads no answer from an exit 2 that printed nothing (hookRunner:
+		// no text, no output) and lets the call through; its reference calls exit 2 a block
+		// whatever it prints, and hookexec keeps it one: a silent guard stays a guard (live:
+		// exit2_without_text_deliberate; the dispatcher says it as JSON, which Gemini obeys).
+		v.Error = ""
+		geminiBlock(&v, in.Event, "blocked by hook (exit status 2)")
 	case text == "":
 	case doc != nil:
 		v.Output = doc.MarshalTo(nil)

@@ -32,6 +32,10 @@ func TestVocabularies(t *testing.T) {
 	}{
 		{name: "gemini exit 3 text blocks", vocab: Gemini, event: "PreToolUse", code: 3, stderr: "no", blocked: true, decision: Deny, reason: "no"},
 		{name: "gemini exit 2 reads stdout first", vocab: Gemini, event: "PreToolUse", code: 2, stdout: "out", stderr: "err", blocked: true, decision: Deny, reason: "out"},
+		{name: "gemini exit 2 without text blocks", vocab: Gemini, event: "PreToolUse", code: 2, blocked: true, decision: Deny, reason: "blocked by hook (exit status 2)"},
+		{name: "gemini exit 2 without text withholds an AfterTool result", vocab: Gemini, event: "PostToolUse", code: 2, reason: "blocked by hook (exit status 2)", output: `{"error":"blocked by hook (exit status 2)"}`},
+		{name: "gemini exit 2 without text changes nothing where Gemini ignores flow", vocab: Gemini, event: "SessionStart", code: 2, err: "exit status 2"},
+		{name: "gemini exit 3 without text is a failure, not a block", vocab: Gemini, event: "PreToolUse", code: 3, err: "exit status 3"},
 		{name: "gemini exit 1 warns", vocab: Gemini, event: "PreToolUse", code: 1, stderr: "careful", message: "Warning: careful", err: "exit status 1"},
 		{name: "gemini exit 0 text is a message", vocab: Gemini, event: "UserPromptSubmit", stdout: "hello", message: "hello"},
 		{name: "gemini JSON on a failing exit decides", vocab: Gemini, event: "PreToolUse", code: 1, stdout: `{"decision":"deny","reason":"r"}`, blocked: true, decision: Deny, reason: "r", err: "exit status 1"},

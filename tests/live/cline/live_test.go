@@ -5,20 +5,17 @@
 // one script per event in $CLINE_DIR/hooks, which Cline reads and hookexec's cline profile
 // does not (CLINE_DIR is set for the agent only; hookexec reads ~/.cline/hooks). Sessions
 // run in-process (CLINE_SESSION_BACKEND_MODE=local): the default backend starts a detached
-// "--cline-hub-daemon" per session, which outlives the run; the suite kills any that still
-// carries the vector's CLINE_DIR. `make test-cline` runs it; without HOOKEXEC_LIVE_CLINE=1
+// "--cline-hub-daemon" per session, which outlives the run; the suite kills any that carries
+// the run's mark (suite.RunMarkEnv). `make test-cline` runs it; without HOOKEXEC_LIVE_CLINE=1
 // every test here skips at once.
 package cline
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -126,37 +123,31 @@ var idRE = regexp.MustCompile(`\b(conv|agent|call|run)_[0-9]+_[0-9a-z]+\b`)
 
 func normalize(s string) string { return idRE.ReplaceAllString(s, "${1}_$$ID") }
 
-// killHubs kills what Cline left running with the vector's CLINE_DIR in its environment
-// (the hub daemon it detaches in its default backend), so no vector leaks a process.
-func killHubs(t *testing.T, dir string) {
-	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	for _, p := range procs {
-		env, err := os.ReadFile(p)
-		if err != nil || !bytes.Contains(env, []byte("CLINE_DIR="+dir+"\x00")) {
-			continue
-		}
-		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if bytes.Contains(cmdline, []byte("rec")) && !bytes.Contains(cmdline, []byte("cline")) {
+// killHubs kills what Cline left running in this run (a process carrying the run's mark:
+// the hub daemon it detaches in its default backend), so no vector leaks a process; another
+// run's Cline processes, on the same machine at the same time, are not this run's to kill.
+func killHubs(t *testing.T) {
+	left, err := suite.Marked(suite.RunMark(), "")
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	for _, p := range left {
+		if strings.Contains(p.Command, "rec") && !strings.Contains(p.Command, "cline") {
 			continue // a hook still running: the suite waits for those
 		}
-		t.Logf("killing %d left behind by cline: %q", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Logf("killing %d left behind by cline: %q", p.PID, p.Command)
+		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
 }
 
 func TestMain(m *testing.M) { suite.Main(m, agent) }
 
 func TestClineLive(t *testing.T) {
-	t.Cleanup(func() {
-		cache, _ := os.UserCacheDir()
-		dirs, _ := filepath.Glob(filepath.Join(cache, "hookexec", "live", "cline-*"))
-		for _, d := range dirs {
-			killHubs(t, d)
-		}
-	})
+	t.Cleanup(func() { killHubs(t) })
 	suite.Test(t)
 }
+
+// TestNoLeftovers checks that no process of this run outlives the suite's runs (what
+// killHubs could not kill).
+func TestNoLeftovers(t *testing.T) { suite.NoLeftovers(t, "") }

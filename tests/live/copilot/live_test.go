@@ -183,3 +183,7 @@ func (m modified) ToolResults() map[string]fakeapi.ToolResult {
 func TestMain(m *testing.M) { suite.Main(m, agent) }
 
 func TestCopilotLive(t *testing.T) { suite.Test(t) }
+
+// TestNoLeftovers checks that no process of this run (Copilot CLI or anything it started)
+// outlives the suite's runs.
+func TestNoLeftovers(t *testing.T) { suite.NoLeftovers(t, "") }

@@ -25,18 +25,36 @@ import (
 //     Gemini CLI's reference says: the request's text, the run's answer, the request's
 //     functionCallingConfig.
 //
+// A vector none of whose own hooks ran under Gemini CLI differs (suite.Vacuous): it would
+// agree vacuously.
+//
 // A vector marked deliberate (hookexec stricter than Gemini CLI) must show its difference
-// as a model call Gemini CLI made and hookexec keeps back, or as Gemini CLI going on (a tool
-// call, a model call) after an AfterModel fire hookexec blocks, and nothing else may differ;
-// a difference that no longer shows is one too (Gemini CLI changed).
+// as a model call Gemini CLI made and hookexec keeps back, as Gemini CLI going on (a tool
+// call, a model call) after an AfterModel fire hookexec blocks, or as hookexec blocking a
+// tool call Gemini CLI ran (an exit 2 without text), and nothing else may differ; a
+// difference that no longer shows is one too (Gemini CLI changed).
 func compare(c *suite.Comparison) []string {
 	problems, more := withheld(c, suite.Compare(c))
 	problems = append(problems, more...)
+	problems = append(problems, suite.Vacuous(c)...)
+	deliberateShown := false
+	if c.V.Deliberate != "" {
+		kept := problems[:0]
+		for _, p := range problems {
+			if strings.HasPrefix(p, "BeforeTool #") && strings.Contains(p, ": hookexec blocks (") {
+				// The marked difference: hookexec blocks a call Gemini CLI ran.
+				deliberateShown = true
+				continue
+			}
+			kept = append(kept, p)
+		}
+		problems = kept
+	}
 	add := func(i int, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("%s #%d: ", c.Fires[i].Event, i)+fmt.Sprintf(format, args...))
 	}
 	requests := c.Run.Model.MainRequests()
-	asked, ended, stopped, deliberateShown := 0, -1, false, false
+	asked, ended, stopped := 0, -1, false
 	var response string
 	for i, f := range c.Fires {
 		r := c.Results[i]

@@ -95,6 +95,25 @@ func (c *Comparison) CrashedHooks(i int) []string {
 	return out
 }
 
+// Vacuous reports a vector none of whose own hooks ran under the agent (only the
+// recorder did): both sides then agree that nothing ran, which shows nothing of the hooks
+// the vector is about (an event the agent never fired, a tool it has off, a hooks file it
+// did not read). A vector whose hooks run where the recorder cannot see them (http hooks,
+// converted hooks run through hookexec adapt) says so with "skip": {"ran": why}; one whose
+// point is that a hook does not run keeps another beside it that does. Suites call it from
+// their Compare (Qwen Code's, Gemini CLI's).
+func Vacuous(c *Comparison) []string {
+	if c.V.Skip["ran"] != "" {
+		return nil
+	}
+	for _, f := range c.Fires {
+		if len(f.Ran) > 0 {
+			return nil
+		}
+	}
+	return []string{"none of the vector's hooks ran under " + state.a.Title + ": the agreement would be vacuous"}
+}
+
 // Compare is the default comparison: fire by fire, where hookexec and the agent disagree
 // on what the host must do; none means they agree. The k-th PreToolUse fire is the k-th
 // scripted tool call.

@@ -218,6 +218,8 @@ type suiteState struct {
 	fields    fieldSet
 	// generated are the Agent's generated vectors, by generatedPrefix + name.
 	generated map[string][]byte
+	// mark is this run's RunMarkEnv value, in every agent process's environment.
+	mark string
 }
 
 var state *suiteState
@@ -252,7 +254,8 @@ func Main(m *testing.M, a Agent) {
 		fmt.Fprintf(os.Stderr, "tests/live/%s: %v\n", a.Name, err)
 		os.Exit(1)
 	}
-	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec, generated: map[string][]byte{}}
+	state = &suiteState{a: a, bin: bin, version: version, rec: rec, hookexec: hookexec, generated: map[string][]byte{},
+		mark: newRunMark(a.Name)}
 	if a.Generated != nil {
 		vectors, err := a.Generated()
 		if err != nil {
@@ -697,6 +700,12 @@ func runAgent(t *testing.T, tree livetest.Tree, v Vector) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	cmd = withContext(ctx, cmd)
+	// The run's mark: what the agent starts inherits it, so NoLeftovers finds this run's
+	// processes, and only them.
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, RunMarkEnv+"="+state.mark)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil && ctx.Err() != nil {
