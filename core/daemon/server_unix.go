@@ -124,7 +124,40 @@ func Run(o Options) error {
 		}
 	}
 	defer lk.Close()
-	sock := filepath.Join(o.Dir, SocketName)
+	d := &daemon{o: o}
+	d.loadSessions(inh.sessions)
+	d.openHTTP(inh.http)
+	for {
+		if err := d.serveRound(); err != nil {
+			if d.httpLn != nil {
+				_ = d.httpLn.Close()
+			}
+			return err
+		}
+		if d.httpLn == nil {
+			return nil
+		}
+		// The port is closed only when no session may post to it any more: otherwise the
+		// build that replaces this daemon is executed in this process, keeping the
+		// listening socket (and the lock and the sessions) open throughout.
+		exe := d.successor.Swap(nil)
+		if exe == nil {
+			_ = d.httpLn.Close()
+			return nil
+		}
+		// handOver returns only when the execution failed (the build was removed or
+		// swapped since retire checked it, is no executable, is for another machine):
+		// exiting would free the port while the sessions post to it, so this build goes
+		// on serving, on the same listening socket, lock and sessions; status says why.
+		err := d.handOver(*exe, lk)
+		d.handoverErr.Store(err.Error())
+	}
+}
+
+// serveRound listens on the daemon's socket and serves it and the http transport (when
+// open) until the daemon stops: idle, told to, or retired for another build.
+func (d *daemon) serveRound() error {
+	sock := filepath.Join(d.o.Dir, SocketName)
 	_ = os.Remove(sock) // a socket left by a daemon that died; the lock says none runs
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -136,30 +169,40 @@ func Run(o Options) error {
 		return err
 	}
 	mine, _ := os.Stat(sock)
-	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
-	d.disp.IndexTo(o.Dir, o.Identity) // the C client's no-match index (core/nomatch)
-	d.loadSessions(inh.sessions)
+	r := &round{ln: ln, stop: make(chan struct{})}
+	d.disp = dispatch.New()
+	d.disp.IndexTo(d.o.Dir, d.o.Identity) // the C client's no-match index (core/nomatch)
 	d.touch()
-	go d.watchIdle()
-	d.serveHTTP(inh.http)
-	d.serve()
+	var idle sync.WaitGroup
+	idle.Add(1)
+	go func() { defer idle.Done(); d.watchIdle(r) }()
+	d.serveHTTP(r)
+	d.serve(r)
 	// Remove the socket only if it is still ours.
 	if now, err := os.Stat(sock); err == nil && mine != nil && os.SameFile(now, mine) {
 		_ = os.Remove(sock)
 	}
 	d.conns.Wait()
+	idle.Wait()
 	d.stopPolling()
 	d.disp.Close()
-	if d.httpLn != nil {
-		// The port is closed only when no session may post to it any more: otherwise the
-		// build that replaces this daemon is executed in this process, keeping the
-		// listening socket (and the lock and the sessions) open throughout.
-		if exe, _ := d.successor.Load().(string); exe != "" {
-			return d.handOver(exe, lk)
-		}
-		_ = d.httpLn.Close()
-	}
 	return nil
+}
+
+// round is one serving of the daemon's socket: Run starts another when the build it was
+// to execute in its place could not be executed.
+type round struct {
+	ln   net.Listener
+	stop chan struct{}
+	once sync.Once
+}
+
+// shutdown stops the round: its socket closes, the calls in flight are answered.
+func (r *round) shutdown() {
+	r.once.Do(func() {
+		close(r.stop)
+		_ = r.ln.Close()
+	})
 }
 
 // inherited is what a replaced daemon handed on (Options.Inherit).
@@ -204,25 +247,26 @@ func parseInherit(s string) (inherited, error) {
 }
 
 type daemon struct {
-	o        Options
-	ln       net.Listener
+	o Options
+	// disp is the round's dispatcher (Run makes one per round, before its goroutines).
 	disp     *dispatch.Dispatcher
 	conns    sync.WaitGroup
 	active   atomic.Int64
 	last     atomic.Int64 // unix nanoseconds of the last request's end
 	requests atomic.Int64
-	once     sync.Once
-	stop     chan struct{}
 	pollMu   sync.Mutex
 	pollers  map[string]*fetch.Poller // bundle.json path → its poller
 	httpPort atomic.Int64             // the port the HTTP transport listens on (0: none)
 	httpErr  atomic.Value             // string: why the HTTP transport does not listen
 	sessMu   sync.Mutex
 	sessions map[string]*session // agent\x00session_id → what its last socket call brought
-	// httpLn is the http transport's listening socket (nil: none); successor the build
-	// to execute in this process when it stops (retire), keeping httpLn open.
-	httpLn    *net.TCPListener
-	successor atomic.Value // string
+	// httpLn is the http transport's listening socket (nil: none) and httpSecret its
+	// secret; successor the build to execute in this process when it stops (retire),
+	// keeping httpLn open; handoverErr (string) why the last one could not be executed.
+	httpLn      *net.TCPListener
+	httpSecret  string
+	successor   atomic.Pointer[string]
+	handoverErr atomic.Value
 }
 
 // session is what a session's last call on the socket brought: its environment,
@@ -344,18 +388,11 @@ func (d *daemon) loadSessions(f *os.File) {
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
 
-func (d *daemon) shutdown() {
-	d.once.Do(func() {
-		close(d.stop)
-		_ = d.ln.Close()
-	})
-}
-
 // retire stops this daemon for another build, exe (a caller's executable; "" or not an
 // executable file: this daemon's own path, where an upgrade puts the new build). A daemon
 // that serves the http transport is replaced in place by exe when it has drained (Run,
 // handOver); any other exits, and the next call starts a daemon of its own build.
-func (d *daemon) retire(exe string) {
+func (d *daemon) retire(r *round, exe string) {
 	if d.o.Replace && d.httpLn != nil {
 		if !isExecutable(exe) {
 			exe, _ = os.Executable()
@@ -365,10 +402,10 @@ func (d *daemon) retire(exe string) {
 			exe = real
 		}
 		if isExecutable(exe) {
-			d.successor.CompareAndSwap(nil, exe)
+			d.successor.CompareAndSwap(nil, &exe)
 		}
 	}
-	go d.shutdown()
+	go r.shutdown()
 }
 
 // isExecutable reports whether path is a build the daemon may execute in its place: an
@@ -439,32 +476,33 @@ func (d *daemon) releaseIfQuiet(released int64, now time.Time) int64 {
 	return last
 }
 
-func (d *daemon) watchIdle() {
+func (d *daemon) watchIdle(r *round) {
 	tick := time.NewTicker(min(d.o.Idle/4, time.Second))
 	defer tick.Stop()
 	var released int64
 	for {
 		select {
-		case <-d.stop:
+		case <-r.stop:
 			return
 		case <-tick.C:
 		}
 		released = d.releaseIfQuiet(released, time.Now())
 		d.disp.CloseIdle(d.o.Idle)
 		if d.active.Load() == 0 && time.Since(time.Unix(0, d.last.Load())) > d.o.Idle && d.liveSessions() == 0 {
-			d.shutdown()
+			r.shutdown()
 			return
 		}
 	}
 }
 
-func (d *daemon) serve() {
+func (d *daemon) serve(r *round) {
 	common := map[string]serve.Method{
 		"status": func(json.RawMessage) (json.RawMessage, error) {
 			st := Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
 				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled(),
 				HTTPPort: int(d.httpPort.Load()), Sessions: d.liveSessions()}
 			st.HTTPError, _ = d.httpErr.Load().(string)
+			st.HandoverError, _ = d.handoverErr.Load().(string)
 			return mustJSON(st), nil
 		},
 		"shutdown": func(params json.RawMessage) (json.RawMessage, error) {
@@ -476,7 +514,7 @@ func (d *daemon) serve() {
 				return nil, &serve.Error{Code: CodeSessions, Message: fmt.Sprintf("%d http session(s) may still post to 127.0.0.1:%d; "+
 					"the daemon's exit would free that port for any local user to answer them: end those sessions first, or force it", n, d.httpPort.Load())}
 			}
-			go d.shutdown()
+			go r.shutdown()
 			return json.RawMessage("null"), nil
 		},
 		"replace": func(params json.RawMessage) (json.RawMessage, error) {
@@ -487,13 +525,12 @@ func (d *daemon) serve() {
 			if p.Identity == d.o.Identity {
 				return json.RawMessage("false"), nil
 			}
-			d.retire(p.Exe)
-			exe, _ := d.successor.Load().(string)
-			return mustJSON(exe != ""), nil
+			d.retire(r, p.Exe)
+			return mustJSON(d.successor.Load() != nil), nil
 		},
 	}
 	for {
-		conn, err := d.ln.Accept()
+		conn, err := r.ln.Accept()
 		if err != nil {
 			return
 		}
@@ -503,7 +540,7 @@ func (d *daemon) serve() {
 		}
 		methods := maps.Clone(common)
 		peer := peerPID(conn)
-		methods["dispatch"] = func(params json.RawMessage) (json.RawMessage, error) { return d.dispatch(params, peer) }
+		methods["dispatch"] = func(params json.RawMessage) (json.RawMessage, error) { return d.dispatch(r, params, peer) }
 		d.conns.Add(1)
 		d.active.Add(1)
 		go func() {
@@ -517,24 +554,24 @@ func (d *daemon) serve() {
 }
 
 // dispatch runs a dispatch call of a client whose pid is peer (0: unknown).
-func (d *daemon) dispatch(params json.RawMessage, peer int) (json.RawMessage, error) {
+func (d *daemon) dispatch(r *round, params json.RawMessage, peer int) (json.RawMessage, error) {
 	var p dispatchParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &serve.Error{Code: serve.CodeInvalidParams, Message: "params: " + err.Error()}
 	}
 	if p.Identity != d.o.Identity {
-		d.retire(p.Exe)
+		d.retire(r, p.Exe)
 		return nil, &serve.Error{Code: CodeVersion, Message: fmt.Sprintf("this daemon is %s, the caller %s: exiting", d.o.Identity, p.Identity)}
 	}
 	d.requests.Add(1)
 	defer d.touch()
 	d.register(p.Request, peer)
 	d.poll(dispatch.BundleConfig(p.Request))
-	r, err := d.disp.Dispatch(p.Request)
+	reply, err := d.disp.Dispatch(p.Request)
 	if err != nil {
 		return nil, err
 	}
-	return mustJSON(r), nil
+	return mustJSON(reply), nil
 }
 
 // run runs a request as the dispatch method does, a failure answered as dispatch.Refuse.
