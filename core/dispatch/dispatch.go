@@ -133,6 +133,9 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	if err := CheckEvent(ag, req.Event); err != nil {
+		return Reply{}, err
+	}
 	raw := req.Payload
 	if ag.SpelledEvents {
 		if raw, err = readSpelled(ag, req.Event, raw); err != nil {
@@ -224,8 +227,11 @@ func Refuse(req Request, err error) Reply {
 func failClosed(req Request, msg string) Reply {
 	name := payload.TopString(req.Payload, "hook_event_name")
 	ag, err := native.Lookup(req.Agent)
-	if name == "" && err == nil && ag.SpelledEvents {
-		if e, ok := vocab.EventOf(ag.Name, req.Event); ok {
+	// An agent whose payloads do not name their event reads the answer as the entry's
+	// event's (--event): a payload claiming another must not choose a laxer answer.
+	if err == nil && ag.SpelledEvents {
+		name = ""
+		if e, ok := vocab.EventOf(ag.Name, req.Event); ok && CheckEvent(ag, req.Event) == nil {
 			name = e.Canonical
 		}
 	}
