@@ -194,13 +194,17 @@ func (d *daemon) httpHandler(secret string) http.Handler {
 		}
 		base, ok := d.session(ag.Name, payload.TopString(body, "session_id"))
 		if !ok {
-			d.writeReply(w, event, dispatch.Refuse(req, errors.New("no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one")))
+			why := "no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one"
+			if d.sessionsFull() {
+				why += " (" + strings.TrimPrefix(errSessionsFull.Message, "hookexec: ") + ")"
+			}
+			d.writeReply(w, event, dispatch.Refuse(req, errors.New(why)))
 			return
 		}
 		base.Payload = body
 		d.writeReply(w, event, d.run(base))
 		if payload.TopString(body, "hook_event_name") == "SessionEnd" {
-			d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base, procID{})
+			_ = d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base, procID{}) // forgetting never fails
 		}
 	})
 }

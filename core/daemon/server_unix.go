@@ -260,6 +260,10 @@ type daemon struct {
 	httpErr  atomic.Value             // string: why the HTTP transport does not listen
 	sessMu   sync.Mutex
 	sessions map[string]*session // agent\x00session_id → what its last socket call brought
+	// sessionBytes is the sum of the kept sessions' size(); pruned when a full table last
+	// dropped the sessions whose agent is gone. Guarded by sessMu.
+	sessionBytes int
+	pruned       time.Time
 	// httpLn is the http transport's listening socket (nil: none) and httpSecret its
 	// secret; successor the build to execute in this process when it stops (retire),
 	// keeping httpLn open; handoverErr (string) why the last one could not be executed.
@@ -291,37 +295,107 @@ type procID struct {
 // post to a port any local user could then take.
 const SessionKeep = 24 * time.Hour
 
+// The sessions kept for the http transport are bounded, in number and in the bytes of
+// what they keep (each its environment): a process of this user registering sessions
+// without end (the socket lets no other uid in) cannot grow the daemon without bound.
+// Past either bound a new session is refused, after the sessions whose agent is gone were
+// dropped; the sessions kept go on being served. A refused session's http calls fail
+// closed (500, which Claude Code blocks on) and its command entries are answered with
+// the refusal (CodeSessionsFull).
+const (
+	MaxSessions     = 1024
+	MaxSessionBytes = 8 << 20
+)
+
+// CodeSessionsFull is the error a dispatch that would register a session past
+// MaxSessions or MaxSessionBytes answers; no hook ran.
+const CodeSessionsFull = -32012
+
+// errSessionsFull is remember's refusal of a new session.
+var errSessionsFull = &serve.Error{Code: CodeSessionsFull, Message: fmt.Sprintf("hookexec: the daemon keeps %d http sessions or %d MiB of their environments already, its most: "+
+	"this session is not registered, so its http hook calls are blocked; end sessions (or restart the daemon) first", MaxSessions, MaxSessionBytes>>20)}
+
+// size is what a kept session holds, in bytes (its request without the payload).
+func (s *session) size() int {
+	n := len(s.req.Agent) + len(s.req.Project) + len(s.req.Home) + len(s.req.LogFile) + len(s.req.Event) + len(s.req.Scope) + 64
+	for _, kv := range s.req.Env {
+		n += len(kv) + 16
+	}
+	return n
+}
+
 // register remembers, while the http transport is served, the request of a session's call on the socket (its environment,
 // project, home and log file) for that session's HTTP calls, and forgets the session at its
 // SessionEnd. Every socket call registers, not only SessionStart, so a session whose
 // daemon was restarted is known again from its next command-transport call (a Stop).
-func (d *daemon) register(req dispatch.Request, peer int) {
+func (d *daemon) register(req dispatch.Request, peer int) error {
 	id := payload.TopString(req.Payload, "session_id")
 	if id == "" || d.httpPort.Load() == 0 {
-		return // without the http transport nothing needs a session (nor keeps the daemon up)
+		return nil // without the http transport nothing needs a session (nor keeps the daemon up)
 	}
-	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req, agentOf(peer))
+	return d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req, agentOf(peer))
 }
 
 // remember keeps req (without its payload) as session id's, or forgets the session when
 // event is SessionEnd. agent is the agent process behind the call (zero: unknown, or the
-// same as before).
-func (d *daemon) remember(agent, id, event string, req dispatch.Request, proc procID) {
+// same as before). A session that would take the sessions past MaxSessions or
+// MaxSessionBytes is refused (errSessionsFull); one already kept is never dropped for it.
+func (d *daemon) remember(agent, id, event string, req dispatch.Request, proc procID) error {
 	key := agent + "\x00" + id
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
 	if d.sessions == nil {
 		d.sessions = map[string]*session{}
 	}
+	old := d.sessions[key]
 	if event == "SessionEnd" {
-		delete(d.sessions, key)
-		return
+		d.forget(key)
+		return nil
 	}
 	req.Payload = nil
-	if proc.PID == 0 && d.sessions[key] != nil {
-		proc = d.sessions[key].agent
+	if proc.PID == 0 && old != nil {
+		proc = old.agent
 	}
-	d.sessions[key] = &session{req: req, used: time.Now(), agent: proc}
+	s := &session{req: req, used: time.Now(), agent: proc}
+	grow := s.size()
+	if old != nil {
+		grow -= old.size()
+	}
+	full := func() bool {
+		return old == nil && len(d.sessions) >= MaxSessions || grow > 0 && d.sessionBytes+grow > MaxSessionBytes
+	}
+	if full() {
+		// At most once a second: each check reads /proc for every session, and a flood of
+		// refused calls must not make each of them cost that.
+		if time.Since(d.pruned) >= time.Second {
+			d.pruned = time.Now()
+			d.dropGone()
+		}
+		if full() {
+			return errSessionsFull
+		}
+	}
+	d.sessions[key] = s
+	d.sessionBytes += grow
+	return nil
+}
+
+// forget drops session key; sessMu held.
+func (d *daemon) forget(key string) {
+	if s := d.sessions[key]; s != nil {
+		d.sessionBytes -= s.size()
+		delete(d.sessions, key)
+	}
+}
+
+// dropGone drops the sessions whose agent process is gone (or, the agent unknown, unused
+// for SessionKeep); sessMu held.
+func (d *daemon) dropGone() {
+	for k, s := range d.sessions {
+		if s.agent.PID != 0 && !alive(s.agent) || s.agent.PID == 0 && time.Since(s.used) > SessionKeep {
+			d.forget(k)
+		}
+	}
 }
 
 // session is the request a session's HTTP calls run with.
@@ -341,11 +415,7 @@ func (d *daemon) session(agent, id string) (dispatch.Request, bool) {
 func (d *daemon) liveSessions() int {
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
-	for k, s := range d.sessions {
-		if s.agent.PID != 0 && !alive(s.agent) || s.agent.PID == 0 && time.Since(s.used) > SessionKeep {
-			delete(d.sessions, k)
-		}
-	}
+	d.dropGone()
 	return len(d.sessions)
 }
 
@@ -381,8 +451,11 @@ func (d *daemon) loadSessions(f *os.File) {
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
 	d.sessions = map[string]*session{}
+	d.sessionBytes = 0
 	for _, s := range all {
-		d.sessions[s.Key] = &session{req: s.Request, used: s.Used, agent: s.Agent}
+		kept := &session{req: s.Request, used: s.Used, agent: s.Agent}
+		d.sessions[s.Key] = kept
+		d.sessionBytes += kept.size()
 	}
 }
 
@@ -565,7 +638,9 @@ func (d *daemon) dispatch(r *round, params json.RawMessage, peer int) (json.RawM
 	}
 	d.requests.Add(1)
 	defer d.touch()
-	d.register(p.Request, peer)
+	if err := d.register(p.Request, peer); err != nil {
+		return nil, err // before any hook ran
+	}
 	d.poll(dispatch.BundleConfig(p.Request))
 	reply, err := d.disp.Dispatch(p.Request)
 	if err != nil {
@@ -616,4 +691,11 @@ func (d *daemon) stopPolling() {
 		p.Stop()
 	}
 	d.pollers = nil
+}
+
+// sessionsFull reports whether a new session would be refused now (remember).
+func (d *daemon) sessionsFull() bool {
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	return len(d.sessions) >= MaxSessions || d.sessionBytes >= MaxSessionBytes
 }
