@@ -8,10 +8,12 @@ package main
 // daemon, a squatter run as nobody; needs root (newHTTPScenario).
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,4 +119,95 @@ func TestHTTPFailedHandoverKeepsServing(t *testing.T) {
 			h.guarded("s1")
 		})
 	}
+}
+
+// A replace while calls are in flight, over http and on the socket, and more arriving
+// during the drain: every call is answered exactly once, by its guard, and none is lost —
+// the http calls in flight are answered before the new build is executed, those arriving
+// meanwhile wait in the listening socket's queue for it, the socket's are answered by the
+// old build or, arriving once it stopped taking calls, run in-process.
+func TestHTTPReplaceWithCallsInFlight(t *testing.T) {
+	t.Parallel()
+	h := newHTTPScenarioWith(t, "10m", func(root string) string {
+		log := filepath.Join(root, "guard.log")
+		return `{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "id=$(grep -o 'call-[0-9a-z-]*' | head -1); echo $id >> ` + log + `; sleep 1; echo \"no rm $id\" >&2; exit 2"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]
+}}`
+	})
+	h.start(h.sessionCmd, "s1")
+	before, ok := h.status()
+	require.True(t, ok)
+	sq := squat(t, h.port)
+	call := func(id string) string {
+		return h.payload("PreToolUse", "s1", `"tool_name":"Bash","tool_use_id":"`+id+`","tool_input":{"command":"rm -rf `+id+`"}`)
+	}
+	type answer struct {
+		id, got string
+	}
+	answers := make(chan answer, 100)
+	var ids []string
+	// exe is the build whose dispatcher a socket call runs: the daemon's, then the new one.
+	exe := binary
+	send := func(id string, socket bool) {
+		ids = append(ids, id)
+		bin := exe
+		go func() {
+			if socket {
+				out := h.entry(bin+" hook --agent claude", call(id))
+				answers <- answer{id, out.stdout + out.stderr}
+				return
+			}
+			code, body := h.post(call(id))
+			answers <- answer{id, fmt.Sprint(code, " ", body)}
+		}()
+	}
+	for i := range 12 {
+		send(fmt.Sprintf("call-http-%d", i), false)
+		if i%3 == 0 {
+			send(fmt.Sprintf("call-sock-%d", i), true)
+		}
+	}
+	// Every early call in flight (its guard running) before the new build's call: a
+	// dispatcher of the old build reaching the new daemon would have it replaced back.
+	eventually(t, "the guards of the calls in flight", func() bool {
+		b, _ := os.ReadFile(filepath.Join(h.root, "guard.log"))
+		return len(strings.Fields(string(b))) == len(ids)
+	})
+	other := h.otherBuild()
+	replaced := make(chan output, 1)
+	go func() {
+		replaced <- h.entry(other+" hook --agent claude", h.payload("UserPromptSubmit", "s1", `"prompt":"hi"`))
+	}()
+	for i := range 8 { // arriving during the drain and the execution
+		time.Sleep(40 * time.Millisecond)
+		send(fmt.Sprintf("call-late-%d", i), i%2 == 0)
+	}
+	require.Equal(t, 0, (<-replaced).code)
+	got := map[string]int{}
+	for range ids {
+		select {
+		case a := <-answers:
+			got[a.id]++
+			assert.Contains(t, a.got, "no rm "+a.id, "%s answered by its own guard", a.id)
+			assert.Contains(t, a.got, "deny", a.id)
+		case <-time.After(time.Minute):
+			t.Fatalf("%d of %d calls answered", len(got), len(ids))
+		}
+	}
+	eventually(t, "the other build in the daemon's place", func() bool {
+		st, ok := h.status()
+		return ok && st.Identity != before.Identity
+	})
+	b, err := os.ReadFile(filepath.Join(h.root, "guard.log"))
+	require.NoError(t, err)
+	ran := map[string]int{}
+	for _, line := range strings.Fields(string(b)) {
+		ran[line]++
+	}
+	for _, id := range ids {
+		assert.Equal(t, 1, got[id], "%s answered once", id)
+		assert.Equal(t, 1, ran[id], "%s's guard ran once", id)
+	}
+	h.held(sq)
 }
