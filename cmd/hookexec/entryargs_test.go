@@ -41,15 +41,20 @@ func copilotReady(t *testing.T) (*scenario, string) {
 	require.Contains(t, first.stdout, `"permissionDecision":"deny"`, first.stderr)
 	eventually(t, "the daemon started on demand", func() bool { _, ok := s.status(); return ok })
 	require.Contains(t, s.agentHook(fast, args, nil, copilotCall(s.project, "s1", "bash", "rm -rf /")).stdout, `"permissionDecision":"deny"`)
-	eventually(t, "the no-match index", func() bool {
-		idx, _ := filepath.Glob(filepath.Join(s.root, "run", "nomatch-*"))
-		return len(idx) > 0
-	})
+	s.waitIndex()
 	before, _ := s.status()
 	require.Equal(t, output{}, s.agentHook(fast, args, nil, copilotCall(s.project, "s1", "view", "README.md")))
 	after, _ := s.status()
 	require.Equal(t, before.Requests, after.Requests, "a call no hook matches is answered from the index")
 	return s, fast
+}
+
+// waitIndex waits for a no-match index in the scenario's runtime directory.
+func (s *scenario) waitIndex() {
+	eventually(s.t, "the no-match index", func() bool {
+		idx, _ := filepath.Glob(filepath.Join(s.root, "run", "nomatch-*"))
+		return len(idx) > 0
+	})
 }
 
 // blocked reports whether out is a refusal the agent blocks on: exit 2, or Copilot's deny
@@ -125,10 +130,7 @@ func TestEventFlagOnlyForCopilot(t *testing.T) {
 	require.Equal(t, output{}, s.agentHook(binary, []string{"--agent", "claude"}, nil, call), "in-process, starting the daemon")
 	eventually(t, "the daemon started on demand", func() bool { _, ok := s.status(); return ok })
 	require.Equal(t, output{}, s.agentHook(fast, []string{"--agent", "claude"}, nil, call))
-	eventually(t, "the no-match index", func() bool {
-		idx, _ := filepath.Glob(filepath.Join(s.root, "run", "nomatch-*"))
-		return len(idx) > 0
-	})
+	s.waitIndex()
 	unnamed := `{"session_id":"s1","cwd":"` + s.project + `","tool_name":"Read","tool_input":{"file_path":"x"}}`
 	for _, bin := range []string{fast, binary} {
 		out := s.agentHook(bin, []string{"--agent", "claude", "--event", "PreToolUse"}, nil, unnamed)
