@@ -34,6 +34,7 @@ const copilotGuards = `{
 // the scope's no-match index: a call of "view" on preToolUse is then answered from it.
 func copilotReady(t *testing.T) (*scenario, string) {
 	s := installedDaemonScenario(t, "copilot", map[string]string{"project/.github/hooks/guard.json": copilotGuards})
+	s.killDaemons()
 	fast := buildFastClient(t)
 	time.Sleep(2100 * time.Millisecond) // install's files settle (nomatch.Settle)
 	args := []string{"--agent", "copilot", "--scope", "project", "--event", "preToolUse"}
@@ -47,6 +48,13 @@ func copilotReady(t *testing.T) (*scenario, string) {
 	after, _ := s.status()
 	require.Equal(t, before.Requests, after.Requests, "a call no hook matches is answered from the index")
 	return s, fast
+}
+
+// killDaemons kills, at the end of the test, the daemons its calls started: the C client's
+// fallback starts those of the build beside it, which a shutdown may not reach first.
+func (s *scenario) killDaemons() {
+	run := filepath.Join(s.root, "run")
+	s.t.Cleanup(func() { killWithEnv("HOOKEXEC_RUNTIME_DIR=" + run) })
 }
 
 // waitIndex waits for a no-match index in the scenario's runtime directory.
@@ -124,6 +132,7 @@ func TestEventFlagOnlyForCopilot(t *testing.T) {
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; exit 0"}]}]
 }}`})
 	s.env = append(s.env, "CLAUDE_PROJECT_DIR="+s.project)
+	s.killDaemons()
 	fast := buildFastClient(t)
 	time.Sleep(2100 * time.Millisecond)
 	call := `{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"` + s.project + `","tool_name":"Read","tool_input":{"file_path":"x"}}`
