@@ -351,6 +351,26 @@ static const char *cline_event(const char *hook, size_t n) {
 
 #include "nomatch.c" /* nomatch_answer: a call no hook can match, answered without the daemon */
 
+#define EVENT_MAX 64 /* core/dispatch EventMax */
+
+/* Whether the entry's --scope and --event are ones an install writes, checked before either
+ * is used (the no-match index, the request): --scope exactly user or project; --event only
+ * for GitHub Copilot CLI (native.Agent.SpelledEvents, whose payloads do not name their
+ * event; there it is required), an identifier of at most EVENT_MAX letters, digits and
+ * underscores starting with a letter (core/dispatch CheckEvent). 0: the Go binary runs the
+ * call, which refuses it with the reason (exit 2), never a "no match". */
+static int entry_args_ok(const char *agent, const char *scope, const char *event) {
+    if (scope && strcmp(scope, "user") && strcmp(scope, "project")) return 0;
+    if (strcmp(agent, "copilot")) return !event;
+    if (!event) return 0;
+    size_t n = 0;
+    for (const char *c = event; *c; c++, n++) {
+        int letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+        if (n >= EVENT_MAX || !(letter || (n && ((*c >= '0' && *c <= '9') || *c == '_')))) return 0;
+    }
+    return n > 0;
+}
+
 int main(int argc, char **argv) {
     long long start = now_ms();
     args = calloc((size_t)argc + 3, sizeof *args);
@@ -390,7 +410,6 @@ int main(int argc, char **argv) {
         else fallback(payload.p, payload.n); /* any other flag: the full command knows it */
     }
     if (!agent || (mode && !strcmp(mode, "off")) || payload.n == 0) fallback(payload.p, payload.n);
-    if (scope && strcmp(scope, "user") && strcmp(scope, "project")) fallback(payload.p, payload.n); /* the full command reports it */
     long long t = default_timeout_ms(agent);
     if (tmo) {
         char *e;
@@ -401,6 +420,7 @@ int main(int argc, char **argv) {
     }
     long long deadline = start + (t - ANSWER_MARGIN_MS > t / 2 ? t - ANSWER_MARGIN_MS : t / 2);
 
+    if (!entry_args_ok(agent, scope, event)) fallback(payload.p, payload.n); /* the full command refuses it */
     struct stat st;
     if (stat(go_bin, &st)) fallback(payload.p, payload.n);
     char identity[128];

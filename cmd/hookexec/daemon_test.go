@@ -106,6 +106,8 @@ type daemonStatus struct {
 	HTTPPort  int    `json:"http_port"`
 	HTTPError string `json:"http_error"`
 	Sessions  int
+	// HandoverError: why the last build the daemon tried to execute in its place did not start.
+	HandoverError string `json:"handover_error"`
 }
 
 // status asks the daemon; ok false when none answers.

@@ -39,6 +39,17 @@ type httpScenario struct {
 }
 
 func newHTTPScenario(t *testing.T, idle string) *httpScenario {
+	return newHTTPScenarioWith(t, idle, func(string) string {
+		return `{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; exit 0"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]
+}}`
+	})
+}
+
+// newHTTPScenarioWith is newHTTPScenario with the user's settings userSettings(root) (root: the
+// scenario's directory), which must keep a Stop hook (a command entry).
+func newHTTPScenarioWith(t *testing.T, idle string, userSettings func(root string) string) *httpScenario {
 	if os.Getuid() != 0 {
 		t.Skip("needs root, to run the squatter as another user")
 	}
@@ -49,10 +60,7 @@ func newHTTPScenario(t *testing.T, idle string) *httpScenario {
 		t.Skip("needs /usr/bin/python3 for the squatter")
 	}
 	s := newScenario(t)
-	s.write("home/.claude/settings.json", `{"hooks": {
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; exit 0"}]}],
-  "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]
-}}`)
+	s.write("home/.claude/settings.json", userSettings(s.root))
 	run, httpDir := filepath.Join(s.root, "run"), filepath.Join(s.root, "http")
 	// CLAUDE_PROJECT_DIR stays unset: a stopped session would otherwise signal this test's
 	// process as the agent.

@@ -132,6 +132,9 @@ type Status struct {
 	HTTPPort  int    `json:"http_port,omitempty"`
 	HTTPError string `json:"http_error,omitempty"`
 	Sessions  int    `json:"sessions"`
+	// HandoverError is why the build the daemon last tried to execute in its place did
+	// not start ("": none failed); the daemon then went on serving with its own build.
+	HandoverError string `json:"handover_error,omitempty"`
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -15,9 +15,9 @@ import (
 // socket still listening, and the sessions in a memory file: the port is never free, so
 // no other user can take it while a session may post to it, and the sessions' http calls
 // keep their environment. Calls that arrive meanwhile wait in the socket's queue for the
-// new build. It returns only when the execution fails (the daemon then exits, as a crash
-// would; docs/daemon.md says what bounds that).
-func (d *daemon) handOver(exe string, lk *os.File) error {
+// new build. It returns only when the execution fails, having closed again to the hooks
+// every descriptor it opened to the successor: Run then goes on serving with this build.
+func (d *daemon) handOver(exe string, lk *os.File) (err error) {
 	saved, err := d.saveSessions()
 	if err != nil {
 		return err
@@ -26,6 +26,7 @@ func (d *daemon) handOver(exe string, lk *os.File) error {
 	if err != nil {
 		return fmt.Errorf("hookexec: handing over the sessions: %w", err)
 	}
+	defer unix.Close(mem) // reached only when the execution failed
 	if _, err := unix.Pwrite(mem, saved, 0); err != nil {
 		return fmt.Errorf("hookexec: handing over the sessions: %w", err)
 	}
@@ -34,6 +35,9 @@ func (d *daemon) handOver(exe string, lk *os.File) error {
 		return err
 	}
 	lockFD := int(lk.Fd())
+	// Once the execution failed, the hooks this daemon runs must not inherit them.
+	defer syscall.CloseOnExec(httpFD)
+	defer syscall.CloseOnExec(lockFD)
 	if err := keepOnExec(lockFD); err != nil {
 		return err
 	}

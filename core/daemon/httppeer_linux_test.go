@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -263,4 +265,45 @@ for i in range(5):
 	n, _ := c.Read(buf)
 	assert.Contains(t, string(buf[:n]), "200 OK")
 	assert.Equal(t, int64(1), served.Load())
+}
+
+// The sessions kept are bounded in number and bytes: past either a new session is refused
+// (its http calls then fail closed), one kept is updated, never dropped for it; a session
+// whose agent is gone makes room, and so does a SessionEnd.
+func TestSessionsBounded(t *testing.T) {
+	t.Parallel()
+	d := &daemon{}
+	d.httpPort.Store(1)
+	self := agentSelf(t, os.Getpid())
+	req := dispatch.Request{Agent: "claude", Env: []string{"A=1"}}
+	for i := range MaxSessions {
+		require.NoError(t, d.remember("claude", fmt.Sprint(i), "SessionStart", req, self))
+	}
+	assert.ErrorIs(t, d.remember("claude", "one more", "SessionStart", req, self), errSessionsFull)
+	assert.True(t, d.sessionsFull())
+	assert.NoError(t, d.remember("claude", "7", "Stop", req, self), "a kept session is updated")
+	assert.NoError(t, d.remember("claude", "7", "SessionEnd", req, self))
+	assert.NoError(t, d.remember("claude", "one more", "SessionStart", req, self), "room after a SessionEnd")
+	// A session whose agent is gone is dropped to make room (at most once a second).
+	sleeper := exec.Command("sleep", "60")
+	require.NoError(t, sleeper.Start())
+	gone := agentSelf(t, sleeper.Process.Pid)
+	require.NoError(t, d.remember("claude", "8", "Stop", req, gone))
+	require.NoError(t, sleeper.Process.Kill())
+	_ = sleeper.Wait()
+	d.pruned = time.Time{}
+	assert.NoError(t, d.remember("claude", "after the agent went", "SessionStart", req, self))
+	_, ok := d.session("claude", "8")
+	assert.False(t, ok)
+	// Bytes: a few sessions with large environments reach MaxSessionBytes first.
+	b := &daemon{}
+	b.httpPort.Store(1)
+	big := dispatch.Request{Agent: "claude", Env: []string{"PAD=" + strings.Repeat("x", 1<<20)}}
+	n := 0
+	for ; b.remember("claude", fmt.Sprint(n), "SessionStart", big, self) == nil; n++ {
+	}
+	assert.Equal(t, MaxSessionBytes>>20-1, n, "sessions of 1 MiB")
+	assert.LessOrEqual(t, b.sessionBytes, MaxSessionBytes)
+	require.NoError(t, b.remember("claude", "0", "SessionEnd", big, self))
+	assert.NoError(t, b.remember("claude", "small", "SessionStart", req, self))
 }

@@ -60,6 +60,7 @@ type uidListener struct {
 
 func newUIDListener(ln *net.TCPListener, uid int, allow func(net.Conn, int) bool) *uidListener {
 	l := &uidListener{ln: ln, uid: uid, allow: allow, conns: make(chan net.Conn), done: make(chan struct{})}
+	_ = ln.SetDeadline(time.Time{}) // a listener served again after a failed handover (Close set one)
 	l.loop.Add(1)
 	go l.acceptLoop()
 	return l
@@ -193,13 +194,17 @@ func (d *daemon) httpHandler(secret string) http.Handler {
 		}
 		base, ok := d.session(ag.Name, payload.TopString(body, "session_id"))
 		if !ok {
-			d.writeReply(w, event, dispatch.Refuse(req, errors.New("no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one")))
+			why := "no command-transport call of this session (its SessionStart) reached this daemon, so the environment its hooks run with is unknown: start a new session or /resume this one"
+			if d.sessionsFull() {
+				why += " (" + strings.TrimPrefix(errSessionsFull.Message, "hookexec: ") + ")"
+			}
+			d.writeReply(w, event, dispatch.Refuse(req, errors.New(why)))
 			return
 		}
 		base.Payload = body
 		d.writeReply(w, event, d.run(base))
 		if payload.TopString(body, "hook_event_name") == "SessionEnd" {
-			d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base, procID{})
+			_ = d.remember(ag.Name, payload.TopString(body, "session_id"), "SessionEnd", base, procID{}) // forgetting never fails
 		}
 	})
 }
@@ -246,11 +251,11 @@ func HTTPAnswer(event string, r dispatch.Reply) ([]byte, int) {
 	return []byte(msg + "\n"), http.StatusInternalServerError
 }
 
-// serveHTTP serves the HTTP transport until the daemon stops; an error (the directory,
-// the port taken) is kept for status and leaves the socket serving. inherited is the
-// listening socket the daemon this process replaced handed on (nil: listen afresh); it is
-// served whatever the port file now says, since the sessions post to that port.
-func (d *daemon) serveHTTP(inherited *os.File) {
+// openHTTP opens the HTTP transport's listening socket and reads its secret; an error (the
+// directory, the port taken) is kept for status and leaves the socket serving. inherited is
+// the listening socket the daemon this process replaced handed on (nil: listen afresh); it
+// is served whatever the port file now says, since the sessions post to that port.
+func (d *daemon) openHTTP(inherited *os.File) {
 	if d.o.HTTPDir == "" && inherited == nil {
 		return
 	}
@@ -273,19 +278,34 @@ func (d *daemon) serveHTTP(inherited *os.File) {
 		d.httpErr.Store(err.Error())
 		return
 	}
-	d.httpLn = tl
-	srv := &http.Server{Handler: d.httpHandler(cfg.Secret), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nopLogger}
+	d.httpLn, d.httpSecret = tl, cfg.Secret
 	d.httpPort.Store(int64(tl.Addr().(*net.TCPAddr).Port))
-	go func() {
-		<-d.stop
-		// Calls in flight are answered first: the daemon stops only when idle. The
-		// socket stays listening (uidListener.Close): Run closes it or hands it on.
-		_ = srv.Shutdown(context.Background())
-	}()
-	d.conns.Add(1)
+}
+
+// serveHTTP serves the HTTP transport (when openHTTP opened it) until round r stops,
+// answering the calls in flight first: the daemon's conns count them. The listening
+// socket stays open (uidListener.Close): Run closes it, hands it on, or serves it again.
+func (d *daemon) serveHTTP(r *round) {
+	if d.httpLn == nil {
+		return
+	}
+	srv := &http.Server{Handler: d.httpHandler(d.httpSecret), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nopLogger}
+	served := make(chan struct{})
+	d.conns.Add(2)
 	go func() {
 		defer d.conns.Done()
-		_ = srv.Serve(newUIDListener(tl, os.Getuid(), tcpPeerAllowed))
+		select {
+		case <-r.stop:
+		case <-served:
+		}
+		// Serve returns as soon as Shutdown starts; Shutdown returns once every call in
+		// flight is answered, and only then may the daemon execute another build.
+		_ = srv.Shutdown(context.Background())
+	}()
+	go func() {
+		defer d.conns.Done()
+		defer close(served)
+		_ = srv.Serve(newUIDListener(d.httpLn, os.Getuid(), tcpPeerAllowed))
 	}()
 }
 

@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// serveHTTP: the HTTP transport needs Linux, where the daemon can tell which user's
+// openHTTP: the HTTP transport needs Linux, where the daemon can tell which user's
 // process is at the other end of a TCP connection; elsewhere it is not served.
-func (d *daemon) serveHTTP(inherited *os.File) {
+func (d *daemon) openHTTP(inherited *os.File) {
 	if inherited != nil {
 		inherited.Close()
 	}
@@ -17,6 +17,9 @@ func (d *daemon) serveHTTP(inherited *os.File) {
 		d.httpErr.Store("the http transport needs Linux (the uid of a TCP peer)")
 	}
 }
+
+// serveHTTP: nothing to serve elsewhere than Linux (openHTTP).
+func (d *daemon) serveHTTP(*round) {}
 
 // ListenerUID: no way to tell elsewhere than Linux.
 func ListenerUID(int) (int, error) { return -1, errors.New("hookexec: the http transport needs Linux") }

@@ -124,7 +124,40 @@ func Run(o Options) error {
 		}
 	}
 	defer lk.Close()
-	sock := filepath.Join(o.Dir, SocketName)
+	d := &daemon{o: o}
+	d.loadSessions(inh.sessions)
+	d.openHTTP(inh.http)
+	for {
+		if err := d.serveRound(); err != nil {
+			if d.httpLn != nil {
+				_ = d.httpLn.Close()
+			}
+			return err
+		}
+		if d.httpLn == nil {
+			return nil
+		}
+		// The port is closed only when no session may post to it any more: otherwise the
+		// build that replaces this daemon is executed in this process, keeping the
+		// listening socket (and the lock and the sessions) open throughout.
+		exe := d.successor.Swap(nil)
+		if exe == nil {
+			_ = d.httpLn.Close()
+			return nil
+		}
+		// handOver returns only when the execution failed (the build was removed or
+		// swapped since retire checked it, is no executable, is for another machine):
+		// exiting would free the port while the sessions post to it, so this build goes
+		// on serving, on the same listening socket, lock and sessions; status says why.
+		err := d.handOver(*exe, lk)
+		d.handoverErr.Store(err.Error())
+	}
+}
+
+// serveRound listens on the daemon's socket and serves it and the http transport (when
+// open) until the daemon stops: idle, told to, or retired for another build.
+func (d *daemon) serveRound() error {
+	sock := filepath.Join(d.o.Dir, SocketName)
 	_ = os.Remove(sock) // a socket left by a daemon that died; the lock says none runs
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -136,30 +169,40 @@ func Run(o Options) error {
 		return err
 	}
 	mine, _ := os.Stat(sock)
-	d := &daemon{o: o, ln: ln, disp: dispatch.New(), stop: make(chan struct{})}
-	d.disp.IndexTo(o.Dir, o.Identity) // the C client's no-match index (core/nomatch)
-	d.loadSessions(inh.sessions)
+	r := &round{ln: ln, stop: make(chan struct{})}
+	d.disp = dispatch.New()
+	d.disp.IndexTo(d.o.Dir, d.o.Identity) // the C client's no-match index (core/nomatch)
 	d.touch()
-	go d.watchIdle()
-	d.serveHTTP(inh.http)
-	d.serve()
+	var idle sync.WaitGroup
+	idle.Add(1)
+	go func() { defer idle.Done(); d.watchIdle(r) }()
+	d.serveHTTP(r)
+	d.serve(r)
 	// Remove the socket only if it is still ours.
 	if now, err := os.Stat(sock); err == nil && mine != nil && os.SameFile(now, mine) {
 		_ = os.Remove(sock)
 	}
 	d.conns.Wait()
+	idle.Wait()
 	d.stopPolling()
 	d.disp.Close()
-	if d.httpLn != nil {
-		// The port is closed only when no session may post to it any more: otherwise the
-		// build that replaces this daemon is executed in this process, keeping the
-		// listening socket (and the lock and the sessions) open throughout.
-		if exe, _ := d.successor.Load().(string); exe != "" {
-			return d.handOver(exe, lk)
-		}
-		_ = d.httpLn.Close()
-	}
 	return nil
+}
+
+// round is one serving of the daemon's socket: Run starts another when the build it was
+// to execute in its place could not be executed.
+type round struct {
+	ln   net.Listener
+	stop chan struct{}
+	once sync.Once
+}
+
+// shutdown stops the round: its socket closes, the calls in flight are answered.
+func (r *round) shutdown() {
+	r.once.Do(func() {
+		close(r.stop)
+		_ = r.ln.Close()
+	})
 }
 
 // inherited is what a replaced daemon handed on (Options.Inherit).
@@ -204,25 +247,30 @@ func parseInherit(s string) (inherited, error) {
 }
 
 type daemon struct {
-	o        Options
-	ln       net.Listener
+	o Options
+	// disp is the round's dispatcher (Run makes one per round, before its goroutines).
 	disp     *dispatch.Dispatcher
 	conns    sync.WaitGroup
 	active   atomic.Int64
 	last     atomic.Int64 // unix nanoseconds of the last request's end
 	requests atomic.Int64
-	once     sync.Once
-	stop     chan struct{}
 	pollMu   sync.Mutex
 	pollers  map[string]*fetch.Poller // bundle.json path → its poller
 	httpPort atomic.Int64             // the port the HTTP transport listens on (0: none)
 	httpErr  atomic.Value             // string: why the HTTP transport does not listen
 	sessMu   sync.Mutex
 	sessions map[string]*session // agent\x00session_id → what its last socket call brought
-	// httpLn is the http transport's listening socket (nil: none); successor the build
-	// to execute in this process when it stops (retire), keeping httpLn open.
-	httpLn    *net.TCPListener
-	successor atomic.Value // string
+	// sessionBytes is the sum of the kept sessions' size(); pruned when a full table last
+	// dropped the sessions whose agent is gone. Guarded by sessMu.
+	sessionBytes int
+	pruned       time.Time
+	// httpLn is the http transport's listening socket (nil: none) and httpSecret its
+	// secret; successor the build to execute in this process when it stops (retire),
+	// keeping httpLn open; handoverErr (string) why the last one could not be executed.
+	httpLn      *net.TCPListener
+	httpSecret  string
+	successor   atomic.Pointer[string]
+	handoverErr atomic.Value
 }
 
 // session is what a session's last call on the socket brought: its environment,
@@ -247,37 +295,107 @@ type procID struct {
 // post to a port any local user could then take.
 const SessionKeep = 24 * time.Hour
 
+// The sessions kept for the http transport are bounded, in number and in the bytes of
+// what they keep (each its environment): a process of this user registering sessions
+// without end (the socket lets no other uid in) cannot grow the daemon without bound.
+// Past either bound a new session is refused, after the sessions whose agent is gone were
+// dropped; the sessions kept go on being served. A refused session's http calls fail
+// closed (500, which Claude Code blocks on) and its command entries are answered with
+// the refusal (CodeSessionsFull).
+const (
+	MaxSessions     = 1024
+	MaxSessionBytes = 8 << 20
+)
+
+// CodeSessionsFull is the error a dispatch that would register a session past
+// MaxSessions or MaxSessionBytes answers; no hook ran.
+const CodeSessionsFull = -32012
+
+// errSessionsFull is remember's refusal of a new session.
+var errSessionsFull = &serve.Error{Code: CodeSessionsFull, Message: fmt.Sprintf("hookexec: the daemon keeps %d http sessions or %d MiB of their environments already, its most: "+
+	"this session is not registered, so its http hook calls are blocked; end sessions (or restart the daemon) first", MaxSessions, MaxSessionBytes>>20)}
+
+// size is what a kept session holds, in bytes (its request without the payload).
+func (s *session) size() int {
+	n := len(s.req.Agent) + len(s.req.Project) + len(s.req.Home) + len(s.req.LogFile) + len(s.req.Event) + len(s.req.Scope) + 64
+	for _, kv := range s.req.Env {
+		n += len(kv) + 16
+	}
+	return n
+}
+
 // register remembers, while the http transport is served, the request of a session's call on the socket (its environment,
 // project, home and log file) for that session's HTTP calls, and forgets the session at its
 // SessionEnd. Every socket call registers, not only SessionStart, so a session whose
 // daemon was restarted is known again from its next command-transport call (a Stop).
-func (d *daemon) register(req dispatch.Request, peer int) {
+func (d *daemon) register(req dispatch.Request, peer int) error {
 	id := payload.TopString(req.Payload, "session_id")
 	if id == "" || d.httpPort.Load() == 0 {
-		return // without the http transport nothing needs a session (nor keeps the daemon up)
+		return nil // without the http transport nothing needs a session (nor keeps the daemon up)
 	}
-	d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req, agentOf(peer))
+	return d.remember(req.Agent, id, payload.TopString(req.Payload, "hook_event_name"), req, agentOf(peer))
 }
 
 // remember keeps req (without its payload) as session id's, or forgets the session when
 // event is SessionEnd. agent is the agent process behind the call (zero: unknown, or the
-// same as before).
-func (d *daemon) remember(agent, id, event string, req dispatch.Request, proc procID) {
+// same as before). A session that would take the sessions past MaxSessions or
+// MaxSessionBytes is refused (errSessionsFull); one already kept is never dropped for it.
+func (d *daemon) remember(agent, id, event string, req dispatch.Request, proc procID) error {
 	key := agent + "\x00" + id
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
 	if d.sessions == nil {
 		d.sessions = map[string]*session{}
 	}
+	old := d.sessions[key]
 	if event == "SessionEnd" {
-		delete(d.sessions, key)
-		return
+		d.forget(key)
+		return nil
 	}
 	req.Payload = nil
-	if proc.PID == 0 && d.sessions[key] != nil {
-		proc = d.sessions[key].agent
+	if proc.PID == 0 && old != nil {
+		proc = old.agent
 	}
-	d.sessions[key] = &session{req: req, used: time.Now(), agent: proc}
+	s := &session{req: req, used: time.Now(), agent: proc}
+	grow := s.size()
+	if old != nil {
+		grow -= old.size()
+	}
+	full := func() bool {
+		return old == nil && len(d.sessions) >= MaxSessions || grow > 0 && d.sessionBytes+grow > MaxSessionBytes
+	}
+	if full() {
+		// At most once a second: each check reads /proc for every session, and a flood of
+		// refused calls must not make each of them cost that.
+		if time.Since(d.pruned) >= time.Second {
+			d.pruned = time.Now()
+			d.dropGone()
+		}
+		if full() {
+			return errSessionsFull
+		}
+	}
+	d.sessions[key] = s
+	d.sessionBytes += grow
+	return nil
+}
+
+// forget drops session key; sessMu held.
+func (d *daemon) forget(key string) {
+	if s := d.sessions[key]; s != nil {
+		d.sessionBytes -= s.size()
+		delete(d.sessions, key)
+	}
+}
+
+// dropGone drops the sessions whose agent process is gone (or, the agent unknown, unused
+// for SessionKeep); sessMu held.
+func (d *daemon) dropGone() {
+	for k, s := range d.sessions {
+		if s.agent.PID != 0 && !alive(s.agent) || s.agent.PID == 0 && time.Since(s.used) > SessionKeep {
+			d.forget(k)
+		}
+	}
 }
 
 // session is the request a session's HTTP calls run with.
@@ -297,11 +415,7 @@ func (d *daemon) session(agent, id string) (dispatch.Request, bool) {
 func (d *daemon) liveSessions() int {
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
-	for k, s := range d.sessions {
-		if s.agent.PID != 0 && !alive(s.agent) || s.agent.PID == 0 && time.Since(s.used) > SessionKeep {
-			delete(d.sessions, k)
-		}
-	}
+	d.dropGone()
 	return len(d.sessions)
 }
 
@@ -337,25 +451,21 @@ func (d *daemon) loadSessions(f *os.File) {
 	d.sessMu.Lock()
 	defer d.sessMu.Unlock()
 	d.sessions = map[string]*session{}
+	d.sessionBytes = 0
 	for _, s := range all {
-		d.sessions[s.Key] = &session{req: s.Request, used: s.Used, agent: s.Agent}
+		kept := &session{req: s.Request, used: s.Used, agent: s.Agent}
+		d.sessions[s.Key] = kept
+		d.sessionBytes += kept.size()
 	}
 }
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
 
-func (d *daemon) shutdown() {
-	d.once.Do(func() {
-		close(d.stop)
-		_ = d.ln.Close()
-	})
-}
-
 // retire stops this daemon for another build, exe (a caller's executable; "" or not an
 // executable file: this daemon's own path, where an upgrade puts the new build). A daemon
 // that serves the http transport is replaced in place by exe when it has drained (Run,
 // handOver); any other exits, and the next call starts a daemon of its own build.
-func (d *daemon) retire(exe string) {
+func (d *daemon) retire(r *round, exe string) {
 	if d.o.Replace && d.httpLn != nil {
 		if !isExecutable(exe) {
 			exe, _ = os.Executable()
@@ -365,10 +475,10 @@ func (d *daemon) retire(exe string) {
 			exe = real
 		}
 		if isExecutable(exe) {
-			d.successor.CompareAndSwap(nil, exe)
+			d.successor.CompareAndSwap(nil, &exe)
 		}
 	}
-	go d.shutdown()
+	go r.shutdown()
 }
 
 // isExecutable reports whether path is a build the daemon may execute in its place: an
@@ -439,32 +549,33 @@ func (d *daemon) releaseIfQuiet(released int64, now time.Time) int64 {
 	return last
 }
 
-func (d *daemon) watchIdle() {
+func (d *daemon) watchIdle(r *round) {
 	tick := time.NewTicker(min(d.o.Idle/4, time.Second))
 	defer tick.Stop()
 	var released int64
 	for {
 		select {
-		case <-d.stop:
+		case <-r.stop:
 			return
 		case <-tick.C:
 		}
 		released = d.releaseIfQuiet(released, time.Now())
 		d.disp.CloseIdle(d.o.Idle)
 		if d.active.Load() == 0 && time.Since(time.Unix(0, d.last.Load())) > d.o.Idle && d.liveSessions() == 0 {
-			d.shutdown()
+			r.shutdown()
 			return
 		}
 	}
 }
 
-func (d *daemon) serve() {
+func (d *daemon) serve(r *round) {
 	common := map[string]serve.Method{
 		"status": func(json.RawMessage) (json.RawMessage, error) {
 			st := Status{Version: version.Version, Identity: d.o.Identity, PID: os.Getpid(),
 				Engines: d.disp.Engines(), Requests: d.requests.Load(), Bundles: d.polled(),
 				HTTPPort: int(d.httpPort.Load()), Sessions: d.liveSessions()}
 			st.HTTPError, _ = d.httpErr.Load().(string)
+			st.HandoverError, _ = d.handoverErr.Load().(string)
 			return mustJSON(st), nil
 		},
 		"shutdown": func(params json.RawMessage) (json.RawMessage, error) {
@@ -476,7 +587,7 @@ func (d *daemon) serve() {
 				return nil, &serve.Error{Code: CodeSessions, Message: fmt.Sprintf("%d http session(s) may still post to 127.0.0.1:%d; "+
 					"the daemon's exit would free that port for any local user to answer them: end those sessions first, or force it", n, d.httpPort.Load())}
 			}
-			go d.shutdown()
+			go r.shutdown()
 			return json.RawMessage("null"), nil
 		},
 		"replace": func(params json.RawMessage) (json.RawMessage, error) {
@@ -487,13 +598,12 @@ func (d *daemon) serve() {
 			if p.Identity == d.o.Identity {
 				return json.RawMessage("false"), nil
 			}
-			d.retire(p.Exe)
-			exe, _ := d.successor.Load().(string)
-			return mustJSON(exe != ""), nil
+			d.retire(r, p.Exe)
+			return mustJSON(d.successor.Load() != nil), nil
 		},
 	}
 	for {
-		conn, err := d.ln.Accept()
+		conn, err := r.ln.Accept()
 		if err != nil {
 			return
 		}
@@ -503,7 +613,7 @@ func (d *daemon) serve() {
 		}
 		methods := maps.Clone(common)
 		peer := peerPID(conn)
-		methods["dispatch"] = func(params json.RawMessage) (json.RawMessage, error) { return d.dispatch(params, peer) }
+		methods["dispatch"] = func(params json.RawMessage) (json.RawMessage, error) { return d.dispatch(r, params, peer) }
 		d.conns.Add(1)
 		d.active.Add(1)
 		go func() {
@@ -517,24 +627,26 @@ func (d *daemon) serve() {
 }
 
 // dispatch runs a dispatch call of a client whose pid is peer (0: unknown).
-func (d *daemon) dispatch(params json.RawMessage, peer int) (json.RawMessage, error) {
+func (d *daemon) dispatch(r *round, params json.RawMessage, peer int) (json.RawMessage, error) {
 	var p dispatchParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &serve.Error{Code: serve.CodeInvalidParams, Message: "params: " + err.Error()}
 	}
 	if p.Identity != d.o.Identity {
-		d.retire(p.Exe)
+		d.retire(r, p.Exe)
 		return nil, &serve.Error{Code: CodeVersion, Message: fmt.Sprintf("this daemon is %s, the caller %s: exiting", d.o.Identity, p.Identity)}
 	}
 	d.requests.Add(1)
 	defer d.touch()
-	d.register(p.Request, peer)
+	if err := d.register(p.Request, peer); err != nil {
+		return nil, err // before any hook ran
+	}
 	d.poll(dispatch.BundleConfig(p.Request))
-	r, err := d.disp.Dispatch(p.Request)
+	reply, err := d.disp.Dispatch(p.Request)
 	if err != nil {
 		return nil, err
 	}
-	return mustJSON(r), nil
+	return mustJSON(reply), nil
 }
 
 // run runs a request as the dispatch method does, a failure answered as dispatch.Refuse.
@@ -579,4 +691,11 @@ func (d *daemon) stopPolling() {
 		p.Stop()
 	}
 	d.pollers = nil
+}
+
+// sessionsFull reports whether a new session would be refused now (remember).
+func (d *daemon) sessionsFull() bool {
+	d.sessMu.Lock()
+	defer d.sessMu.Unlock()
+	return len(d.sessions) >= MaxSessions || d.sessionBytes >= MaxSessionBytes
 }

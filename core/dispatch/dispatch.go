@@ -136,6 +136,9 @@ func (d *Dispatcher) Dispatch(req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	if err := CheckEvent(ag, req.Event); err != nil {
+		return Reply{}, err
+	}
 	raw := req.Payload
 	if ag.SpelledEvents {
 		if raw, err = readSpelled(ag, req.Event, raw); err != nil {
@@ -247,8 +250,11 @@ func failClosed(req Request, msg string) Reply {
 	name := ""
 	if err == nil {
 		name = ag.EventOf(func(key string) string { return payload.TopString(req.Payload, key) })
-		if name == "" && ag.SpelledEvents {
-			if e, ok := vocab.EventOf(ag.Name, req.Event); ok {
+		// An agent whose payloads do not name their event reads the answer as the entry's
+		// event's (--event): a payload claiming another must not choose a laxer answer.
+		if ag.SpelledEvents {
+			name = ""
+			if e, ok := vocab.EventOf(ag.Name, req.Event); ok && CheckEvent(ag, req.Event) == nil {
 				name = e.Canonical
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strconv"
 
 	"github.com/hookexec/hookexec/core/adapt"
 	"github.com/hookexec/hookexec/core/dialect"
@@ -18,6 +19,41 @@ import (
 // as "hookexec adapt" reads it), and the agent's own payload goes along as
 // dialect.HostPayloadField, so that its hooks of the same spelling get it as the agent
 // sent it.
+
+// EventMax bounds the length of a dispatcher entry's event (Request.Event; the C client's
+// EVENT_MAX): the longest event an agent spells is far shorter.
+const EventMax = 64
+
+// CheckEvent checks a dispatcher entry's event before anything uses it: an agent whose
+// payloads name their event takes none ("" passes), and one whose payloads do not takes an
+// identifier of at most EventMax letters, digits and underscores, starting with a letter,
+// as its entries spell events. The error quotes at most EventMax bytes of event.
+func CheckEvent(ag *native.Agent, event string) error {
+	if event == "" {
+		return nil
+	}
+	if !ag.SpelledEvents {
+		return fmt.Errorf("hookexec: %s's payloads name their event: its dispatcher entries say none (--event %s)", ag.Display, quoteShort(event))
+	}
+	ok := len(event) <= EventMax
+	for i := 0; ok && i < len(event); i++ {
+		c := event[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		ok = letter || i > 0 && (c >= '0' && c <= '9' || c == '_')
+	}
+	if !ok {
+		return fmt.Errorf("hookexec: --event %s (%d bytes) is no event %s spells: want a letter, then letters, digits or _, at most %d", quoteShort(event), len(event), ag.Display, EventMax)
+	}
+	return nil
+}
+
+// quoteShort is s quoted, cut to EventMax bytes.
+func quoteShort(s string) string {
+	if len(s) > EventMax {
+		return strconv.Quote(s[:EventMax]) + "…"
+	}
+	return strconv.Quote(s)
+}
 
 // readSpelled is the canonical payload of a call of ag spelled event, with the agent's own
 // payload in dialect.HostPayloadField.
