@@ -231,6 +231,8 @@ type Report struct {
 	agree int
 	// Differ counts the vectors whose two runs disagree (deliberate differences excluded).
 	differ int
+	// again counts the vectors that agreed only when run a second time (AddAgain).
+	again int
 }
 
 // Add records a vector's outcome: problems empty means agree; deliberate names a
@@ -254,6 +256,17 @@ func (r *Report) Add(name string, problems []string, deliberate string) {
 	}
 }
 
+// AddAgain records a vector that differed, then agreed when run a second time: it agrees,
+// and its line keeps what the first run showed, so a difference that comes and goes stays
+// in sight (an agent's own race under load: Qwen Code 0.24.4 once lost a printf's output).
+func (r *Report) AddAgain(name string, first []string, deliberate string) {
+	r.Add(name, nil, deliberate)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.again++
+	r.lines[name] += " (agreed when run again; the first run differed:\n          " + strings.Join(first, "\n          ") + ")"
+}
+
 // Print writes the lines in name order, then "N agree, M differ", to w.
 func (r *Report) Print(w io.Writer) {
 	r.mu.Lock()
@@ -265,6 +278,10 @@ func (r *Report) Print(w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintln(w, r.lines[n])
+	}
+	if r.again > 0 {
+		fmt.Fprintf(w, "%d agree (%d of them when run again), %d differ\n", r.agree, r.again, r.differ)
+		return
 	}
 	fmt.Fprintf(w, "%d agree, %d differ\n", r.agree, r.differ)
 }

@@ -2,6 +2,7 @@ package livetest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,26 @@ func TestFiresMatchesHooksByStdinValue(t *testing.T) {
 				t.Errorf("Fires = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A vector that agreed only when run again counts as agreeing, and the report keeps what
+// its first run showed and says how many needed a second run.
+func TestReportAgreedWhenRunAgain(t *testing.T) {
+	var r Report
+	r.Add("a_first", nil, "")
+	r.AddAgain("b_again", []string{"tool result call_0_0: native \"ran-one\", dispatched \"(empty)\""}, "")
+	r.Add("c_differs", []string{"the rm ran"}, "")
+	var b strings.Builder
+	r.Print(&b)
+	want := "agree   a_first\n" +
+		"agree   b_again (agreed when run again; the first run differed:\n          tool result call_0_0: native \"ran-one\", dispatched \"(empty)\")\n" +
+		"DIFFER  c_differs\n          the rm ran\n" +
+		"2 agree (1 of them when run again), 1 differ\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if r.Differ() != 1 {
+		t.Fatalf("differ %d", r.Differ())
 	}
 }
