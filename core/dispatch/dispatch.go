@@ -390,14 +390,7 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources
 			e.fresh = freshness{paths: append(append(slices.Clip(now), BundleConfig(req)), e.dirs...)}
 			e.fresh.check()
 			changed = false
-			e.gen++
-			e.watch(e.eng)
-			d.mu.Lock()
-			e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
-			ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
-			d.mu.Unlock()
-			if !ok {
-				d.release(e)
+			if !d.reloaded(e, env, whole) {
 				return nil, nil
 			}
 		}
@@ -431,19 +424,28 @@ func (d *Dispatcher) engineOnce(ag *native.Agent, project, group string, sources
 			d.release(e)
 			return nil, err
 		}
-		e.gen++
-		e.watch(e.eng)
-		d.mu.Lock()
-		e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
-		ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
-		d.mu.Unlock()
-		if !ok {
-			d.release(e)
+		if !d.reloaded(e, env, whole) {
 			return nil, nil
 		}
 	}
 	d.writeIndex(e, ag, project, req.Home, req.Scope, env)
 	return e, nil
+}
+
+// reloaded records a reload of e's engine (e.load held): a new generation, the watch, the
+// variables it reads now. false, e released, when the call's environment no longer
+// selects this engine: the caller looks again.
+func (d *Dispatcher) reloaded(e *entry, env []string, whole func() string) bool {
+	e.gen++
+	e.watch(e.eng)
+	d.mu.Lock()
+	e.read, e.perSession = e.eng.EnvRead(), e.eng.PerSession()
+	ok := matches(e.read, env) && (!e.perSession || e.whole == whole())
+	d.mu.Unlock()
+	if !ok {
+		d.release(e)
+	}
+	return ok
 }
 
 // indexRetry is how long after a try that found the files unsettled the next one is made.
