@@ -154,21 +154,10 @@ func fileLine(path string, missing, dir bool, digest string, limit int64) (strin
 	case err != nil || missing:
 		return "", ErrUnsettled
 	}
-	if dir {
-		if !st.IsDir() {
-			return "", fmt.Errorf("hookexec: nomatch: %s is not a directory", path)
-		}
-		dev, ino, ctime, ok := fileID(st)
-		if !ok {
-			return "", fmt.Errorf("hookexec: nomatch: no device, inode and change time for %s on this system", path)
-		}
-		mtime := st.ModTime().UnixNano()
-		if mtime >= limit || ctime >= limit {
-			return "", ErrUnsettled
-		}
-		return fmt.Sprintf("file %s %d %d %d %d %d\n", Encode(path), dev, ino, st.Size(), mtime, ctime), nil
+	if dir && !st.IsDir() {
+		return "", fmt.Errorf("hookexec: nomatch: %s is not a directory", path)
 	}
-	if !st.Mode().IsRegular() {
+	if !dir && !st.Mode().IsRegular() {
 		return "", fmt.Errorf("hookexec: nomatch: %s is not a regular file", path)
 	}
 	dev, ino, ctime, ok := fileID(st)
@@ -179,12 +168,14 @@ func fileLine(path string, missing, dir bool, digest string, limit int64) (strin
 	if mtime >= limit || ctime >= limit {
 		return "", ErrUnsettled
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != digest {
-		return "", ErrUnsettled
+	if !dir { // a directory's stat is its record; a file must still hold what was loaded
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", err
+		}
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != digest {
+			return "", ErrUnsettled
+		}
 	}
 	return fmt.Sprintf("file %s %d %d %d %d %d\n", Encode(path), dev, ino, st.Size(), mtime, ctime), nil
 }
