@@ -246,11 +246,142 @@ def test_children_start_with_default_sigpipe_and_sigxfsz(engine):
 
 
 def test_ctrl_c_still_raises_keyboardinterrupt_after_a_fire(engine):
+    # Python installs its Ctrl-C handler only when SIGINT is not ignored at its start: a
+    # test run launched in the background of a shell without job control inherits SIGINT
+    # ignored (SigIgn 0x7), and nothing would raise whatever the library does. So the test
+    # starts from Python's own handler, as a terminal session has it, and puts back the one
+    # it found.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        eng = engine(config=settings("Stop", hook("true")))
+        eng.fire("Stop", {})
+        # Ctrl-C as a terminal sends it: to the process, so any thread (a Go one too) may
+        # take it; Python raises in the main thread at its next check, which the loop gives
+        # it (30 s a hang guard only).
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+HOST = r"""
+import os, sys, time
+import hookexec
+d, mode = sys.argv[1], sys.argv[2]
+e = hookexec.Engine(project_dir=d, home=d, close_timeout_ms=100, config={"hooks": {"Stop": [{"hooks": [
+    {"command": "true"},
+    {"command": "echo $$ > " + d + "/async.pid; exec sleep 60", "async": True}]}]}})
+e.fire("Stop", {})
+while not os.path.exists(d + "/async.pid") or not open(d + "/async.pid").read().endswith("\n"):
+    time.sleep(0.01)
+if mode == "fork":
+    pid = os.fork()
+    if pid == 0:
+        sys.exit(0)  # the child exits through the interpreter's normal exit too
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, status
+# no close(): the engine is still open when the interpreter exits
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("mode", ["plain", "fork"])
+def test_exit_without_close_does_not_hang_and_releases_the_engine(tmp_path, mode):
+    # Finalization used to start a release thread in Engine.__del__, which never runs then:
+    # the host hung at exit, also after a fork. Now an atexit hook closes open engines, so the
+    # exit is prompt and the still-running async hook is ended like close() ends it.
+    env = dict(os.environ, PYTHONPATH=str(REPO / "pybind"))
+    try:
+        p = subprocess.run([sys.executable, "-c", EXIT_HOST, str(tmp_path), mode], capture_output=True, env=env,
+                           timeout=3 * HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the host hung at exit ({mode}) with an engine left open")
+    assert p.returncode == 0, p.stderr.decode()
+    pid = int((tmp_path / "async.pid").read_text())
+    deadline = time.monotonic() + HANG_GUARD
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = _alive(pid)
+    if alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the engine left open at exit was not closed: its async hook outlived the host"
+
+
+# --- the host's environment and long answers --------------------------------------------------
+
+
+def test_hooks_see_os_environ_as_it_is_at_the_fire(engine, monkeypatch):
+    # The library's Go runtime copied environ when it loaded; hooks must see what the host
+    # set since, as subprocess does.
+    eng = engine(config=settings("Stop", hook('echo "${HX_LATE-unset}"')))
+    monkeypatch.delenv("HX_LATE", raising=False)
+    assert eng.fire("Stop", {}).hooks[0].stdout == "unset\n"
+    monkeypatch.setenv("HX_LATE", "v1")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "v1\n"
+    monkeypatch.setenv("HX_LATE", "v2")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "v2\n"
+    monkeypatch.delenv("HX_LATE")
+    assert eng.fire("Stop", {}).hooks[0].stdout == "unset\n"
+
+
+def test_a_deny_longer_than_the_output_cap_still_denies(engine):
+    # 65 KB of JSON against a 32 KiB cap: the decision is read whole, the result shows the cap.
+    deny = ("printf '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"'; "
+            "head -c 65000 /dev/zero | tr '\\0' r; printf '\"}}'")
+    eng = engine(config=settings("PreToolUse", hook(deny), matcher="Bash"))
+    r = eng.fire("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+    assert r.blocked and r.decision == "deny"
+    assert r.reason == "r" * 65000
+    assert r.hooks[0].stdout_truncated and len(r.hooks[0].stdout) == 32 << 10
+
+
+# --- signals and fds --------------------------------------------------------------------------------
+
+
+def test_children_start_with_default_sigpipe_and_sigxfsz(engine):
+    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN  # Python's own setting...
+    assert signal.getsignal(signal.SIGXFSZ) == signal.SIG_IGN
+    eng = engine(config=settings("Stop", hook("grep SigIgn /proc/self/status"), hook("yes | head -n 1")))
+    r = eng.fire("Stop", {})
+    ignored = int(r.hooks[0].stdout.split()[1], 16)
+    assert not ignored & SIGIGN_PIPE and not ignored & SIGIGN_XFSZ, f"SigIgn {ignored:#x}"
+    assert r.hooks[1].exit_code == 0 and r.hooks[1].stdout == "y\n"  # yes died of SIGPIPE
+    # ...and the host's dispositions are what they were.
+    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGXFSZ) == signal.SIG_IGN
+    assert proc_status("SigIgn") & SIGIGN_XFSZ
+
+
+def test_ctrl_c_still_raises_keyboardinterrupt_after_a_fire(engine, monkeypatch):
+    # Python installs its Ctrl-C handler only when SIGINT is not ignored at start: a test
+    # run launched in the background of a shell without job control inherits it ignored
+    # (SigIgn 0x7), and nothing would raise whatever the library does. Start from Python's
+    # own handler, as a terminal session has it.
+    monkeypatch.setattr(signal, "_hookexec_test_restore", None, raising=False)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    monkeypatch.undo  # the handler is put back below, after the check
     eng = engine(config=settings("Stop", hook("true")))
     eng.fire("Stop", {})
     # Ctrl-C as a terminal sends it: to the process, so any thread (a Go one too) may take
-    # it; Python then raises in the main thread at its next check. The loop is that check,
-    # 30 s a hang guard only (one sleep(1) failed in CI at load: the signal came later).
+    # it; Python then raises in the main thread at its next check, which the loop gives it
+    # (30 s a hang guard only).
+    try:
+        check_ctrl_c()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def check_ctrl_c():
     with pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         deadline = time.monotonic() + 30
