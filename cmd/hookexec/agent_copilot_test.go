@@ -181,17 +181,7 @@ func (s *scenario) agentHook(bin string, args, env []string, payload string) out
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.project
 	cmd.Env = append(append(append(os.Environ(), "HOME="+s.home, "HOOKEXEC_LOG=", "HOOKEXEC_AUDIT_LOG="), s.env...), env...)
-	cmd.Stdin = strings.NewReader(payload)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(s.t, err)
-	}
-	return output{stdout: o.String(), stderr: e.String(), code: code}
+	return runCmd(s.t, cmd, payload)
 }
 
 // installedDaemonScenario installs the agent's hooks written by write and gives its hook

@@ -105,17 +105,7 @@ func TestScopedAgentsThroughTheDaemon(t *testing.T) {
 					cmd.Env = append(cmd.Env, tc.env+"="+s.project)
 				}
 				cmd.Env = append(cmd.Env, extra...)
-				cmd.Stdin = strings.NewReader(payload)
-				var o, e strings.Builder
-				cmd.Stdout, cmd.Stderr = &o, &e
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else {
-					require.NoError(t, err)
-				}
-				return output{stdout: o.String(), stderr: e.String(), code: code}
+				return runCmd(t, cmd, payload)
 			}
 			assert.Contains(t, strings.Join(argvOf(tc.entry(s, "PostToolUse")), " ")+s.read(dispatcherFile(tc.agent)), "hookexec-hook --agent "+tc.agent+" --scope project")
 
@@ -182,13 +172,5 @@ func (s *scenario) hookWithArgs(bin, payload, agent, projectEnv string) output {
 	if projectEnv != "" {
 		cmd.Env = append(cmd.Env, projectEnv+"="+s.project)
 	}
-	cmd.Stdin = strings.NewReader(payload)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	return output{stdout: o.String(), stderr: e.String(), code: code}
+	return runCmd(s.t, cmd, payload)
 }

@@ -142,6 +142,23 @@ func (s *scenario) runIn(stdin string, args ...string) output {
 	return output{stdout: out.String(), stderr: errb.String(), code: code}
 }
 
+// runCmd runs cmd with stdin and returns what it wrote and its exit code; a command that
+// cannot be run at all fails t.
+func runCmd(t testing.TB, cmd *exec.Cmd, stdin string) output {
+	t.Helper()
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return output{stdout: o.String(), stderr: e.String(), code: code}
+}
+
 var durationRE = regexp.MustCompile(` *\d+(\.\d)?(ms|s)\b`)
 
 // normalise makes output comparable across runs: the scenario root becomes $ROOT and each

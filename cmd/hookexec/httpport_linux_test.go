@@ -98,17 +98,7 @@ func (h *httpScenario) entry(command, payload string) output {
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Dir = h.project
 	cmd.Env = append(append(os.Environ(), "HOME="+h.home, "HOOKEXEC_HTTP_SECRET="+h.secret, "HOOKEXEC_LOG=", "HOOKEXEC_AUDIT_LOG="), h.env...)
-	cmd.Stdin = strings.NewReader(payload)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(h.t, err)
-	}
-	return output{stdout: o.String(), stderr: e.String(), code: code}
+	return runCmd(h.t, cmd, payload)
 }
 
 func (h *httpScenario) payload(event, session string, extra ...string) string {

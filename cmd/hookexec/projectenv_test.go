@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,17 +64,7 @@ func TestProjectFromAgentVariable(t *testing.T) {
 				}
 			}
 			cmd.Env = append(cmd.Env, env...) // ... unless the case says otherwise
-			cmd.Stdin = strings.NewReader(string(payload))
-			var o, e strings.Builder
-			cmd.Stdout, cmd.Stderr = &o, &e
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else {
-				require.NoError(t, err)
-			}
-			return output{stdout: o.String(), stderr: e.String(), code: code}
+			return runCmd(t, cmd, string(payload))
 		}
 		want := "project a"
 		if tc.variable == "" {
