@@ -322,24 +322,29 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
+// hooksOf lists the hooks an engine with o has that keep selects: event, matcher, command,
+// exec form and timeout (in steps of step ms, its last digit).
+func hooksOf(t *testing.T, o engine.Options, keep func(engine.HookInfo) bool, step int64) []string {
+	t.Helper()
+	e, err := engine.Open(o)
+	require.NoError(t, err)
+	defer e.Close()
+	rep, err := e.Config()
+	require.NoError(t, err)
+	var out []string
+	for _, h := range rep.Hooks {
+		if keep(h) {
+			out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/step%10))}, "|"))
+		}
+	}
+	return out
+}
+
 // The engine reading the managed files sees the moved hooks exactly as it saw them in the
 // agent's settings: same events, matchers, commands, timeouts.
 func TestAgentInstalledHooksAreTheSameHooks(t *testing.T) {
 	eachAgent(t, func(t *testing.T, c agentCase, a *native.Agent, l layout) {
-		hooks := func(o engine.Options) []string {
-			e, err := engine.Open(o)
-			require.NoError(t, err)
-			defer e.Close()
-			rep, err := e.Config()
-			require.NoError(t, err)
-			var out []string
-			for _, h := range rep.Hooks {
-				if c.keep(h) {
-					out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, h.Exec, string(rune('0' + h.TimeoutMs/c.step%10))}, "|"))
-				}
-			}
-			return out
-		}
+		hooks := func(o engine.Options) []string { return hooksOf(t, o, c.keep, c.step) }
 		base := engine.Options{Profile: c.agent, ProjectDir: l.project, Home: l.home, ManagedSettings: filepath.Join(l.home, "none.json")}
 		before := hooks(base)
 		require.Len(t, before, c.hooks)

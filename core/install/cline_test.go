@@ -116,7 +116,7 @@ func TestClineInstall(t *testing.T) {
 	scoped.AgentRuns = a.SettingsOutside("project", project, home)
 	assert.Len(t, hooks(scoped), 4, "the project's entry: the project's four hooks")
 	scoped.AgentRuns = a.SettingsOutside("user", project, home)
-	assert.Equal(t, []string{"PreToolUse||bash $H/Documents/Cline/Hooks/hookexec-hooks/PreToolUse|0"}, hooks(scoped))
+	assert.Equal(t, []string{"PreToolUse||bash $H/Documents/Cline/Hooks/hookexec-hooks/PreToolUse|args|0"}, hooks(scoped))
 
 	again, err := Install(a, native.Project, project, "/opt/hookexec-hook --agent cline")
 	require.NoError(t, err)

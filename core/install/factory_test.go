@@ -3,7 +3,6 @@ package install
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,21 +12,10 @@ import (
 	"github.com/hookexec/hookexec/core/native"
 )
 
-// enabledHooks lists the hooks an engine with o runs (event, matcher, command, timeout).
+// enabledHooks lists the hooks an engine with o runs (event, matcher, command, exec form,
+// timeout in seconds).
 func enabledHooks(t *testing.T, o engine.Options) []string {
-	t.Helper()
-	e, err := engine.Open(o)
-	require.NoError(t, err)
-	defer e.Close()
-	rep, err := e.Config()
-	require.NoError(t, err)
-	var out []string
-	for _, h := range rep.Hooks {
-		if h.Enabled {
-			out = append(out, strings.Join([]string{h.Event, h.Matcher, h.Command, string(rune('0' + h.TimeoutMs/1000%10))}, "|"))
-		}
-	}
-	return out
+	return hooksOf(t, o, func(h engine.HookInfo) bool { return h.Enabled }, 1000)
 }
 
 // Factory Droid, one .factory folder with both files: hooks.json (its events at the root)
@@ -56,7 +44,7 @@ func TestFactoryInstallHooksJSON(t *testing.T) {
 	write(t, settings, settingsText)
 	base := engine.Options{Profile: "factory", ProjectDir: project, Home: home}
 	before := enabledHooks(t, base)
-	require.ElementsMatch(t, []string{"PreToolUse|Execute|./guard.sh|0", "Stop||./stop.sh|0", "PostToolUse|Edit|./lint.sh|3"}, before,
+	require.ElementsMatch(t, []string{"PreToolUse|Execute|./guard.sh|direct|0", "Stop||./stop.sh|direct|0", "PostToolUse|Edit|./lint.sh|direct|3"}, before,
 		"Droid's reading: hooks.json's PreToolUse replaces settings.json's")
 
 	changes, err := Install(a, native.Project, project, "/opt/hookexec-hook --agent factory")
