@@ -68,3 +68,33 @@ func mustAgent(t *testing.T, name string) *native.Agent {
 	require.NoError(t, err)
 	return ag
 }
+
+// A dispatcher entry's --scope is checked before anything uses it: exactly user or project,
+// and only for an agent that runs every scope's entry (native.Agent.Scoped); elsewhere a
+// scope would make the call run fewer hooks than the agent's one entry must. Refused, the
+// call blocks.
+func TestScopeOnlyForScopedAgents(t *testing.T) {
+	t.Parallel()
+	project, home := t.TempDir(), t.TempDir()
+	pre := []byte(`{"hook_event_name":"PreToolUse","session_id":"s","cwd":"` + project + `","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	for _, c := range []struct {
+		agent, scope, want string
+	}{
+		{"claude", "user", "runs one"},
+		{"codex", "project", "runs one"},
+		{"factory", "users", "unknown scope"},
+		{"factory", "Project", "unknown scope"},
+	} {
+		req := Request{Agent: c.agent, Scope: c.scope, Project: project, Home: home, Payload: pre}
+		_, err := Once(req, nil)
+		require.Error(t, err, "%s --scope %s", c.agent, c.scope)
+		assert.Contains(t, err.Error(), c.want)
+		r := Refuse(req, err)
+		assert.True(t, r.ExitCode == 2 || strings.Contains(string(r.Stdout), `"permissionDecision":"deny"`), "refused, the call blocks: %d %s", r.ExitCode, r.Stdout)
+	}
+	for _, agent := range []string{"factory", "cline", "copilot"} {
+		assert.True(t, mustAgent(t, agent).Scoped, agent)
+	}
+	_, err := Once(Request{Agent: "factory", Scope: "project", Project: project, Home: home, Payload: pre}, nil)
+	assert.NoError(t, err, "a Scoped agent's entry of a scope runs")
+}
